@@ -1,0 +1,43 @@
+"""The ``baccarat`` command: argument parsing and error reporting.
+
+Each subcommand lives in ``baccarat.commands.<name>`` with ``add_parser`` and
+``run``; modules are imported only when needed, so ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: tuple[tuple[str, str], ...] = (
+    ("run", "run an experiment file and write its results"),
+)
+"""(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of every subcommand."""
+    parser = argparse.ArgumentParser(prog="baccarat", description="Backtest betting strategies at Punto Banco baccarat.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, help_text in COMMANDS:
+        module = importlib.import_module(f"baccarat.commands.{name}")
+        module.add_parser(sub.add_parser(name, help=help_text, description=help_text))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status (2 for bad input, 130 on Ctrl-C)."""
+    from baccarat.errors import InputError
+
+    args = build_parser().parse_args(argv)
+    module = importlib.import_module(f"baccarat.commands.{args.command}")
+    try:
+        return int(module.run(args) or 0)
+    except InputError as exc:
+        print(f"baccarat: error: {exc}", file=sys.stderr)
+        return exc.exit_status
+    except KeyboardInterrupt:
+        print("baccarat: interrupted", file=sys.stderr)
+        return 130

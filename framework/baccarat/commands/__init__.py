@@ -1,0 +1,1 @@
+"""One module per ``baccarat`` subcommand: ``add_parser(parser)`` and ``run(args)``."""

@@ -1,0 +1,56 @@
+"""Ledger frames: engine columns to polars, exact Decimal money, Parquet on disk.
+
+Money columns are ``Decimal(38, 6)``: exact, never binary floats. ``outcome``
+is a polars ``Enum``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import numpy as np
+import polars as pl
+
+from baccarat.dealer import OUTCOMES
+
+MONEY = pl.Decimal(38, 6)
+"""Polars type of every money column."""
+
+OUTCOME = pl.Enum(OUTCOMES)
+"""Polars type of the ``outcome`` column."""
+
+
+def micros(values: np.ndarray) -> pl.Expr:
+    """Return an expression turning integer micro-units into exact Decimal amounts."""
+    return pl.lit(pl.Series(values, dtype=pl.Int64)).cast(MONEY) / 1_000_000
+
+
+def ledger_frame(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...]) -> pl.DataFrame:
+    """Return one strategy's ledger as a frame with the columns of the ``ledger`` contract.
+
+    ``columns`` come from :func:`baccarat.engine.run_strategy` (cents and micro-units).
+    """
+    n = len(columns["stake"])
+    outcome_codes = pl.Series(columns["outcome"], dtype=pl.UInt8)
+    frame = pl.DataFrame({
+        "strategy": pl.Series([label], dtype=pl.String).new_from_index(0, n) if n else pl.Series([], dtype=pl.String),
+        "session": pl.Series(columns["session"], dtype=pl.Int64),
+        "shoe": pl.Series(columns["shoe"], dtype=pl.Int64),
+        "hand": pl.Series(columns["hand"], dtype=pl.Int32),
+        "round": pl.Series(columns["round"], dtype=pl.Int32),
+        "outcome": outcome_codes.replace_strict(list(range(len(OUTCOMES))), list(OUTCOMES), return_dtype=OUTCOME),
+    })
+    money: dict[str, np.ndarray] = {
+        "stake": columns["stake"] * 10_000,
+        "net": columns["net"],
+        "bankroll": columns["bankroll"],
+    }
+    for bet in bets:
+        money[f"stake_{bet}"] = columns[f"stake_{bet}"] * 10_000
+        money[f"net_{bet}"] = columns[f"net_{bet}"]
+    frame = frame.with_columns(micros(values).alias(name) for name, values in money.items())
+    frame = frame.with_columns(pl.Series("capped", columns["capped"], dtype=pl.Int32))
+    ordered = ["strategy", "session", "shoe", "hand", "round", "outcome", "stake", "net", "bankroll", "capped"]
+    for bet in bets:
+        ordered += [f"stake_{bet}", f"net_{bet}"]
+    return frame.select(ordered)

@@ -1,0 +1,149 @@
+"""The columnar table of dealt rounds that every strategy walks.
+
+Deal first, bet afterwards: shoes become a :class:`RoundTable` of numpy
+columns (one row per round), then strategies read it. Card columns hold card
+codes (0 where a hand has no third card); outcome-only shoes have no cards
+(``has_cards`` is false and card-derived columns are meaningless there).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from baccarat.cards import card_label
+from baccarat.dealer import OUTCOMES, Round
+
+OUTCOME_CODE: dict[str, int] = {name: code for code, name in enumerate(OUTCOMES)}
+"""Outcome name -> code (banker 0, player 1, tie 2)."""
+
+
+@dataclasses.dataclass
+class RoundTable:
+    """Rounds as numpy columns, in dealing order (shoe by shoe, hand by hand)."""
+
+    shoe: np.ndarray  # int64, shoe id from 1
+    hand: np.ndarray  # int32, round number in the shoe from 1
+    outcome: np.ndarray  # int8, OUTCOME_CODE
+    player_cards: np.ndarray  # int8 (n, 3), 0 = no card
+    banker_cards: np.ndarray  # int8 (n, 3), 0 = no card
+    player_total: np.ndarray  # int8
+    banker_total: np.ndarray  # int8
+    natural: np.ndarray  # bool
+    player_pair: np.ndarray  # bool
+    banker_pair: np.ndarray  # bool
+    has_cards: bool = True
+
+    def __len__(self) -> int:
+        return len(self.outcome)
+
+    @classmethod
+    def from_rounds(cls, shoes: Iterable[tuple[int, Sequence[Round]]]) -> RoundTable:
+        """Build the table from ``(shoe_id, rounds)`` pairs played by the reference dealer."""
+        shoe_ids: list[int] = []
+        hands: list[int] = []
+        played: list[Round] = []
+        for shoe_id, rounds in shoes:
+            for hand, rnd in enumerate(rounds, start=1):
+                shoe_ids.append(shoe_id)
+                hands.append(hand)
+                played.append(rnd)
+        n = len(played)
+        player_cards = np.zeros((n, 3), dtype=np.int8)
+        banker_cards = np.zeros((n, 3), dtype=np.int8)
+        for i, rnd in enumerate(played):
+            player_cards[i, : len(rnd.player)] = rnd.player
+            banker_cards[i, : len(rnd.banker)] = rnd.banker
+        return cls(
+            shoe=np.asarray(shoe_ids, dtype=np.int64),
+            hand=np.asarray(hands, dtype=np.int32),
+            outcome=np.asarray([OUTCOME_CODE[r.outcome] for r in played], dtype=np.int8),
+            player_cards=player_cards,
+            banker_cards=banker_cards,
+            player_total=np.asarray([r.player_total for r in played], dtype=np.int8),
+            banker_total=np.asarray([r.banker_total for r in played], dtype=np.int8),
+            natural=np.asarray([r.natural for r in played], dtype=bool),
+            player_pair=np.asarray([r.player_pair for r in played], dtype=bool),
+            banker_pair=np.asarray([r.banker_pair for r in played], dtype=bool),
+        )
+
+    @classmethod
+    def from_outcomes(cls, shoes: Iterable[tuple[int, Sequence[int]]]) -> RoundTable:
+        """Build an outcome-only table from ``(shoe_id, outcome codes)`` pairs."""
+        shoe_ids: list[int] = []
+        hands: list[int] = []
+        outcomes: list[int] = []
+        for shoe_id, codes in shoes:
+            shoe_ids.extend([shoe_id] * len(codes))
+            hands.extend(range(1, len(codes) + 1))
+            outcomes.extend(codes)
+        n = len(outcomes)
+        zeros = np.zeros(n, dtype=np.int8)
+        false = np.zeros(n, dtype=bool)
+        return cls(
+            shoe=np.asarray(shoe_ids, dtype=np.int64),
+            hand=np.asarray(hands, dtype=np.int32),
+            outcome=np.asarray(outcomes, dtype=np.int8),
+            player_cards=np.zeros((n, 3), dtype=np.int8),
+            banker_cards=np.zeros((n, 3), dtype=np.int8),
+            player_total=zeros,
+            banker_total=zeros.copy(),
+            natural=false,
+            player_pair=false.copy(),
+            banker_pair=false.copy(),
+            has_cards=False,
+        )
+
+    @classmethod
+    def concat(cls, tables: Sequence[RoundTable]) -> RoundTable:
+        """Join tables end to end (all must agree on ``has_cards``)."""
+        if not tables:
+            return cls.from_outcomes([])
+        fields = [f.name for f in dataclasses.fields(cls) if f.name != "has_cards"]
+        joined = {name: np.concatenate([getattr(t, name) for t in tables]) for name in fields}
+        return cls(**joined, has_cards=all(t.has_cards for t in tables))
+
+    def slice(self, start: int, stop: int) -> RoundTable:
+        """Return rows ``start:stop`` as a table sharing memory with this one."""
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return RoundTable(**{k: (v[start:stop] if isinstance(v, np.ndarray) else v) for k, v in fields.items()})
+
+    def shoe_bounds(self) -> list[tuple[int, int]]:
+        """Return ``(start, stop)`` row ranges of each shoe, in order."""
+        if len(self) == 0:
+            return []
+        change = np.flatnonzero(np.diff(self.shoe)) + 1
+        starts = np.concatenate([[0], change])
+        stops = np.concatenate([change, [len(self)]])
+        return list(zip(starts.tolist(), stops.tolist(), strict=True))
+
+    def to_frame(self):  # -> polars.DataFrame
+        """Return the rounds as a polars frame with the columns of the ``rounds`` contract."""
+        import polars as pl
+
+        outcome = pl.Series("outcome", [OUTCOMES[c] for c in self.outcome.tolist()], dtype=pl.Enum(OUTCOMES))
+        data: dict[str, object] = {"shoe": self.shoe, "hand": self.hand}
+        if self.has_cards:
+            data["player_cards"] = [[card_label(c) for c in row if c] for row in self.player_cards.tolist()]
+            data["banker_cards"] = [[card_label(c) for c in row if c] for row in self.banker_cards.tolist()]
+            data["player_total"] = self.player_total
+            data["banker_total"] = self.banker_total
+        else:
+            data["player_cards"] = pl.Series([None] * len(self), dtype=pl.List(pl.String))
+            data["banker_cards"] = pl.Series([None] * len(self), dtype=pl.List(pl.String))
+            data["player_total"] = pl.Series([None] * len(self), dtype=pl.Int8)
+            data["banker_total"] = pl.Series([None] * len(self), dtype=pl.Int8)
+        frame = pl.DataFrame(data).with_columns(outcome)
+        if self.has_cards:
+            frame = frame.with_columns(
+                pl.Series("natural", self.natural),
+                pl.Series("player_pair", self.player_pair),
+                pl.Series("banker_pair", self.banker_pair),
+            )
+        else:
+            frame = frame.with_columns(
+                pl.lit(None, dtype=pl.Boolean).alias(name) for name in ("natural", "player_pair", "banker_pair")
+            )
+        return frame

@@ -1,0 +1,205 @@
+"""The rules of a table as one frozen value, and the named rule presets.
+
+Presets are YAML files shipped in ``configs/rules/`` (installed as the
+``baccarat.presets`` package data) and usable by name, e.g. ``punto-banco-8``.
+Payouts are exact fractions "to one" (8 means 8:1, 0.5 means 1:2); every
+payout and the commission must be a whole number of basis points of a stake,
+so that a whole-cent stake always settles to an exact number of micro-units.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from fractions import Fraction
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from baccarat.errors import RulesError, did_you_mean
+
+MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
+"""Bets every table offers."""
+
+SIDE_BETS: tuple[str, ...] = ("player_pair", "banker_pair", "dragon7", "panda8")
+"""Side bets a rule set may offer (pairs; EZ Baccarat's Dragon 7 and Panda 8)."""
+
+CARD_LEVEL_BETS: frozenset[str] = frozenset(SIDE_BETS)
+"""Bets whose settlement needs the cards, not only the winner."""
+
+BASIS_POINTS = 10_000
+
+
+def parse_ratio(value: Any, what: str) -> Fraction:
+    """Read a payout or rate: a number (``8``, ``0.05``), ``"8:1"``, ``"1:2"`` or ``"5%"``."""
+    if isinstance(value, bool):
+        raise RulesError(f"{what} must be a number, not {value!r}")
+    try:
+        if isinstance(value, str):
+            text = value.strip()
+            if text.endswith("%"):
+                return Fraction(text[:-1].strip()) / 100
+            if ":" in text:
+                win, stake = text.split(":", 1)
+                return Fraction(win.strip()) / Fraction(stake.strip())
+            return Fraction(text)
+        if isinstance(value, float):
+            return Fraction(str(value))
+        return Fraction(value)
+    except (ValueError, ZeroDivisionError, TypeError):
+        raise RulesError(f"{what} must be a number, a ratio like '8:1' or a percentage, not {value!r}") from None
+
+
+def _whole_basis_points(value: Fraction, what: str) -> Fraction:
+    if (value * BASIS_POINTS).denominator != 1:
+        raise RulesError(f"{what} {float(value)!r} is not a whole number of basis points (0.0001) of a stake")
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Rules:
+    """Everything that decides how a shoe is dealt and how bets are settled."""
+
+    name: str = "punto-banco-8"
+    decks: int = 8
+    burn: bool = True
+    cut_card: int = 14
+    reshuffle_every_round: bool = False
+    commission: Fraction = Fraction(1, 20)
+    tie_pays: Fraction = Fraction(8)
+    banker_three_card_seven_pushes: bool = False
+    banker_six_pays: Fraction | None = None
+    side_bets: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.decks <= 8:
+            raise RulesError(f"decks must be between 1 and 8, not {self.decks}")
+        if not self.reshuffle_every_round and not 6 <= self.cut_card < 52 * self.decks:
+            raise RulesError(f"cut_card must be between 6 and {52 * self.decks - 1} cards from the end, not {self.cut_card}")
+        if not 0 <= self.commission < 1:
+            raise RulesError(f"commission must be at least 0 and below 1, not {float(self.commission)}")
+        _whole_basis_points(self.commission, "commission")
+        _whole_basis_points(self.tie_pays, "tie_pays")
+        if self.banker_six_pays is not None:
+            _whole_basis_points(self.banker_six_pays, "banker_six_pays")
+        for bet, pays in self.side_bets.items():
+            if bet not in SIDE_BETS:
+                raise RulesError(f"unknown side bet {bet!r}{did_you_mean(bet, SIDE_BETS)}; side bets are {', '.join(SIDE_BETS)}")
+            _whole_basis_points(pays, f"side_bets.{bet}")
+        object.__setattr__(self, "side_bets", dict(self.side_bets))
+
+    @property
+    def bets(self) -> tuple[str, ...]:
+        """Every bet this table offers, main bets first."""
+        return MAIN_BETS + tuple(b for b in SIDE_BETS if b in self.side_bets)
+
+    def offers(self, bet: str) -> bool:
+        """Tell whether this table takes ``bet``."""
+        return bet in MAIN_BETS or bet in self.side_bets
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Return the rules as plain YAML-ready values (ratios as strings like ``'1/20'``)."""
+
+        def plain(v: Any) -> Any:
+            if isinstance(v, Fraction):
+                return int(v) if v.denominator == 1 else str(v)
+            return v
+
+        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out["side_bets"] = {k: plain(v) for k, v in self.side_bets.items()}
+        return {k: plain(v) for k, v in out.items()}
+
+
+RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+_RATIO_FIELDS = {"commission", "tie_pays", "banker_six_pays"}
+_BOOL_FIELDS = {"burn", "reshuffle_every_round", "banker_three_card_seven_pushes"}
+_INT_FIELDS = {"decks", "cut_card"}
+
+
+def rules_from_mapping(data: Mapping[str, Any], base: Rules | None = None) -> Rules:
+    """Build rules from YAML-like values, starting from ``base`` (or the defaults).
+
+    A mapping may name a preset to start from with ``preset: NAME``.
+    """
+    values = dict(data)
+    if "preset" in values:
+        base = preset(str(values.pop("preset")))
+    fields: dict[str, Any] = dataclasses.asdict(base) if base else {}
+    if base is not None:
+        fields["side_bets"] = dict(base.side_bets)
+    for key, value in values.items():
+        if key not in RULE_FIELDS:
+            raise RulesError(f"unknown rule field {key!r}{did_you_mean(key, RULE_FIELDS)}")
+        if key in _RATIO_FIELDS:
+            fields[key] = None if value is None and key == "banker_six_pays" else parse_ratio(value, key)
+        elif key in _BOOL_FIELDS:
+            if not isinstance(value, bool):
+                raise RulesError(f"{key} must be true or false, not {value!r}")
+            fields[key] = value
+        elif key in _INT_FIELDS:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise RulesError(f"{key} must be a whole number, not {value!r}")
+            fields[key] = value
+        elif key == "side_bets":
+            if value is None:
+                value = {}
+            if not isinstance(value, Mapping):
+                raise RulesError(f"side_bets must be a mapping of bet to payout, not {value!r}")
+            fields[key] = {str(k): parse_ratio(v, f"side_bets.{k}") for k, v in value.items()}
+        else:
+            fields[key] = str(value)
+    return Rules(**fields)
+
+
+def _preset_dir() -> Any:
+    """Return the folder of the shipped presets: package data when installed, configs/rules in a checkout."""
+    try:
+        return resources.files("baccarat.presets")
+    except ModuleNotFoundError:  # an editable install maps only top-level packages
+        return Path(__file__).resolve().parents[2] / "configs" / "rules"
+
+
+@cache
+def preset_names() -> tuple[str, ...]:
+    """Return the names of the shipped rule presets."""
+    return tuple(sorted(p.name[:-5] for p in _preset_dir().iterdir() if p.name.endswith(".yaml")))
+
+
+@cache
+def preset(name: str) -> Rules:
+    """Return the shipped rule preset called ``name`` (e.g. ``punto-banco-8``)."""
+    if name not in preset_names():
+        raise RulesError(f"unknown rule preset {name!r}{did_you_mean(name, preset_names())}; presets are {', '.join(preset_names())}")
+    import yaml
+
+    data = yaml.safe_load(_preset_dir().joinpath(f"{name}.yaml").read_text(encoding="utf-8"))
+    return rules_from_mapping({"name": name, **data})
+
+
+def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
+    """Return rules from a preset name, a YAML file path, or a mapping of rule fields."""
+    if isinstance(spec, Mapping):
+        return rules_from_mapping(spec, preset("punto-banco-8") if "preset" not in spec else None)
+    text = str(spec)
+    if text.endswith((".yaml", ".yml")) or Path(text).is_file():
+        import yaml
+
+        path = Path(text)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise RulesError(f"cannot read rules file: {exc.strerror}", path=text) from None
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            raise RulesError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=text,
+                             line=mark.line + 1 if mark else None,
+                             column=mark.column + 1 if mark else None) from None
+        if not isinstance(data, Mapping):
+            raise RulesError("a rules file must hold a mapping of rule fields", path=text)
+        data = {"name": path.stem, **data}
+        try:
+            return load_rules(data)
+        except RulesError as exc:
+            raise RulesError(exc.message, path=text) from None
+    return preset(text)

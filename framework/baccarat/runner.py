@@ -1,0 +1,141 @@
+"""Run an experiment: deal the shoes once, walk every strategy over them, write the results."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import shutil
+import tempfile
+import time
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from baccarat import __version__
+from baccarat.bets import check_bets_offered, settlement_table
+from baccarat.engine import StrategyRun, run_strategy, session_bounds
+from baccarat.errors import InputError, StrategyError, did_you_mean
+from baccarat.experiment import Experiment
+from baccarat.ledger import ledger_frame
+from baccarat.plugins import registry
+from baccarat.recorded import read_shoes
+from baccarat.rounds import RoundTable
+from baccarat.shoes import seeded_table
+
+
+@dataclasses.dataclass
+class RunResult:
+    """Frames of a finished run."""
+
+    experiment: Experiment
+    rounds: pl.DataFrame
+    ledger: pl.DataFrame
+    warnings: list[str]
+    out_dir: Path | None = None
+
+
+def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
+    """Resolve the experiment's strategies against the registry, checking their parameters."""
+    reg = registry()
+    runs = []
+    labels: set[str] = set()
+    for entry in experiment.strategies:
+        cls = reg.strategy(entry.use)
+        for key in entry.params:
+            if key not in cls.params:
+                raise StrategyError(f"strategy {entry.use!r} has no parameter {key!r}{did_you_mean(key, cls.params)}; "
+                                    f"its parameters are {', '.join(cls.params) or 'none'}", path=experiment.path)
+        if entry.name in labels:
+            raise StrategyError(f"two strategies are labelled {entry.name!r}; labels must be unique", path=experiment.path)
+        labels.add(entry.name)
+        runs.append(StrategyRun(entry.name, cls, {**cls.params, **entry.params}))
+    return runs
+
+
+def deal(experiment: Experiment) -> tuple[RoundTable, list[str]]:
+    """Return the round table of the experiment's shoes and any warnings about them."""
+    shoes = experiment.shoes
+    if shoes["source"] == "seeded":
+        return seeded_table(experiment.rules, int(shoes["seed"]), 1, int(shoes["count"])), []
+    recorded = read_shoes(shoes["path"], shoes["format"], experiment.rules)
+    return recorded.table, recorded.warnings
+
+
+def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
+    """Deal the shoes and play every strategy on them; return rounds and ledger frames."""
+    runs = strategy_runs(experiment)
+    table, warnings = deal(experiment)
+    used: set[str] = set()
+    for run in runs:
+        used |= run.cls.sides(run.params)
+    check_bets_offered(used, experiment.rules, table.has_cards)
+    multipliers = settlement_table(table, experiment.rules)
+    bets = tuple(multipliers)
+    sessions = session_bounds(table, experiment.session.shoes_per_session)
+    frames = []
+    for run in runs:
+        columns = run_strategy(run, table, multipliers, experiment.rules, experiment.session, experiment.seed, sessions)
+        frames.append(ledger_frame(run.label, columns, bets))
+        if progress is not None:
+            progress(1)
+    return RunResult(experiment, table.to_frame(), pl.concat(frames), warnings)
+
+
+def _resolved_yaml(experiment: Experiment) -> str:
+    import yaml
+
+    data: dict[str, Any] = dict(experiment.source)
+    data["name"] = experiment.name
+    data["rules"] = experiment.rules.to_mapping()
+    data["shoes"] = experiment.shoes
+    data["strategies"] = [
+        {"name": e.name, "use": e.use, "params": dict(registry().strategy(e.use).params, **e.params)}
+        for e in experiment.strategies
+    ]
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
+    """Write rounds, ledger, experiment and manifest atomically into ``out_dir``.
+
+    Everything is written to a temporary folder beside ``out_dir`` and renamed
+    when complete, so an interrupted run leaves a complete folder or none.
+    """
+    out = Path(out_dir)
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
+        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+    try:
+        result.rounds.write_parquet(tmp / "rounds.parquet")
+        result.ledger.write_parquet(tmp / "ledger.parquet")
+        (tmp / "experiment.yaml").write_text(_resolved_yaml(result.experiment), encoding="utf-8")
+        manifest = {
+            "name": result.experiment.name,
+            "seed": result.experiment.seed,
+            "versions": {"baccarat": __version__, "polars": pl.__version__},
+            "timings_seconds": dict(timings),
+            "rounds": result.rounds.height,
+            "ledger_rows": result.ledger.height,
+            "strategies": [e.name for e in result.experiment.strategies],
+            "warnings": result.warnings,
+        }
+        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    result.out_dir = out
+    return out
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Call ``fn`` and return its result and the seconds it took."""
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start

@@ -1,0 +1,97 @@
+"""Engine and the first strategies: stakes and money on scripted outcome sequences."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from baccarat.bets import settlement_table
+from baccarat.engine import SessionConfig, StrategyRun, amount_to_cents, run_strategy
+from baccarat.plugins import registry
+from baccarat.rounds import OUTCOME_CODE, RoundTable
+from baccarat.rules import preset
+
+
+def scripted(outcomes: str, shoe_lengths: list[int] | None = None) -> RoundTable:
+    codes = [OUTCOME_CODE[{"B": "banker", "P": "player", "T": "tie"}[c]] for c in outcomes]
+    shoe_lengths = shoe_lengths or [len(codes)]
+    shoes, start = [], 0
+    for shoe_id, length in enumerate(shoe_lengths, start=1):
+        shoes.append((shoe_id, codes[start:start + length]))
+        start += length
+    return RoundTable.from_outcomes(shoes)
+
+
+def play(use: str, outcomes: str, bankroll: int = 1000, table_min: int = 10, table_max: int = 1000,
+         shoes_per_session: int = 1, shoe_lengths: list[int] | None = None, **params):
+    rules = preset("punto-banco-8")
+    table = scripted(outcomes, shoe_lengths)
+    cls = registry().strategy(use)
+    run = StrategyRun(use, cls, {**cls.params, **params})
+    config = SessionConfig(bankroll * 100, table_min * 100, table_max * 100, shoes_per_session)
+    return run_strategy(run, table, settlement_table(table, rules), rules, config, seed=1)
+
+
+def units(cols, key: str = "stake") -> list[float]:
+    scale = 100 if key == "stake" else 1_000_000
+    return [v / scale for v in cols[key].tolist()]
+
+
+def test_flat_banker_settles_commission_and_pushes() -> None:
+    cols = play("flat", "BPTB", side="banker", unit=10)
+    assert units(cols) == [10, 10, 10, 10]
+    assert units(cols, "net") == [9.5, -10, 0, 9.5]
+    assert units(cols, "bankroll") == [1009.5, 999.5, 999.5, 1009]
+
+
+def test_flat_tie_pays_eight_to_one() -> None:
+    cols = play("flat", "TBP", side="tie", unit=10)
+    assert units(cols, "net") == [80, -10, -10]
+
+
+def test_commission_on_five_cents_is_kept_exactly() -> None:
+    cols = play("flat", "B", side="banker", unit=Decimal("0.05"), table_min=0)
+    assert cols["net"].tolist() == [47_500]  # 0.0475 in micro-units
+
+
+def test_martingale_doubles_on_loss_resets_on_win_and_ignores_ties() -> None:
+    cols = play("martingale", "BPPTPB", side="banker", unit=10)
+    assert units(cols) == [10, 10, 20, 40, 40, 80]
+    assert units(cols, "net") == [9.5, -10, -20, 0, -40, 76]
+
+
+def test_martingale_restarts_above_table_maximum() -> None:
+    cols = play("martingale", "PPPPB", side="banker", unit=10, table_max=50)
+    assert units(cols) == [10, 20, 40, 10, 20]
+    assert cols["capped"].tolist() == [0] * 5
+
+
+def test_bankroll_cap_and_ruin() -> None:
+    cols = play("martingale", "PPPBB", side="banker", unit=10, bankroll=25)
+    # 10 lost -> 15 left; 20 wanted, cut to 15 (capped) and lost -> 0: ruin, no more bets.
+    assert units(cols) == [10, 15, 0, 0, 0]
+    assert cols["capped"].tolist() == [0, 1, 0, 0, 0]
+    assert units(cols, "bankroll") == [15, 0, 0, 0, 0]
+
+
+def test_ruin_is_a_bankroll_below_the_table_minimum() -> None:
+    cols = play("flat", "PPB", side="banker", unit=10, bankroll=25)
+    assert units(cols) == [10, 10, 0]  # 5 left is below the table minimum of 10
+
+
+def test_fresh_strategy_state_every_session() -> None:
+    cols = play("martingale", "PPPP", side="banker", unit=10, shoes_per_session=1, shoe_lengths=[2, 2])
+    assert units(cols) == [10, 20, 10, 20]
+    assert cols["session"].tolist() == [1, 1, 2, 2]
+    assert cols["round"].tolist() == [1, 2, 1, 2]
+    assert units(cols, "bankroll") == [990, 970, 990, 970]
+
+
+def test_amount_to_cents() -> None:
+    assert amount_to_cents(10) == 1000
+    assert amount_to_cents(Decimal("2.50")) == 250
+    assert amount_to_cents(12.5) == 1250
+    for bad in (0.001, float("nan"), "ten", Decimal("1.005")):
+        with pytest.raises(ValueError):
+            amount_to_cents(bad)
