@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from baccarat.hookspecs import hookimpl
-
 from baccarat_strategies.progressions import BUILT_IN
 
 

@@ -1,0 +1,123 @@
+"""``baccarat roads FILE|RUN_DIR --shoe N``: draw one shoe's scoreboard roads."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+
+def add_parser(parser: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``baccarat roads``."""
+    parser.add_argument("source", metavar="FILE|RUN_DIR", help="a recorded shoe file (with --format) or a run folder (rounds.parquet)")
+    parser.add_argument("--shoe", type=int, default=1, metavar="N", help="shoe id to draw (default 1)")
+    parser.add_argument("--format", dest="fmt", metavar="FORMAT", help="format of a shoe file: cards, outcomes or rounds")
+    parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
+                        help="rules a shoe file is checked against (default punto-banco-8)")
+    parser.add_argument("--out", metavar="PNG", help="PNG file to write (default roads-shoe-N.png in the current folder)")
+    parser.add_argument("--json", action="store_true", help="print the roads as JSON instead of text")
+
+
+def load_shoe(source: str | Path, shoe: int, fmt: str | None = None, rules: str = "punto-banco-8"):
+    """Return ``(outcomes, pairs)`` of shoe ``shoe`` from a run folder or a recorded shoe file.
+
+    ``pairs`` is ``(player_pair, banker_pair)`` per round, or None when the
+    shoe has no cards.
+    """
+    from baccarat.errors import InputError
+
+    path = Path(source)
+    if path.is_dir():
+        return _from_run_dir(path, shoe)
+    if not path.exists():
+        raise InputError(f"no such file or folder: {path}")
+    if fmt is None:
+        raise InputError(f"{path} is a shoe file: name its format with --format (cards, outcomes or rounds)")
+    from baccarat.dealer import OUTCOMES
+    from baccarat.recorded import read_shoes
+    from baccarat.rules import load_rules
+
+    recorded = read_shoes(path, fmt, load_rules(rules))
+    for warning in recorded.warnings:
+        print(f"baccarat: warning: {warning}", file=sys.stderr)
+    table = recorded.table
+    rows = (table.shoe == shoe).nonzero()[0]
+    if len(rows) == 0:
+        raise InputError(f"{path} holds shoes 1 to {recorded.shoes}; there is no shoe {shoe}")
+    outcomes = [OUTCOMES[c] for c in table.outcome[rows].tolist()]
+    pairs = (table.player_pair[rows].tolist(), table.banker_pair[rows].tolist()) if table.has_cards else None
+    return outcomes, pairs
+
+
+def _from_run_dir(path: Path, shoe: int):
+    import polars as pl
+
+    from baccarat.errors import InputError
+
+    rounds_file = path / "rounds.parquet"
+    if not rounds_file.is_file():
+        raise InputError(f"{path} is not a run folder: it has no rounds.parquet")
+    try:
+        frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")
+                 .select("outcome", "player_pair", "banker_pair").collect())
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"cannot read {rounds_file}: {exc}") from None
+    if frame.height == 0:
+        last = pl.scan_parquet(rounds_file).select(pl.col("shoe").max()).collect().item()
+        raise InputError(f"{rounds_file} holds shoes 1 to {last}; there is no shoe {shoe}")
+    outcomes = [str(o) for o in frame["outcome"].to_list()]
+    if frame["player_pair"].null_count():
+        return outcomes, None
+    return outcomes, (frame["player_pair"].to_list(), frame["banker_pair"].to_list())
+
+
+def render_text(road) -> str:
+    """Return the big road and derived roads of ``road`` as text, with the asks."""
+    from baccarat.roads import DERIVED_ROADS, text_grid
+
+    sides = {"banker": "B", "player": "P"}
+    colours = {"red": "R", "blue": "b"}
+    parts = ["Big road (B banker, P player):", text_grid(road.big_road, sides, road.rows)]
+    for name, _ in DERIVED_ROADS:
+        parts += [f"{name.replace('_', ' ').capitalize()} (R red, b blue):", text_grid(road.derived(name), colours, road.rows)]
+    for side in ("banker", "player"):
+        asks = road.next_colours(side)
+        parts.append(f"if {side} wins next: " + ", ".join(f"{n.replace('_', ' ')} {asks[n] or '-'}" for n, _ in DERIVED_ROADS))
+    return "\n".join(parts)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compute the roads of one shoe, write them as PNG and print them."""
+    from baccarat.errors import InputError
+    from baccarat.roads import roads
+    from baccarat.roads_plot import save_roads_png
+
+    if args.shoe < 1:
+        raise InputError(f"--shoe must be a shoe id from 1, not {args.shoe}")
+    outcomes, pairs = load_shoe(args.source, args.shoe, args.fmt, args.rules)
+    road = roads(outcomes)
+    out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
+    if out.is_dir():
+        raise InputError(f"--out {out} is a folder; name a PNG file")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
+    os.close(fd)
+    try:
+        save_roads_png(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    if args.json:
+        print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
+    else:
+        print(f"shoe {args.shoe}: {len(outcomes)} rounds")
+        print(render_text(road))
+        print(f"roads drawn -> {out}")
+    return 0

@@ -1,0 +1,114 @@
+"""Draw a shoe's roads as a scoreboard PNG (matplotlib, Agg, no display needed).
+
+Panels, top to bottom: bead plate (filled discs lettered B, P, T), big road
+(hollow rings, a green slash per tie, the count when more than one; pair
+dots: Banker pair red at top left, Player pair blue at bottom right), big eye
+boy (hollow rings), small road (discs), cockroach pig (slashes), and the
+"ask" line: what each derived road would record if Banker or Player won next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from baccarat.roads import DERIVED_ROADS, Roads
+
+SIDE_COLOUR = {"banker": "#d62728", "player": "#1f5fbf", "tie": "#2ca02c", "red": "#d62728", "blue": "#1f5fbf"}
+_LETTER = {"banker": "B", "player": "P", "tie": "T"}
+_TITLES = {"big_eye_boy": "Big eye boy", "small_road": "Small road", "cockroach_pig": "Cockroach pig"}
+
+
+def _grid(ax, cols: int, rows: int, title: str) -> None:
+    ax.set_xlim(-0.5, cols - 0.5)
+    ax.set_ylim(rows - 0.5, -0.5)
+    ax.set_aspect("equal")
+    ax.set_xticks([x - 0.5 for x in range(cols + 1)], minor=True)
+    ax.set_yticks([y - 0.5 for y in range(rows + 1)], minor=True)
+    ax.grid(which="minor", color="#cccccc", linewidth=0.5)
+    ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_title(title, loc="left", fontsize=9)
+
+
+def _pair_dots(ax, x: float, y: float, hand: int, pairs: tuple[Sequence[bool], Sequence[bool]] | None, size: float) -> None:
+    from matplotlib.patches import Circle
+
+    if pairs is None:
+        return
+    player_pair, banker_pair = pairs
+    if banker_pair[hand - 1]:
+        ax.add_patch(Circle((x - 0.3, y - 0.3), size, color=SIDE_COLOUR["banker"]))
+    if player_pair[hand - 1]:
+        ax.add_patch(Circle((x + 0.3, y + 0.3), size, color=SIDE_COLOUR["player"]))
+
+
+def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None,
+               min_columns: int = 20):
+    """Return a matplotlib Figure of every road of ``road``.
+
+    ``pairs``, when known, is ``(player_pair, banker_pair)``: one flag per
+    round of the shoe, drawn as dots on the bead plate and the big road.
+    """
+    from matplotlib.figure import Figure
+    from matplotlib.patches import Circle
+
+    rows = road.rows
+    panels = [("Bead plate", road.bead_plate), ("Big road", road.big_road)]
+    panels += [(_TITLES[name], road.derived(name)) for name, _ in DERIVED_ROADS]
+    cols = max([min_columns] + [max((c.col for c in cells), default=0) + 1 for _, cells in panels])
+    width = min(max(6.0, 0.32 * cols + 0.6), 60.0)
+    height = 0.32 * rows * len(panels) + 0.45 * len(panels) + 1.1
+    fig = Figure(figsize=(width, height), dpi=100)
+    axes = fig.subplots(len(panels), 1)
+    for ax, (name, cells) in zip(axes, panels, strict=True):
+        _grid(ax, cols, rows, name)
+        if name == "Bead plate":
+            for c in cells:
+                ax.add_patch(Circle((c.col, c.row), 0.42, color=SIDE_COLOUR[c.outcome]))
+                ax.text(c.col, c.row, _LETTER[c.outcome], ha="center", va="center", color="white", fontsize=7, weight="bold")
+                _pair_dots(ax, c.col, c.row, c.hand, pairs, 0.1)
+        elif name == "Big road":
+            for c in cells:
+                ax.add_patch(Circle((c.col, c.row), 0.38, fill=False, linewidth=1.8, color=SIDE_COLOUR[c.mark]))
+                if c.ties:
+                    ax.plot([c.col - 0.35, c.col + 0.35], [c.row + 0.35, c.row - 0.35], color=SIDE_COLOUR["tie"], linewidth=1.6)
+                    if c.ties > 1:
+                        ax.text(c.col, c.row, str(c.ties), ha="center", va="center", color=SIDE_COLOUR["tie"], fontsize=7)
+                _pair_dots(ax, c.col, c.row, c.hand, pairs, 0.1)
+            if not cells and road.leading_ties:
+                ax.plot([-0.35, 0.35], [0.35, -0.35], color=SIDE_COLOUR["tie"], linewidth=1.6)
+        elif name == "Big eye boy":
+            for c in cells:
+                ax.add_patch(Circle((c.col, c.row), 0.34, fill=False, linewidth=1.6, color=SIDE_COLOUR[c.mark]))
+        elif name == "Small road":
+            for c in cells:
+                ax.add_patch(Circle((c.col, c.row), 0.34, color=SIDE_COLOUR[c.mark]))
+        else:
+            for c in cells:
+                ax.plot([c.col - 0.34, c.col + 0.34], [c.row + 0.34, c.row - 0.34], color=SIDE_COLOUR[c.mark], linewidth=2.2)
+    asks = []
+    for side in ("banker", "player"):
+        colours = road.next_colours(side)
+        asks.append(f"if {side} next: " + ", ".join(f"{_TITLES[n].lower()} {colours[n] or '-'}" for n, _ in DERIVED_ROADS))
+    decided = len(road.big_road)
+    counts = {o: road.outcomes.count(o) for o in ("banker", "player", "tie")}
+    header = f"{title}  " if title else ""
+    header += f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; {decided} decided"
+    fig.suptitle(header, x=0.01, ha="left", fontsize=10)
+    fig.text(0.01, 0.005, "   |   ".join(asks), fontsize=8, ha="left", va="bottom")
+    fig.subplots_adjust(left=0.01, right=0.99, top=1 - 0.75 / height, bottom=0.4 / height, hspace=0.35)
+    return fig
+
+
+def save_roads_png(road: Roads, path: str | Path, title: str = "",
+                   pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
+    """Draw the roads of one shoe and write them to ``path`` as PNG; return the path."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+    fig = draw_roads(road, title, pairs)
+    FigureCanvasAgg(fig)
+    path = Path(path)
+    fig.savefig(path, format="png")
+    return path
