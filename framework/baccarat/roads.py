@@ -165,8 +165,8 @@ class _Layout:
 class Roads:
     """Every road of one shoe, built incrementally from its outcomes.
 
-    Build one with :func:`roads` (or ``Roads(rows)`` then ``extend``). The
-    properties return tuples: reading them never changes the roads.
+    Build one with :func:`roads`. The properties return tuples: reading them
+    never changes the roads (only the owner adds rounds, through ``_push``).
     """
 
     def __init__(self, rows: int = ROWS) -> None:
@@ -180,12 +180,6 @@ class Roads:
         self._leading_ties = 0
         self._derived_layouts = {name: _Layout(rows) for name, _ in DERIVED_ROADS}
         self._derived_cells: dict[str, list[Cell]] = {name: [] for name, _ in DERIVED_ROADS}
-
-    def extend(self, outcomes: Iterable[str | int]) -> Roads:
-        """Add rounds' outcomes in order; return self."""
-        for outcome in outcomes:
-            self._push(outcome_name(outcome))
-        return self
 
     def _push(self, outcome: str) -> None:
         """Add one round (``outcome`` already a name)."""
@@ -211,6 +205,10 @@ class Roads:
                 self._derived_cells[name].append(Cell(dcol, drow, dcolumn, ddepth, colour, hand))
 
     # Reading ----------------------------------------------------------------
+    def __len__(self) -> int:
+        """Number of rounds (ties included) the roads hold."""
+        return len(self._outcomes)
+
     @property
     def outcomes(self) -> tuple[str, ...]:
         """Outcomes of the shoe so far, ties included."""
@@ -299,7 +297,10 @@ class Roads:
 
 def roads(outcomes: Iterable[str | int], rows: int = ROWS) -> Roads:
     """Return every road of one shoe from its outcomes (names, letters or codes), oldest first."""
-    return Roads(rows).extend(outcomes)
+    road = Roads(rows)
+    for outcome in outcomes:
+        road._push(outcome_name(outcome))
+    return road
 
 
 def bead_plate(outcomes: Iterable[str | int], rows: int = ROWS) -> tuple[BeadCell, ...]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from baccarat.dealer import OUTCOMES
+from baccarat.roads import Roads
 from baccarat.rules import Rules
 
 if TYPE_CHECKING:
@@ -59,7 +60,7 @@ class TableView:
     """Read-only view of a session before a round is dealt (maintained by the engine)."""
 
     __slots__ = ("_table", "_shoe_start", "_row", "_bankroll_micros", "round", "session", "initial_micros",
-                 "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes")
+                 "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes", "_roads")
 
     def __init__(self, table: RoundTable, session: int, initial_micros: int,
                  table_min_cents: int, table_max_cents: int) -> None:
@@ -73,6 +74,7 @@ class TableView:
         self._row = 0
         self._outcomes: list[str] = []
         self._session_outcomes: list[str] = []
+        self._roads: Roads | None = None
         self.round = 0
 
     # Bankroll and limits -------------------------------------------------
@@ -130,6 +132,21 @@ class TableView:
                 return outcome
         return None
 
+    @property
+    def roads(self) -> Roads:
+        """Scoreboard roads of this shoe so far: bead plate, big road, derived roads (see ``baccarat.roads``).
+
+        Read-only. Built when first read in a shoe, then brought up to date
+        round by round, so reading it every round costs little.
+        """
+        road = self._roads
+        if road is None:
+            road = self._roads = Roads()
+        outcomes = self._outcomes
+        for outcome in outcomes[len(road):]:
+            road._push(outcome)
+        return road
+
     def shoe_cards(self) -> np.ndarray:
         """Card codes dealt so far from this shoe, in dealing order by hand (never a future card).
 
@@ -147,6 +164,7 @@ class TableView:
         if new_shoe:
             self._shoe_start = row
             self._outcomes = []
+            self._roads = None
         self._row = row
         self.round += 1
 

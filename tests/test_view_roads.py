@@ -1,0 +1,51 @@
+"""Strategies read the current shoe's roads from the view: up to date, never ahead, fresh each shoe."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from baccarat.bets import settlement_table
+from baccarat.engine import SessionConfig, StrategyRun, run_strategy
+from baccarat.roads import roads
+from baccarat.rounds import RoundTable
+from baccarat.rules import preset
+from baccarat.strategy import Strategy
+
+
+class Recorder(Strategy):
+    name = "recorder"
+    params = {"every": 1}
+    seen: list[tuple[int, int, tuple, tuple, tuple]] = []
+
+    def bets(self, view):
+        if view.hand % self.every == 0:
+            r = view.roads
+            Recorder.seen.append((view.shoe, view.hand, r.outcomes, r.big_road, r.cockroach_pig))
+        return None
+
+
+def walk(table: RoundTable, every: int, shoes_per_session: int = 2):
+    Recorder.seen = []
+    rules = preset("punto-banco-8")
+    run = StrategyRun("rec", Recorder, {"every": every})
+    run_strategy(run, table, settlement_table(table, rules), rules, SessionConfig(100000, 1000, 100000, shoes_per_session), seed=1)
+    return Recorder.seen
+
+
+def table_of(shoes: list[str]) -> RoundTable:
+    code = {"B": 0, "P": 1, "T": 2}
+    return RoundTable.from_outcomes([(k, [code[c] for c in s]) for k, s in enumerate(shoes, start=1)])
+
+
+def test_view_roads_hold_exactly_the_rounds_before_this_one() -> None:
+    rng = np.random.default_rng(3)
+    shoes = ["".join(rng.choice(list("BBBBPPPPT"), size=n)) for n in (40, 55, 31)]
+    for every in (1, 3, 7):  # read every round, or now and then (the roads catch up)
+        seen = walk(table_of(shoes), every)
+        assert len(seen) == sum(len(s) // every for s in shoes)
+        for shoe, hand, outcomes, big, cockroach in seen:
+            past = shoes[shoe - 1][: hand - 1]
+            expected = roads(past)
+            assert "".join(o[0].upper() for o in outcomes) == past
+            assert big == expected.big_road
+            assert cockroach == expected.cockroach_pig
