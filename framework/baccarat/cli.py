@@ -14,6 +14,7 @@ from collections.abc import Sequence
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
     ("roads", "draw one shoe's scoreboard roads (bead plate, big road, derived roads)"),
+    ("shoes", "write seeded shoes to a file, or check a recorded shoe file"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
 

@@ -21,7 +21,7 @@ from baccarat.errors import InputError, StrategyError, did_you_mean
 from baccarat.experiment import Experiment
 from baccarat.ledger import ledger_frame
 from baccarat.plugins import registry
-from baccarat.recorded import read_shoes
+from baccarat.recorded import format_has_cards, read_shoes
 from baccarat.rounds import RoundTable
 from baccarat.shoes import seeded_table
 
@@ -55,23 +55,36 @@ def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
     return runs
 
 
+def recorded_path(experiment: Experiment) -> Path:
+    """Return the path of the experiment's recorded shoe file; a relative path is read from the experiment file's folder."""
+    path = Path(str(experiment.shoes["path"])).expanduser()
+    if path.is_absolute() or experiment.path == "<experiment>":
+        return path
+    return Path(experiment.path).parent / path
+
+
 def deal(experiment: Experiment) -> tuple[RoundTable, list[str]]:
     """Return the round table of the experiment's shoes and any warnings about them."""
     shoes = experiment.shoes
     if shoes["source"] == "seeded":
         return seeded_table(experiment.rules, int(shoes["seed"]), 1, int(shoes["count"])), []
-    recorded = read_shoes(shoes["path"], shoes["format"], experiment.rules)
+    recorded = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
     return recorded.table, recorded.warnings
 
 
 def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
-    """Deal the shoes and play every strategy on them; return rounds and ledger frames."""
+    """Check the bets, deal the shoes and play every strategy on them; return rounds and ledger frames.
+
+    Bets the rules do not offer, and card-level bets on shoes that record only
+    outcomes, are refused before any shoe is dealt or read.
+    """
     runs = strategy_runs(experiment)
-    table, warnings = deal(experiment)
     used: set[str] = set()
     for run in runs:
         used |= run.cls.sides(run.params)
-    check_bets_offered(used, experiment.rules, table.has_cards)
+    shoes = experiment.shoes
+    check_bets_offered(used, experiment.rules, shoes["source"] == "seeded" or format_has_cards(str(shoes["format"])))
+    table, warnings = deal(experiment)
     multipliers = settlement_table(table, experiment.rules)
     bets = tuple(multipliers)
     sessions = session_bounds(table, experiment.session.shoes_per_session)
