@@ -38,6 +38,14 @@ class StrategyError(InputError):
     """An unknown strategy or parameter, or a strategy that misbehaved during a run."""
 
 
+class ParameterError(StrategyError):
+    """A strategy parameter that is unknown or has a value the strategy refuses; ``param`` names it."""
+
+    def __init__(self, message: str, *, param: str, **where: object) -> None:
+        self.param = param
+        super().__init__(message, **where)  # type: ignore[arg-type]
+
+
 def did_you_mean(name: str, choices: list[str] | tuple[str, ...] | set[str]) -> str:
     """Return ``" (did you mean 'x'?)"`` for the closest of ``choices``, or ``""``."""
     import difflib

@@ -1,26 +1,52 @@
-"""Experiment files: YAML in, a resolved :class:`Experiment` out.
+"""Experiment files: YAML in, a validated and resolved :class:`Experiment` out.
 
-Safe YAML only: a file can never construct Python objects.
+Every mistake is reported as one sentence at ``FILE:LINE:COL`` of the key or
+value at fault, with a "did you mean" where a close name exists; nothing is
+run and nothing is written. Safe YAML only (see :mod:`baccarat.yamlfile`).
+
+``--set key.path=value`` overrides are applied to the file's data before it
+is checked, so a bad override is reported against the override itself.
+A strategy entry may hold a ``grid:`` of parameter lists: it becomes one
+strategy per combination, labelled ``NAME[key=value,...]``. ``shoes.seed``
+may be a list: the experiment runs once per seed (see :mod:`baccarat.runner`).
+Relative file paths (recorded shoes, rules files) are looked up in the
+experiment file's folder first, then in the current folder.
 """
 
 from __future__ import annotations
 
+import copy
 import dataclasses
-from collections.abc import Mapping
-from decimal import Decimal, InvalidOperation
+import itertools
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-import yaml
+import numpy as np
 
 from baccarat.engine import SessionConfig
-from baccarat.errors import InputError, did_you_mean
-from baccarat.rules import Rules, load_rules
+from baccarat.errors import InputError, ParameterError, RulesError, StrategyError, did_you_mean
+from baccarat.recorded import format_has_cards
+from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
+from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
+
+TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies")
+SHOE_KEYS: tuple[str, ...] = ("source", "seed", "count", "path", "format")
+SESSION_KEYS: tuple[str, ...] = ("bankroll", "shoes_per_session", "table_min", "table_max")
+STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
+SOURCES: tuple[str, ...] = ("seeded", "recorded")
+DEFAULT_RULES = "punto-banco-8"
+DEFAULT_COUNT = 1000
+DEFAULT_SESSION: dict[str, Any] = {"bankroll": 1000, "shoes_per_session": 1, "table_min": 10, "table_max": 1000}
+MAX_SEED = 2**63 - 1
 
 
 @dataclasses.dataclass(frozen=True)
 class StrategyEntry:
-    """One strategy line of an experiment."""
+    """One strategy of an experiment: its ledger label, registered name and full parameters."""
 
     name: str
     use: str
@@ -29,7 +55,7 @@ class StrategyEntry:
 
 @dataclasses.dataclass(frozen=True)
 class Experiment:
-    """A resolved experiment: rules, shoes, sessions and strategies."""
+    """A resolved experiment: rules, shoes, sessions and strategies, every value checked."""
 
     name: str
     rules: Rules
@@ -38,87 +64,536 @@ class Experiment:
     strategies: tuple[StrategyEntry, ...]
     source: dict[str, Any]
     path: str = "<experiment>"
+    seeds: tuple[int, ...] = (0,)
+    overrides: tuple[str, ...] = ()
 
     @property
     def seed(self) -> int:
-        """The experiment seed (0 when the shoes are recorded and no seed is given)."""
-        return int(self.shoes.get("seed", 0))
+        """The seed of the shoes (the first one when the experiment has several)."""
+        return self.seeds[0]
+
+    def with_seed(self, seed: int) -> Experiment:
+        """Return this experiment with the single seed ``seed``."""
+        return dataclasses.replace(self, seeds=(seed,), shoes={**self.shoes, "seed": seed})
+
+    def to_mapping(self) -> dict[str, Any]:
+        """Return the resolved experiment as plain YAML-ready data: running it again gives the same results."""
+        shoes = dict(self.shoes)
+        shoes["seed"] = list(self.seeds) if len(self.seeds) > 1 else self.seeds[0]
+        return {
+            "name": self.name,
+            "rules": self.rules.to_mapping(),
+            "shoes": shoes,
+            "session": {
+                "bankroll": _plain_cents(self.session.bankroll_cents),
+                "shoes_per_session": self.session.shoes_per_session,
+                "table_min": _plain_cents(self.session.table_min_cents),
+                "table_max": _plain_cents(self.session.table_max_cents),
+            },
+            "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
+        }
 
 
-TOP_KEYS = ("name", "rules", "shoes", "session", "strategies")
-SHOE_KEYS = ("source", "seed", "count", "path", "format")
-SESSION_KEYS = ("bankroll", "shoes_per_session", "table_min", "table_max")
-STRATEGY_KEYS = ("name", "use", "params")
+def _plain_cents(cents: int) -> int | float:
+    return cents // 100 if cents % 100 == 0 else cents / 100
 
 
-def _cents(value: Any, what: str, path: str) -> int:
-    try:
-        if isinstance(value, bool):
-            raise InvalidOperation
-        cents = Decimal(str(value)) * 100
-    except InvalidOperation:
-        raise InputError(f"{what} must be an amount, not {value!r}", path=path) from None
-    if cents != cents.to_integral_value():
-        raise InputError(f"{what} must be a whole number of cents, not {value!r}", path=path)
-    return int(cents)
+def _plain(value: Any) -> Any:
+    """Return ``value`` as data ``yaml.safe_dump`` can write (Decimals and Fractions as numbers)."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, Decimal | Fraction):
+        return int(value) if value == int(value) else float(value)
+    return value
 
 
-def _check_keys(data: Mapping[str, Any], allowed: tuple[str, ...], where: str, path: str) -> None:
-    for key in data:
-        if key not in allowed:
-            raise InputError(f"unknown key {key!r} in {where}{did_you_mean(str(key), allowed)}", path=path)
+# Reading ----------------------------------------------------------------------
 
+def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[str] = ()) -> Experiment:
+    """Read, override and resolve an experiment from a YAML file path or a mapping.
 
-def load_experiment(source: str | Path | Mapping[str, Any]) -> Experiment:
-    """Read and resolve an experiment from a YAML file path or a mapping."""
+    ``overrides`` are ``key.path=value`` strings as given to ``--set``.
+    Raise :class:`InputError` (exit status 2) at the first mistake.
+    """
     if isinstance(source, Mapping):
-        data, path = dict(source), "<experiment>"
+        doc = Document(copy.deepcopy(dict(source)), "<experiment>")
+        folder, stem = Path.cwd(), "experiment"
     else:
-        path = str(source)
-        try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot read experiment: {exc.strerror}", path=path) from None
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            raise InputError(f"not valid YAML: {getattr(exc, 'problem', None) or exc}", path=path,
-                             line=mark.line + 1 if mark else None, column=mark.column + 1 if mark else None) from None
-    if not isinstance(data, Mapping):
-        raise InputError("an experiment must be a mapping with keys " + ", ".join(TOP_KEYS), path=path)
-    return resolve(data, path)
+        doc = read_yaml(source)
+        folder, stem = Path(source).resolve().parent, Path(source).stem
+    overrides = tuple(overrides)
+    for text in overrides:
+        apply_override(doc, text)
+    return _Resolver(doc, folder, stem, overrides).experiment()
 
 
-def resolve(data: Mapping[str, Any], path: str) -> Experiment:
-    """Check an experiment mapping and resolve rules, shoes, session and strategies."""
-    _check_keys(data, TOP_KEYS, "the experiment", path)
-    rules = load_rules(data.get("rules", "punto-banco-8"))
-    shoes = dict(data.get("shoes") or {})
-    _check_keys(shoes, SHOE_KEYS, "shoes", path)
-    shoes.setdefault("source", "seeded")
-    if shoes["source"] == "seeded":
-        shoes.setdefault("seed", 0)
-        shoes.setdefault("count", 1000)
-    elif shoes["source"] == "recorded":
-        for key in ("path", "format"):
-            if key not in shoes:
-                raise InputError(f"recorded shoes need shoes.{key}", path=path)
-    else:
-        raise InputError(f"shoes.source must be seeded or recorded, not {shoes['source']!r}", path=path)
-    session = dict(data.get("session") or {})
-    _check_keys(session, SESSION_KEYS, "session", path)
-    config = SessionConfig(
-        bankroll_cents=_cents(session.get("bankroll", 1000), "session.bankroll", path),
-        table_min_cents=_cents(session.get("table_min", 10), "session.table_min", path),
-        table_max_cents=_cents(session.get("table_max", 1000), "session.table_max", path),
-        shoes_per_session=int(session.get("shoes_per_session", 1)),
-    )
-    entries = []
-    for item in data.get("strategies") or []:
-        _check_keys(item, STRATEGY_KEYS, "a strategy", path)
-        use = str(item.get("use", ""))
-        entries.append(StrategyEntry(str(item.get("name", use)), use, dict(item.get("params") or {})))
-    if not entries:
-        raise InputError("the experiment has no strategies", path=path)
-    return Experiment(str(data.get("name", Path(path).stem)), rules, shoes, config, tuple(entries), dict(data), path)
+def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
+    """Check an experiment mapping and resolve it (relative paths from the current folder)."""
+    doc = Document(copy.deepcopy(dict(data)), path)
+    return _Resolver(doc, Path.cwd(), Path(path).stem, ()).experiment()
+
+
+def parse_override(text: str) -> tuple[tuple[str, ...], Any, Where]:
+    """Split ``key.path=value`` into key parts, the value read as YAML, and where to report it."""
+    where = Where(f"--set {text}")
+    key, sep, raw = text.partition("=")
+    parts = tuple(part.strip() for part in key.split("."))
+    if not sep or not key.strip():
+        raise where.error("an override is KEY.PATH=VALUE, for example session.bankroll=500 or strategies.0.params.unit=5")
+    if any(not part for part in parts):
+        raise where.error(f"the key path {key.strip()!r} has an empty part; parts are separated by single dots")
+    try:
+        value = parse_yaml(raw, where.source).data
+    except InputError as exc:
+        raise where.error(exc.message) from None
+    return parts, value, where
+
+
+def apply_override(doc: Document, text: str) -> None:
+    """Apply one ``--set key.path=value`` to ``doc``; list items by index (``strategies.0.params.unit=5``)."""
+    parts, value, where = parse_override(text)
+    if doc.data is None:
+        doc.replace((), {}, Where(doc.source))
+    if not isinstance(doc.data, dict):
+        raise doc.error((), "an experiment must be a mapping of name, rules, shoes, session and strategies")
+    node: Any = doc.data
+    path: KeyPath = ()
+    for depth, part in enumerate(parts):
+        last = depth == len(parts) - 1
+        if isinstance(node, dict):
+            key: str | int = part
+        elif isinstance(node, list):
+            if not part.isdigit():
+                raise where.error(f"{show_path(path)} is a list: the next part must be an item number from 0, not {part!r}")
+            key = int(part)
+            if key > len(node):
+                raise where.error(f"{show_path(path)} has {len(node)} item(s), numbered from 0; "
+                                  f"{len(node)} adds one, {key} is out of range")
+        else:
+            raise where.error(f"cannot set {'.'.join(parts)}: {show_path(path)} holds {_shown(node)}, not a mapping or a list")
+        path = path + (key,)
+        if last:
+            doc.replace(path, value, where)
+            return
+        child = node.get(key) if isinstance(node, dict) else (node[key] if key < len(node) else None)
+        if child is None:
+            child = {}
+            doc.replace(path, child, where)
+        elif path == ("rules",) and isinstance(child, str):
+            child = {"preset": child}  # --set rules.decks=6 on `rules: punto-banco-8`
+            node[key] = child
+            doc.values[("rules", "preset")] = doc.values.get(("rules",), where)
+            doc.keys[("rules", "preset")] = doc.keys.get(("rules",), where)
+        node = child
+
+
+# Checking values -------------------------------------------------------------
+
+def _shown(value: Any) -> str:
+    """Describe a value in an error message."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float | Decimal | Fraction) and not isinstance(value, bool)
+
+
+_NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*)?(?:\.\d*)?(?:[eE][-+]?\d+)?")
+
+
+def _number(value: Any) -> Any:
+    """Return a number written as text (``1e6`` is text in YAML, ``"1000"`` when quoted) as a Decimal; else ``value``."""
+    if isinstance(value, str) and any(c.isdigit() for c in value) and _NUMBER_TEXT.fullmatch(value.strip()):
+        return Decimal(value.strip().replace("_", ""))
+    return value
+
+
+def _label_value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return "[" + ",".join(_label_value(v) for v in value) + "]"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+class _Resolver:
+    """Walks a document section by section, checking every value where it was written."""
+
+    def __init__(self, doc: Document, folder: Path, stem: str, overrides: tuple[str, ...]) -> None:
+        self.doc = doc
+        self.folder = folder
+        self.stem = stem
+        self.overrides = overrides
+        self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
+
+    # Helpers -------------------------------------------------------------------
+    def error(self, path: KeyPath, message: str, key: bool = False, cls: type[InputError] = InputError) -> InputError:
+        return self.doc.error(path, message, key=key, cls=cls)
+
+    def line_of(self, path: KeyPath) -> str:
+        where = self.doc.where(path)
+        return f"line {where.line}" if where.line is not None else where.source
+
+    def section(self, path: KeyPath, value: Any, allowed: Sequence[str], what: str) -> dict[str, Any]:
+        """Return a mapping section (empty when absent), refusing other types and unknown keys."""
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error(path, f"{what} must be a mapping of {', '.join(allowed)}, not {_shown(value)}")
+        for key in value:
+            if key not in allowed:
+                raise self.error(path + (key,), f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}; "
+                                                 f"the keys are {', '.join(allowed)}", key=True)
+        return value
+
+    def text(self, path: KeyPath, value: Any, what: str) -> str:
+        if isinstance(value, str) and value.strip():
+            return value.strip()
+        if _is_number(value):
+            return str(value)
+        if isinstance(value, str):
+            raise self.error(path, f"{what} is empty")
+        raise self.error(path, f"{what} must be text, not {_shown(value)}"
+                               + ("; put it in quotes" if isinstance(value, bool) else ""))
+
+    def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
+        value = _number(value)
+        if isinstance(value, float | Decimal) and value.is_finite() and value == int(value):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(path, f"{what} must be a whole number, not {_shown(value)}")
+        if value < minimum:
+            raise self.error(path, f"{what} must be at least {minimum}, not {value}")
+        if maximum is not None and value > maximum:
+            raise self.error(path, f"{what} must be at most {maximum}, not {value}")
+        return value
+
+    def cents(self, path: KeyPath, value: Any, what: str, allow_zero: bool = False) -> int:
+        value = _number(value)
+        if not _is_number(value):
+            raise self.error(path, f"{what} must be an amount such as 1000 or 12.50, not {_shown(value)}")
+        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
+        if not amount.is_finite():
+            raise self.error(path, f"{what} must be a finite amount, not {value}")
+        cents = amount * 100
+        if cents != cents.to_integral_value():
+            raise self.error(path, f"{what} must be a whole number of cents, not {value}")
+        if cents < 0 or (cents == 0 and not allow_zero):
+            raise self.error(path, f"{what} must be {'at least 0' if allow_zero else 'more than 0'}, not {value}")
+        return int(cents)
+
+    def local_file(self, path: KeyPath, value: Any, what: str) -> Path:
+        name = self.text(path, value, what)
+        given = Path(name).expanduser()
+        places = [given] if given.is_absolute() else [self.folder / given, Path.cwd() / given]
+        for file in places:
+            if file.is_file():
+                return file.resolve()
+        if places[0].is_dir():
+            raise self.error(path, f"{what} {name!r} is a folder, not a file")
+        looked = " or ".join(dict.fromkeys(str(p) for p in places))
+        raise self.error(path, f"{what} {name!r} does not exist (looked for {looked})")
+
+    # Sections ------------------------------------------------------------------
+    def experiment(self) -> Experiment:
+        data = self.doc.data
+        if data is None:
+            raise self.error((), "the experiment is empty; it needs at least a list of strategies")
+        if not isinstance(data, dict):
+            raise self.error((), f"an experiment must be a mapping of {', '.join(TOP_KEYS)}, not {_shown(data)}")
+        self.section((), data, TOP_KEYS, "the experiment")
+        name = self.text(("name",), data["name"], "name") if "name" in data else self.stem
+        rules = self.rules(data)
+        shoes, seeds = self.shoes(data.get("shoes"))
+        session = self.session(data.get("session"))
+        has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
+        strategies = self.strategies(data, rules, session, has_cards)
+        return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides)
+
+    def rules(self, data: dict[str, Any]) -> Rules:
+        if "rules" not in data:
+            return preset(DEFAULT_RULES)
+        value = data["rules"]
+        path: KeyPath = ("rules",)
+        if isinstance(value, dict):
+            return self.rule_fields(self.doc, path, value, None)
+        if not isinstance(value, str) or not value.strip():
+            raise self.error(path, f"rules must be a preset name ({', '.join(preset_names())}), a rules file "
+                                   f"or a mapping of rule fields, not {_shown(value) if value != '' else 'nothing'}")
+        name = value.strip()
+        if name.endswith((".yaml", ".yml")) or "/" in name:
+            file = self.local_file(path, name, "the rules file")
+            doc = read_yaml(file)
+            if not isinstance(doc.data, dict):
+                raise doc.error((), "a rules file must hold a mapping of rule fields", cls=RulesError)
+            return self.rule_fields(doc, (), doc.data, file.stem)
+        try:
+            return preset(name)
+        except RulesError as exc:
+            raise self.error(path, exc.message, cls=RulesError) from None
+
+    @staticmethod
+    def rule_fields(doc: Document, path: KeyPath, fields: dict[str, Any], name: str | None) -> Rules:
+        """Resolve a mapping of rule fields field by field, so that an error points at its field."""
+        allowed = ("preset",) + RULE_FIELDS
+        for key in fields:
+            if key not in allowed:
+                raise doc.error(path + (key,), f"unknown rule field {key!r}{did_you_mean(key, allowed)}; "
+                                               f"rule fields are {', '.join(allowed)}", key=True, cls=RulesError)
+        try:
+            base = preset(str(fields.get("preset", DEFAULT_RULES)))
+        except RulesError as exc:
+            raise doc.error(path + ("preset",), exc.message, cls=RulesError) from None
+        current = rules_from_mapping({"name": name}, base) if name else base
+        first = ("name", "decks", "reshuffle_every_round")
+        order = [k for k in first if k in fields] + [k for k in fields if k not in first and k != "preset"]
+        for key in order:
+            value = fields[key]
+            if key == "side_bets" and isinstance(value, dict):
+                for bet, pays in value.items():
+                    try:
+                        rules_from_mapping({"side_bets": {bet: pays}}, current)
+                    except RulesError as exc:
+                        raise doc.error(path + (key, bet), exc.message, key="unknown side bet" in exc.message,
+                                        cls=RulesError) from None
+            try:
+                current = rules_from_mapping({key: value}, current)
+            except RulesError as exc:
+                raise doc.error(path + (key,), f"rules: {exc.message}", cls=RulesError) from None
+        return current
+
+    def shoes(self, value: Any) -> tuple[dict[str, Any], tuple[int, ...]]:
+        path: KeyPath = ("shoes",)
+        section = self.section(path, value, SHOE_KEYS, "shoes")
+        source = self.text(path + ("source",), section.get("source", "seeded"), "shoes.source")
+        if source not in SOURCES:
+            raise self.error(path + ("source",), f"shoes.source must be seeded or recorded, not {source!r}{did_you_mean(source, SOURCES)}")
+        seeds = self.seeds(section)
+        if source == "seeded":
+            for key in ("path", "format"):
+                if key in section:
+                    raise self.error(path + (key,), f"shoes.{key} is for recorded shoes; add `source: recorded` "
+                                                    "to replay a file", key=True)
+            count = self.integer(path + ("count",), section.get("count", DEFAULT_COUNT), "shoes.count", 1)
+            return {"source": "seeded", "seed": seeds[0], "count": count}, seeds
+        if "count" in section:
+            raise self.error(path + ("count",), "shoes.count is for seeded shoes; a recorded file is replayed whole", key=True)
+        from baccarat.recorded import FORMATS
+
+        for key, hint in (("path", "the file to replay"), ("format", f"one of {', '.join(FORMATS)}")):
+            if key not in section:
+                raise self.error(path, f"recorded shoes need shoes.{key} ({hint})", key=True)
+        fmt = self.text(path + ("format",), section["format"], "shoes.format")
+        if fmt not in FORMATS:
+            raise self.error(path + ("format",), f"unknown shoe format {fmt!r}{did_you_mean(fmt, FORMATS)}; "
+                                                 f"formats are {', '.join(FORMATS)}")
+        file = self.local_file(path + ("path",), section["path"], "the shoe file")
+        return {"source": "recorded", "seed": seeds[0], "path": str(file), "format": fmt}, seeds
+
+    def seeds(self, section: dict[str, Any]) -> tuple[int, ...]:
+        path: KeyPath = ("shoes", "seed")
+        value = section.get("seed", 0)
+        if not isinstance(value, list):
+            return (self.integer(path, value, "shoes.seed", 0, MAX_SEED),)
+        if not value:
+            raise self.error(path, "shoes.seed is an empty list; give one seed or a list of seeds")
+        seeds: list[int] = []
+        for index, item in enumerate(value):
+            seed = self.integer(path + (index,), item, "each seed", 0, MAX_SEED)
+            if seed in seeds:
+                raise self.error(path + (index,), f"the seed {seed} is listed twice")
+            seeds.append(seed)
+        return tuple(seeds)
+
+    def session(self, value: Any) -> SessionConfig:
+        path: KeyPath = ("session",)
+        section = self.section(path, value, SESSION_KEYS, "session")
+        given = {**DEFAULT_SESSION, **section}
+        bankroll = self.cents(path + ("bankroll",), given["bankroll"], "session.bankroll")
+        table_min = self.cents(path + ("table_min",), given["table_min"], "session.table_min", allow_zero=True)
+        table_max = self.cents(path + ("table_max",), given["table_max"], "session.table_max")
+        per_session = self.integer(path + ("shoes_per_session",), given["shoes_per_session"], "session.shoes_per_session", 1)
+
+        def amount(key: str, cents: int) -> str:
+            return f"{cents / 100:g}" + ("" if key in section else ", the default")
+
+        if table_max < table_min:
+            at = "table_max" if "table_max" in section else "table_min"
+            raise self.error(path + (at,), f"session.table_max ({amount('table_max', table_max)}) is below "
+                                           f"session.table_min ({amount('table_min', table_min)})")
+        if bankroll < table_min:
+            at = "bankroll" if "bankroll" in section else "table_min"
+            raise self.error(path + (at,), f"session.bankroll ({amount('bankroll', bankroll)}) is below session.table_min "
+                                           f"({amount('table_min', table_min)}): every session would be ruined before its first bet")
+        return SessionConfig(bankroll, table_min, table_max, per_session)
+
+    def strategies(self, data: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool) -> tuple[StrategyEntry, ...]:
+        path: KeyPath = ("strategies",)
+        value = data.get("strategies")
+        hint = "a list of entries such as `- use: flat` with `params: {side: banker, unit: 10}`"
+        if value is None or value == []:
+            where: KeyPath = path if "strategies" in data else ()
+            raise self.error(where, f"the experiment has no strategies; add under `strategies:` {hint}", key="strategies" in data)
+        if not isinstance(value, list):
+            raise self.error(path, f"strategies must be {hint}, not {_shown(value)}")
+        from baccarat.plugins import registry
+
+        reg = registry()
+        labels: dict[str, KeyPath] = {}
+        entries: list[StrategyEntry] = []
+        for index, item in enumerate(value):
+            entries += self.strategy(path + (index,), item, reg, rules, session, has_cards, labels)
+        return tuple(entries)
+
+    def strategy(self, path: KeyPath, item: Any, reg: Any, rules: Rules, session: SessionConfig, has_cards: bool,
+                 labels: dict[str, KeyPath]) -> list[StrategyEntry]:
+        if isinstance(item, str):
+            raise self.error(path, f"a strategy is a mapping, not the text {item!r}; write `- use: {item}`")
+        entry = self.section(path, item, STRATEGY_KEYS, "a strategy")
+        if "use" not in entry:
+            raise self.error(path, "this strategy has no `use:` (the registered strategy to run, e.g. use: flat)")
+        use = self.text(path + ("use",), entry["use"], "use")
+        try:
+            reg.strategy(use)
+        except StrategyError as exc:
+            raise self.error(path + ("use",), exc.message, cls=StrategyError) from None
+        params = entry.get("params")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise self.error(path + ("params",), f"params must be a mapping of parameter names to values, not {_shown(params)}")
+        grid = self.grid(path, entry.get("grid"), params)
+        label = self.text(path + ("name",), entry["name"], "name") if "name" in entry else use
+        out = []
+        keys = list(grid)
+        for choice in itertools.product(*(range(len(grid[k])) for k in keys)):
+            combo = {k: grid[k][i] for k, i in zip(keys, choice, strict=True)}
+            picked = {k: path + ("grid", k, i) for k, i in zip(keys, choice, strict=True)}
+
+            def at(param: str | None, key: bool = False, picked: dict[str, KeyPath] = picked) -> tuple[KeyPath, bool]:
+                if param in picked:
+                    return (picked[param][:-1], True) if key else (picked[param], False)
+                if param in params:
+                    return path + ("params", param), key
+                return path + ("use",), False
+
+            full = self.configure(reg, use, {**params, **combo}, at)
+            self.check_strategy(use, full, rules, session, has_cards, at)
+            name = label + ("[" + ",".join(f"{k}={_label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
+            here = path + ("name",) if "name" in entry else path + ("use",)
+            if name in labels:
+                raise self.error(here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); "
+                                       "give each its own `name:`")
+            labels[name] = here
+            out.append(StrategyEntry(name, use, full))
+        return out
+
+    def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:
+        if value is None:
+            return {}
+        if not isinstance(value, dict) or not value:
+            raise self.error(path + ("grid",), "grid must be a mapping of parameter names to lists of values, "
+                                               "e.g. grid: {unit: [5, 10]}")
+        for key, values in value.items():
+            here = path + ("grid", key)
+            if key in params:
+                raise self.error(here, f"the parameter {key!r} is both in params and in grid; keep one", key=True)
+            if not isinstance(values, list) or not values:
+                raise self.error(here, f"grid.{key} must be a non-empty list of values to try, not {_shown(values)}")
+            for index, item in enumerate(values):
+                if item in values[:index]:
+                    raise self.error(here + (index,), f"grid.{key} lists {_shown(item)} twice")
+        return value
+
+    def configure(self, reg: Any, use: str, given: dict[str, Any],
+                  at: Callable[..., tuple[KeyPath, bool]]) -> dict[str, Any]:
+        """Ask the registry for the strategy's full parameters; check each given value's kind against its default."""
+        try:
+            cls, full = reg.configure(use, given)
+        except ParameterError as exc:
+            where, key = at(exc.param, key=True)
+            raise self.error(where, exc.message, key=key, cls=StrategyError) from None
+        defaults = cls.accepted_params(given)
+        for param, value in given.items():
+            default = defaults.get(param)
+            wrong = None
+            if isinstance(default, bool):
+                wrong = None if isinstance(value, bool) else "true or false"
+            elif _is_number(default):
+                wrong = None if _is_number(value) else "a number"
+            elif isinstance(default, str):
+                wrong = None if isinstance(value, str) else "text"
+            elif isinstance(default, list | tuple):
+                wrong = None if isinstance(value, list | tuple) else "a list"
+            if wrong:
+                where, _ = at(param)
+                raise self.error(where, f"parameter {param!r} of strategy {use!r} must be {wrong}, not {_shown(value)}",
+                                 cls=StrategyError)
+        return full
+
+    def check_strategy(self, use: str, params: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool,
+                       at: Callable[..., tuple[KeyPath, bool]]) -> None:
+        """Make the strategy once with these parameters and check the bets it may place against the table."""
+        from baccarat.bets import check_bets_offered
+        from baccarat.plugins import registry
+        from baccarat.strategy import SessionInfo, cents_to_decimal
+
+        cls = registry().strategy(use)
+        info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
+                           cents_to_decimal(session.table_max_cents), np.random.default_rng(0))
+        try:
+            cls(info, **params)
+        except ParameterError as exc:
+            raise self.error(at(exc.param)[0], exc.message, cls=StrategyError) from None
+        except Exception as exc:
+            message = str(exc) or type(exc).__name__
+            named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
+            raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
+        unit = params.get("unit")
+        if _is_number(unit) and Decimal(str(unit)) * 100 < session.table_min_cents:
+            raise self.error(at("unit")[0], f"unit {unit} is below the table minimum "
+                                            f"{session.table_min_cents / 100:g} (session.table_min): every bet would be refused",
+                             cls=StrategyError)
+        try:
+            check_bets_offered(cls.sides(params), rules, has_cards)
+        except RulesError as exc:
+            where = at("side")[0] if "side" in params else at(None)[0]
+            raise self.error(where, exc.message, cls=RulesError) from None
+        self.trial(use, cls, params, rules, session, at)
+
+    def trial(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig,
+              at: Callable[..., tuple[KeyPath, bool]]) -> None:
+        """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
+        from baccarat.engine import StrategyRun, run_strategy
+
+        if self.trial_shoe is None:
+            self.trial_shoe = _trial_shoe(rules)
+        table, multipliers = self.trial_shoe
+        config = dataclasses.replace(session, shoes_per_session=1)
+        try:
+            run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0)
+        except StrategyError as exc:
+            what = re.sub(r" \(session \d+, shoe \d+, hand \d+, round \d+\)$", "", exc.message)
+            named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
+            raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
+
+
+def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
+    """Return a small seeded table of about 80 rounds under ``rules``, and its settlement."""
+    from baccarat.bets import settlement_table
+    from baccarat.shoes import seeded_table
+
+    table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
+    return table, settlement_table(table, rules)

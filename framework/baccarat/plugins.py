@@ -7,6 +7,7 @@ third-party package's would be.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pluggy
 
 from baccarat import hookspecs
-from baccarat.errors import StrategyError, did_you_mean
+from baccarat.errors import ParameterError, StrategyError, did_you_mean
 from baccarat.strategy import Strategy
 
 ENTRY_POINT_GROUP = "baccarat"
@@ -34,6 +35,19 @@ class Registry:
         except KeyError:
             raise StrategyError(f"unknown strategy {name!r}{did_you_mean(name, self.strategies)}; "
                                 "`baccarat strategies` lists them") from None
+
+    def configure(self, name: str, params: Mapping[str, Any]) -> tuple[type[Strategy], dict[str, Any]]:
+        """Return the strategy class registered as ``name`` and its full parameters (defaults plus ``params``).
+
+        An unknown parameter raises :class:`ParameterError` naming it, with a suggestion.
+        """
+        cls = self.strategy(name)
+        accepted = cls.accepted_params(params)
+        for key in params:
+            if key not in accepted:
+                raise ParameterError(f"strategy {name!r} has no parameter {key!r}{did_you_mean(str(key), accepted)}; "
+                                     f"its parameters are {', '.join(accepted) or 'none'}", param=str(key))
+        return cls, {**accepted, **params}
 
 
 def get_plugin_manager() -> pluggy.PluginManager:

@@ -17,7 +17,7 @@ import polars as pl
 from baccarat import __version__
 from baccarat.bets import check_bets_offered, settlement_table
 from baccarat.engine import StrategyRun, run_strategy, session_bounds
-from baccarat.errors import InputError, StrategyError, did_you_mean
+from baccarat.errors import InputError, StrategyError
 from baccarat.experiment import Experiment
 from baccarat.ledger import ledger_frame
 from baccarat.plugins import registry
@@ -43,15 +43,11 @@ def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
     runs = []
     labels: set[str] = set()
     for entry in experiment.strategies:
-        cls = reg.strategy(entry.use)
-        for key in entry.params:
-            if key not in cls.params:
-                raise StrategyError(f"strategy {entry.use!r} has no parameter {key!r}{did_you_mean(key, cls.params)}; "
-                                    f"its parameters are {', '.join(cls.params) or 'none'}", path=experiment.path)
+        cls, params = reg.configure(entry.use, entry.params)
         if entry.name in labels:
             raise StrategyError(f"two strategies are labelled {entry.name!r}; labels must be unique", path=experiment.path)
         labels.add(entry.name)
-        runs.append(StrategyRun(entry.name, cls, {**cls.params, **entry.params}))
+        runs.append(StrategyRun(entry.name, cls, params))
     return runs
 
 
@@ -73,7 +69,33 @@ def deal(experiment: Experiment) -> tuple[RoundTable, list[str]]:
 
 
 def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
-    """Check the bets, deal the shoes and play every strategy on them; return rounds and ledger frames.
+    """Deal the shoes and play every strategy on them, once per seed; return rounds and ledger frames.
+
+    Both frames get a ``seed`` column. With several seeds, the seeds' runs are
+    joined in the order given and their shoe and session numbers continue
+    from one seed to the next (seed 2's first shoe follows seed 1's last), so
+    ``shoe`` and ``session`` stay unique; each seed's rounds and results are
+    exactly those of a run with that seed alone.
+    """
+    parts = [_run_seed(experiment.with_seed(seed), progress) for seed in experiment.seeds]
+    shoes = sessions = 0
+    rounds, ledgers = [], []
+    for seed, part in zip(experiment.seeds, parts, strict=True):
+        rounds.append(part.rounds.with_columns(pl.col("shoe") + shoes, pl.lit(seed, dtype=pl.Int64).alias("seed")))
+        ledgers.append(part.ledger.with_columns(pl.col("shoe") + shoes, pl.col("session") + sessions,
+                                                pl.lit(seed, dtype=pl.Int64).alias("seed")))
+        if part.rounds.height:
+            shoes += int(part.rounds["shoe"].max())
+        if part.ledger.height:
+            sessions += int(part.ledger["session"].max())
+    warnings = [w for part in parts for w in part.warnings]
+    if len(parts) > 1:
+        warnings = list(dict.fromkeys(warnings))
+    return RunResult(experiment, pl.concat(rounds), pl.concat(ledgers), warnings)
+
+
+def _run_seed(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
+    """Run an experiment with a single seed.
 
     Bets the rules do not offer, and card-level bets on shoes that record only
     outcomes, are refused before any shoe is dealt or read.
@@ -100,15 +122,10 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
 def _resolved_yaml(experiment: Experiment) -> str:
     import yaml
 
-    data: dict[str, Any] = dict(experiment.source)
-    data["name"] = experiment.name
-    data["rules"] = experiment.rules.to_mapping()
-    data["shoes"] = experiment.shoes
-    data["strategies"] = [
-        {"name": e.name, "use": e.use, "params": dict(registry().strategy(e.use).params, **e.params)}
-        for e in experiment.strategies
-    ]
-    return yaml.safe_dump(data, sort_keys=False)
+    header = "# The resolved experiment: every default filled in, overrides and grids applied.\n"
+    if experiment.overrides:
+        header += "# Overrides: " + " ".join(f"--set {o}" for o in experiment.overrides) + "\n"
+    return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
 
 
 def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
@@ -129,8 +146,19 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
         manifest = {
             "name": result.experiment.name,
             "seed": result.experiment.seed,
-            "versions": {"baccarat": __version__, "polars": pl.__version__},
+            "seeds": list(result.experiment.seeds),
+            "source": result.experiment.path,
+            "overrides": list(result.experiment.overrides),
+            "versions": _versions(),
             "timings_seconds": dict(timings),
+            "counts": {
+                "seeds": len(result.experiment.seeds),
+                "shoes": result.rounds.select(pl.struct("seed", "shoe").n_unique()).item() if result.rounds.height else 0,
+                "rounds": result.rounds.height,
+                "strategies": len(result.experiment.strategies),
+                "sessions": result.ledger["session"].n_unique() if result.ledger.height else 0,
+                "ledger_rows": result.ledger.height,
+            },
             "rounds": result.rounds.height,
             "ledger_rows": result.ledger.height,
             "strategies": [e.name for e in result.experiment.strategies],
@@ -145,6 +173,17 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
         raise
     result.out_dir = out
     return out
+
+
+def _versions() -> dict[str, str]:
+    import platform
+
+    import numpy
+    import pluggy
+    import yaml
+
+    return {"baccarat": __version__, "python": platform.python_version(), "polars": pl.__version__,
+            "numpy": numpy.__version__, "pluggy": pluggy.__version__, "pyyaml": yaml.__version__}
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

@@ -194,6 +194,15 @@ class Strategy:
             setattr(self, key, value)
 
     @classmethod
+    def accepted_params(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Return the parameters this strategy takes, with their defaults, once ``given`` are chosen.
+
+        A plain strategy takes its ``params``; a composed one may take more
+        depending on its parts (e.g. a selector's own parameters).
+        """
+        return dict(cls.params)
+
+    @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
         """Return the bets this strategy may place with ``params`` (checked against the rules before a run)."""
         side = params.get("side")

@@ -1,0 +1,236 @@
+"""Safe YAML with the position of every key and value, for errors that point at the spot.
+
+A file is composed into nodes by PyYAML's safe loader and turned into plain
+data (dicts, lists, strings, numbers, booleans, None) by this module, which
+keeps, for every key path such as ``("strategies", 0, "params", "unit")``,
+where its key and its value were written. Only the tags of safe YAML are
+accepted: a ``!!python/...`` tag (or any other) is an error and nothing is
+constructed. Duplicate keys are errors too (plain YAML keeps the last one
+silently).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from baccarat.errors import InputError
+
+KeyPath = tuple[str | int, ...]
+"""Where a value sits in a document: mapping keys and list indexes from the top."""
+
+_YAML = "tag:yaml.org,2002:"
+_MAP, _SEQ, _MERGE = _YAML + "map", _YAML + "seq", _YAML + "merge"
+_SCALAR_TAGS = frozenset(_YAML + name for name in ("null", "bool", "int", "float", "str", "timestamp"))
+MAX_NODES = 200_000
+"""Largest number of values a document may expand to (aliases included): a guard against alias bombs."""
+
+
+@dataclasses.dataclass(frozen=True)
+class Where:
+    """A place in the input: a file with line and column (from 1), or an override like ``--set a.b=1``."""
+
+    source: str
+    line: int | None = None
+    column: int | None = None
+
+    def error(self, message: str, cls: type[InputError] = InputError) -> InputError:
+        """Return an error of class ``cls`` located here."""
+        return cls(message, path=self.source, line=self.line, column=self.column)
+
+
+def _where(source: str, mark: Any) -> Where:
+    return Where(source, mark.line + 1, mark.column + 1) if mark is not None else Where(source)
+
+
+def show_path(path: KeyPath) -> str:
+    """Return a key path as written in ``--set`` (``strategies.0.params.unit``)."""
+    return ".".join(str(part) for part in path)
+
+
+@dataclasses.dataclass
+class Document:
+    """Plain data read from YAML, with the position of each key and value."""
+
+    data: Any
+    source: str
+    keys: dict[KeyPath, Where] = dataclasses.field(default_factory=dict)
+    values: dict[KeyPath, Where] = dataclasses.field(default_factory=dict)
+
+    def where(self, path: KeyPath, key: bool = False) -> Where:
+        """Return the position of the value at ``path`` (of its key when ``key``), or of its nearest parent."""
+        table = self.keys if key else self.values
+        if path in table:
+            return table[path]
+        for end in range(len(path) - 1, -1, -1):
+            if path[:end] in self.values:
+                return self.values[path[:end]]
+        return Where(self.source)
+
+    def error(self, path: KeyPath, message: str, key: bool = False, cls: type[InputError] = InputError) -> InputError:
+        """Return an error located at the value (or key) at ``path``."""
+        return self.where(path, key).error(message, cls)
+
+    def replace(self, path: KeyPath, value: Any, where: Where) -> None:
+        """Put ``value`` at ``path`` (an override), locating it and everything under it at ``where``."""
+        for table in (self.keys, self.values):
+            for known in [p for p in table if p[: len(path)] == path]:
+                del table[known]
+        self.keys[path] = self.values[path] = where
+        if not path:
+            self.data = value
+            return
+        parent = self.data
+        for part in path[:-1]:
+            parent = parent[part]
+        last = path[-1]
+        if isinstance(parent, list) and last == len(parent):
+            parent.append(value)
+        else:
+            parent[last] = value
+
+
+class _Builder:
+    """Turns composed nodes into plain data, recording positions and refusing unsafe tags."""
+
+    def __init__(self, loader: yaml.SafeLoader, doc: Document) -> None:
+        self.loader = loader
+        self.doc = doc
+        self.count = 0
+        self.open: set[int] = set()
+
+    def fail(self, node: yaml.Node, message: str) -> InputError:
+        return _where(self.doc.source, node.start_mark).error(message)
+
+    def check_tag(self, node: yaml.Node) -> None:
+        tag = node.tag
+        if isinstance(node, yaml.MappingNode):
+            ok = tag == _MAP
+        elif isinstance(node, yaml.SequenceNode):
+            ok = tag == _SEQ
+        else:
+            ok = tag in _SCALAR_TAGS
+        if not ok:
+            shown = "!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag
+            raise self.fail(node, f"the tag {shown} is not allowed here: experiment files hold plain data only "
+                                  "(mappings, lists, text, numbers, true/false)")
+
+    def build(self, node: yaml.Node, path: KeyPath) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self.fail(node, f"the document expands to more than {MAX_NODES:,} values (too many aliases)")
+        self.check_tag(node)
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                return self.loader.construct_object(node)
+            except Exception as exc:  # e.g. an impossible date
+                raise self.fail(node, f"cannot read the value {node.value!r}: {exc}") from None
+        if id(node) in self.open:
+            raise self.fail(node, "an alias refers to a value that contains it (recursive alias)")
+        self.open.add(id(node))
+        try:
+            if isinstance(node, yaml.SequenceNode):
+                out_list = []
+                for index, item in enumerate(node.value):
+                    self.doc.values[path + (index,)] = _where(self.doc.source, item.start_mark)
+                    out_list.append(self.build(item, path + (index,)))
+                return out_list
+            return self.build_mapping(node, path)
+        finally:
+            self.open.discard(id(node))
+
+    def build_mapping(self, node: yaml.MappingNode, path: KeyPath) -> dict[str, Any]:
+        seen: dict[str, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE:
+                continue
+            name = self.key_name(key_node)
+            if name in seen:
+                first = seen[name].start_mark
+                raise self.fail(key_node, f"the key {name!r} appears twice in this mapping "
+                                          f"(first at line {first.line + 1}, column {first.column + 1})")
+            seen[name] = key_node
+        try:
+            self.loader.flatten_mapping(node)  # merge keys (<<: *anchor); own keys come last and win
+        except yaml.MarkedYAMLError as exc:
+            raise _yaml_error(exc, self.doc.source) from None
+        out: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            name = self.key_name(key_node)
+            here = path + (name,)
+            self.doc.keys[here] = _where(self.doc.source, key_node.start_mark)
+            self.doc.values[here] = _where(self.doc.source, value_node.start_mark)
+            out[name] = self.build(value_node, here)
+        return out
+
+    def key_name(self, node: yaml.Node) -> str:
+        if not isinstance(node, yaml.ScalarNode):
+            raise self.fail(node, "a key must be a plain name, not a list or a mapping")
+        self.check_tag(node)
+        return str(node.value)
+
+
+_HINTS = (
+    ("'\\t'", "indent with spaces, not tabs"),
+    ("mapping values are not allowed here", "check the indentation, or quote a value that holds ': '"),
+    ("could not find expected ':'", "a key needs ': ' after it; check the indentation"),
+    ("did not find expected key", "check the indentation of this line and the one above"),
+    ("did not find expected '-' indicator", "list items must line up under each other"),
+    ("found undefined alias", "an alias *name needs an anchor &name above it"),
+)
+
+
+def _yaml_error(exc: yaml.MarkedYAMLError, source: str) -> InputError:
+    mark = exc.problem_mark or exc.context_mark
+    problem = exc.problem or exc.context or "unreadable"
+    if exc.context and exc.problem:
+        problem = f"{exc.context}, {exc.problem}"
+    for clue, hint in _HINTS:
+        if clue in problem:
+            problem += f" ({hint})"
+            break
+    return _where(source, mark).error(f"not valid YAML: {problem}")
+
+
+def parse_yaml(text: str, source: str) -> Document:
+    """Read YAML ``text`` into a :class:`Document`; ``source`` names it in errors."""
+    doc = Document(None, source, values={(): Where(source, 1, 1)})
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is not None:
+            doc.values[()] = _where(source, node.start_mark)
+            doc.data = _Builder(loader, doc).build(node, ())
+    except yaml.MarkedYAMLError as exc:
+        raise _yaml_error(exc, source) from None
+    except yaml.reader.ReaderError as exc:
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+        raise InputError(f"not valid YAML: the character {exc.character!r} is not allowed in YAML text",
+                         path=source, line=line, column=column) from None
+    except yaml.YAMLError as exc:
+        raise InputError(f"not valid YAML: {exc}", path=source) from None
+    finally:
+        loader.dispose()
+    return doc
+
+
+def read_yaml(path: str | Path) -> Document:
+    """Read a YAML file into a :class:`Document`, with errors naming the file, line and column."""
+    source = str(path)
+    try:
+        raw = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise InputError("is a folder, not a YAML file", path=source) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", path=source) from None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise InputError("is not UTF-8 text (a YAML file must be UTF-8)", path=source, line=line, column=column) from None
+    return parse_yaml(text, source)
