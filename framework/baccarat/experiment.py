@@ -270,7 +270,7 @@ class _Resolver:
 
     def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
         value = _number(value)
-        if isinstance(value, float | Decimal) and value.is_finite() and value == int(value):
+        if isinstance(value, float | Decimal) and Decimal(value).is_finite() and value == int(value):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(path, f"{what} must be a whole number, not {_shown(value)}")

@@ -1,0 +1,153 @@
+"""``baccarat run``: exit status and one line for bad input, atomic output folders, overrides, seeds."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+from pathlib import Path
+
+import polars as pl
+import pytest
+import yaml
+
+from baccarat.cli import main
+from baccarat.commands.run import default_out
+from baccarat.experiment import load_experiment
+from baccarat.runner import run_experiment
+
+SMALL = ("name: small\nshoes: {seed: 5, count: 4}\nsession: {bankroll: 1000, table_min: 5, table_max: 200, shoes_per_session: 2}\n"
+         "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+         "  - use: martingale\n    params: {side: player, unit: 5}\n")
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "small.yaml").write_text(SMALL)
+    return tmp_path
+
+
+def everything_under(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*"))
+
+
+def test_bad_input_is_one_line_exit_2_and_creates_nothing(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "bad.yaml").write_text("session:\n  bankroll: 100\n  table_max: 5\n  table_min: 10\nstrategies:\n  - use: flat\n")
+    before = everything_under(workdir)
+    assert main(["run", "bad.yaml"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == "baccarat: error: bad.yaml:3:14: session.table_max (5) is below session.table_min (10)\n"
+    assert everything_under(workdir) == before  # not even results/
+
+
+def test_a_bad_override_exits_2_and_creates_nothing(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--set", "strategies.1.params.unit=abc", "--out", "here"]) == 2
+    assert capsys.readouterr().err == ("baccarat: error: --set strategies.1.params.unit=abc: "
+                                       "parameter 'unit' of strategy 'martingale' must be a number, not 'abc'\n")
+    assert everything_under(workdir) == ["small.yaml"]
+
+
+def test_an_out_folder_holding_other_files_is_refused_before_running(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "busy").mkdir()
+    (workdir / "busy" / "notes.txt").write_text("mine")
+    assert main(["run", "small.yaml", "--out", "busy"]) == 2
+    assert "exists and does not hold a previous run" in capsys.readouterr().err
+    assert everything_under(workdir / "busy") == ["notes.txt"]
+
+
+def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--quiet"]) == 0
+    runs = list((workdir / "results").iterdir())
+    assert len(runs) == 1 and re.fullmatch(r"small-\d{8}-\d{6}", runs[0].name)
+    assert sorted(p.name for p in runs[0].iterdir()) >= ["experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet"]
+    out = capsys.readouterr().out
+    assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
+    assert out.splitlines()[0].split()[:3] == ["strategy", "sessions", "bets"]
+    assert any(line.startswith("flat banker") for line in out.splitlines())
+
+
+def test_default_output_folder_never_overwrites_a_run(tmp_path: Path) -> None:
+    now = datetime(2024, 5, 6, 7, 8, 9)
+    first = default_out("my run/1", now, tmp_path)
+    assert first.name == "my-run-1-20240506-070809"
+    first.mkdir()
+    assert default_out("my run/1", now, tmp_path).name == "my-run-1-20240506-070809-2"
+
+
+def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
+    assert main(["run", "small.yaml", "--out", "out", "--quiet", "--set", "shoes.count=3",
+                 "--set", "strategies.0.params.unit=20"]) == 0
+    out = workdir / "out"
+    resolved = yaml.safe_load((out / "experiment.yaml").read_text())
+    assert resolved["shoes"] == {"source": "seeded", "seed": 5, "count": 3}
+    assert resolved["strategies"][0] == {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 20}}
+    manifest = json.loads((out / "manifest.json").read_text())
+    rounds = pl.read_parquet(out / "rounds.parquet")
+    ledger = pl.read_parquet(out / "ledger.parquet")
+    assert manifest["seed"] == 5 and manifest["seeds"] == [5]
+    assert manifest["overrides"] == ["shoes.count=3", "strategies.0.params.unit=20"]
+    assert manifest["counts"] == {"seeds": 1, "shoes": 3, "rounds": rounds.height, "strategies": 2, "sessions": 2,
+                                  "ledger_rows": 2 * rounds.height}
+    assert ledger.height == 2 * rounds.height and rounds["shoe"].unique().sort().to_list() == [1, 2, 3]
+    assert {"baccarat", "python", "polars"} <= set(manifest["versions"])
+    assert manifest["timings_seconds"]["run"] >= 0
+    assert set(ledger.filter(pl.col("strategy") == "flat banker")["stake"].cast(pl.Float64).to_list()) == {20.0}
+    assert everything_under(workdir) == sorted(["small.yaml", "out", *(f"out/{p.name}" for p in out.iterdir())])
+
+
+def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) -> None:
+    assert main(["run", "small.yaml", "--out", "first", "--quiet", "--set", "shoes.seed=[5, 6]"]) == 0
+    assert main(["run", "first/experiment.yaml", "--out", "second", "--quiet"]) == 0
+    for name in ("rounds.parquet", "ledger.parquet"):
+        assert pl.read_parquet(workdir / "first" / name).equals(pl.read_parquet(workdir / "second" / name))
+
+
+def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    real = pl.DataFrame.write_parquet
+
+    def failing(frame: pl.DataFrame, path: object, *args: object, **kwargs: object) -> None:
+        if str(path).endswith("ledger.parquet"):
+            raise OSError(28, "No space left on device")
+        real(frame, path, *args, **kwargs)
+
+    monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
+    with pytest.raises(OSError):
+        main(["run", "small.yaml", "--quiet"])
+    assert everything_under(workdir / "results") == []
+
+
+def test_an_interrupted_run_leaves_nothing(workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import baccarat.runner
+
+    def interrupted(*args: object, **kwargs: object) -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(baccarat.runner, "ledger_frame", interrupted)
+    assert main(["run", "small.yaml", "--quiet"]) == 130
+    assert everything_under(workdir) == ["small.yaml"]
+
+
+def test_several_seeds_join_with_a_seed_column_and_continuing_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "small.yaml"
+    path.write_text(SMALL)
+    both = run_experiment(load_experiment(path, ["shoes.seed=[5, 9]"]))
+    alone = {seed: run_experiment(load_experiment(path, [f"shoes.seed={seed}"])) for seed in (5, 9)}
+    shoes5 = alone[5].rounds["shoe"].max()
+    sessions5 = alone[5].ledger["session"].max()
+    assert both.rounds["seed"].unique(maintain_order=True).to_list() == [5, 9]
+    assert both.rounds.height == alone[5].rounds.height + alone[9].rounds.height
+    assert both.rounds["shoe"].n_unique() == 8 and both.ledger["session"].n_unique() == 4
+    part9 = both.ledger.filter(pl.col("seed") == 9)
+    shifted = alone[9].ledger.with_columns(pl.col("shoe") + shoes5, pl.col("session") + sessions5)
+    assert part9.equals(shifted)
+    assert both.ledger.filter(pl.col("seed") == 5).equals(alone[5].ledger)
+    part9_rounds = both.rounds.filter(pl.col("seed") == 9).with_columns(pl.col("shoe") - shoes5)
+    assert part9_rounds.equals(alone[9].rounds)
+
+
+def test_progress_bar_is_off_when_stderr_is_not_a_terminal(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--out", "o"]) == 0
+    assert capsys.readouterr().err == ""
