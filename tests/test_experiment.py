@@ -394,7 +394,8 @@ def test_a_bad_override_is_reported_against_the_override(tmp_path: Path, overrid
 
 def test_a_value_set_deeper_than_an_override_is_reported_against_it(tmp_path: Path) -> None:
     message = error_of(tmp_path, BASE, ("strategies.0.params={side: banker, unit: oops}",))
-    assert message == "--set strategies.0.params={side: banker, unit: oops}: parameter 'unit' of strategy 'flat' must be a number, not 'oops'"
+    assert message == ("--set strategies.0.params={side: banker, unit: oops}: "
+                       "parameter 'unit' of strategy 'flat' must be a number, not 'oops'")
 
 
 # Resolution ------------------------------------------------------------------

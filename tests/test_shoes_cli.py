@@ -168,7 +168,8 @@ def test_a_relative_shoe_path_is_read_from_the_experiment_folder(tmp_path: Path,
     experiment = tmp_path / "exp" / "e.yaml"
     experiment.write_text(yaml.safe_dump(_experiment({"source": "recorded", "path": "sample-cards.txt", "format": "cards"})))
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
-    assert f"{tmp_path / 'exp' / 'sample-cards.txt'}: cannot read the shoe file" in capsys.readouterr().err
+    assert (f"e.yaml:10:9: the shoe file 'sample-cards.txt' does not exist (looked for {tmp_path / 'exp' / 'sample-cards.txt'}"
+            in capsys.readouterr().err)
     experiment.write_text(yaml.safe_dump(_experiment({"source": "recorded", "path": "../sample-cards.txt", "format": "cards"})))
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
 

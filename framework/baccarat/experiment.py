@@ -320,6 +320,8 @@ class _Resolver:
         session = self.session(data.get("session"))
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
+        if shoes["source"] == "recorded":  # bets the shoes cannot settle are refused first, even when the file is missing
+            shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
         return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides)
 
     def rules(self, data: dict[str, Any]) -> Rules:
@@ -399,8 +401,8 @@ class _Resolver:
         if fmt not in FORMATS:
             raise self.error(path + ("format",), f"unknown shoe format {fmt!r}{did_you_mean(fmt, FORMATS)}; "
                                                  f"formats are {', '.join(FORMATS)}")
-        file = self.local_file(path + ("path",), section["path"], "the shoe file")
-        return {"source": "recorded", "seed": seeds[0], "path": str(file), "format": fmt}, seeds
+        self.text(path + ("path",), section["path"], "shoes.path")  # the file itself is looked for after the strategies
+        return {"source": "recorded", "seed": seeds[0], "path": section["path"], "format": fmt}, seeds
 
     def seeds(self, section: dict[str, Any]) -> tuple[int, ...]:
         path: KeyPath = ("shoes", "seed")

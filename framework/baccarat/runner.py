@@ -71,12 +71,14 @@ def deal(experiment: Experiment) -> tuple[RoundTable, list[str]]:
 def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
     """Deal the shoes and play every strategy on them, once per seed; return rounds and ledger frames.
 
-    Both frames get a ``seed`` column. With several seeds, the seeds' runs are
-    joined in the order given and their shoe and session numbers continue
-    from one seed to the next (seed 2's first shoe follows seed 1's last), so
+    With several seeds, the seeds' runs are joined in the order given, both
+    frames gain a ``seed`` column, and shoe and session numbers continue from
+    one seed to the next (seed 2's first shoe follows seed 1's last), so
     ``shoe`` and ``session`` stay unique; each seed's rounds and results are
     exactly those of a run with that seed alone.
     """
+    if len(experiment.seeds) == 1:
+        return _run_seed(experiment, progress)
     parts = [_run_seed(experiment.with_seed(seed), progress) for seed in experiment.seeds]
     shoes = sessions = 0
     rounds, ledgers = [], []
@@ -88,9 +90,7 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
             shoes += int(part.rounds["shoe"].max())
         if part.ledger.height:
             sessions += int(part.ledger["session"].max())
-    warnings = [w for part in parts for w in part.warnings]
-    if len(parts) > 1:
-        warnings = list(dict.fromkeys(warnings))
+    warnings = list(dict.fromkeys(w for part in parts for w in part.warnings))
     return RunResult(experiment, pl.concat(rounds), pl.concat(ledgers), warnings)
 
 
@@ -153,7 +153,7 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
             "timings_seconds": dict(timings),
             "counts": {
                 "seeds": len(result.experiment.seeds),
-                "shoes": result.rounds.select(pl.struct("seed", "shoe").n_unique()).item() if result.rounds.height else 0,
+                "shoes": result.rounds["shoe"].n_unique(),
                 "rounds": result.rounds.height,
                 "strategies": len(result.experiment.strategies),
                 "sessions": result.ledger["session"].n_unique() if result.ledger.height else 0,
