@@ -165,6 +165,12 @@ CASES = {
     "unit below the table minimum": (
         "session: {table_min: 25}\nstrategies:\n  - use: flat\n    params: {unit: 10}\n",
         "FILE:4:20: unit 10 is below the table minimum 25 (session.table_min): every bet would be refused"),
+    "unit above the table maximum": (
+        "session: {table_max: 100}\nstrategies:\n  - use: flat\n    params: {unit: 150}\n",
+        "FILE:4:20: unit 150 is above the table maximum 100 (session.table_max): every bet would be cut to it"),
+    "a preset written as a file name": (
+        "rules: punto-banco-6.yaml\n" + FLAT,
+        "FILE:1:8: the rules file 'punto-banco-6.yaml' does not exist; for the preset write rules: punto-banco-6"),
     "a bet the rules do not offer": (
         "rules: punto-banco-8\nstrategies:\n  - use: flat\n    params: {side: dragon7}\n",
         "FILE:4:20: the bet 'dragon7' is not offered by the rules 'punto-banco-8'"),
@@ -292,6 +298,11 @@ def test_rules_as_a_mapping_start_from_a_preset(tmp_path: Path) -> None:
     text = "rules:\n  preset: punto-banco-6\n  commission: 4%\n  tie_pays: '9:1'\n" + FLAT
     rules = load_experiment(write(tmp_path, text)).rules
     assert (rules.decks, float(rules.commission), int(rules.tie_pays)) == (6, 0.04, 9)
+
+
+def test_a_ratio_written_without_quotes_is_a_ratio_not_a_base_60_number(tmp_path: Path) -> None:
+    rules = load_experiment(write(tmp_path, "rules:\n  tie_pays: 9:1\n  banker_six_pays: 1:2\n" + FLAT)).rules
+    assert (int(rules.tie_pays), float(rules.banker_six_pays)) == (9, 0.5)
 
 
 def test_rules_from_a_file_beside_the_experiment(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import datetime
 import itertools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -261,7 +262,7 @@ class _Resolver:
     def text(self, path: KeyPath, value: Any, what: str) -> str:
         if isinstance(value, str) and value.strip():
             return value.strip()
-        if _is_number(value):
+        if _is_number(value) or isinstance(value, datetime.date):
             return str(value)
         if isinstance(value, str):
             raise self.error(path, f"{what} is empty")
@@ -336,6 +337,9 @@ class _Resolver:
                                    f"or a mapping of rule fields, not {_shown(value) if value != '' else 'nothing'}")
         name = value.strip()
         if name.endswith((".yaml", ".yml")) or "/" in name:
+            if Path(name).stem in preset_names() and not (self.folder / name).is_file() and not Path(name).is_file():
+                raise self.error(path, f"the rules file {name!r} does not exist; for the preset write rules: {Path(name).stem}",
+                                 cls=RulesError)
             file = self.local_file(path, name, "the rules file")
             doc = read_yaml(file)
             if not isinstance(doc.data, dict):
@@ -491,8 +495,8 @@ class _Resolver:
                     return path + ("params", param), key
                 return path + ("use",), False
 
-            full = self.configure(reg, use, {**params, **combo}, at)
-            self.check_strategy(use, full, rules, session, has_cards, at)
+            cls, full = self.configure(reg, use, {**params, **combo}, at)
+            self.check_strategy(use, cls, full, rules, session, has_cards, at)
             name = label + ("[" + ",".join(f"{k}={_label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
             here = path + ("name",) if "name" in entry else path + ("use",)
             if name in labels:
@@ -520,7 +524,7 @@ class _Resolver:
         return value
 
     def configure(self, reg: Any, use: str, given: dict[str, Any],
-                  at: Callable[..., tuple[KeyPath, bool]]) -> dict[str, Any]:
+                  at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
         """Ask the registry for the strategy's full parameters; check each given value's kind against its default."""
         try:
             cls, full = reg.configure(use, given)
@@ -543,16 +547,14 @@ class _Resolver:
                 where, _ = at(param)
                 raise self.error(where, f"parameter {param!r} of strategy {use!r} must be {wrong}, not {_shown(value)}",
                                  cls=StrategyError)
-        return full
+        return cls, full
 
-    def check_strategy(self, use: str, params: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool,
+    def check_strategy(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool,
                        at: Callable[..., tuple[KeyPath, bool]]) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
         from baccarat.bets import check_bets_offered
-        from baccarat.plugins import registry
         from baccarat.strategy import SessionInfo, cents_to_decimal
 
-        cls = registry().strategy(use)
         info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
                            cents_to_decimal(session.table_max_cents), np.random.default_rng(0))
         try:
@@ -567,6 +569,10 @@ class _Resolver:
         if _is_number(unit) and Decimal(str(unit)) * 100 < session.table_min_cents:
             raise self.error(at("unit")[0], f"unit {unit} is below the table minimum "
                                             f"{session.table_min_cents / 100:g} (session.table_min): every bet would be refused",
+                             cls=StrategyError)
+        if _is_number(unit) and Decimal(str(unit)) * 100 > session.table_max_cents:
+            raise self.error(at("unit")[0], f"unit {unit} is above the table maximum "
+                                            f"{session.table_max_cents / 100:g} (session.table_max): every bet would be cut to it",
                              cls=StrategyError)
         try:
             check_bets_offered(cls.sides(params), rules, has_cards)

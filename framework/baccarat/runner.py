@@ -128,6 +128,12 @@ def _resolved_yaml(experiment: Experiment) -> str:
     return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
 
 
+def check_output_folder(out: Path) -> None:
+    """Refuse an output folder that exists and does not hold a previous run (checked again before writing)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
+        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+
+
 def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
     """Write rounds, ledger, experiment and manifest atomically into ``out_dir``.
 
@@ -135,8 +141,7 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
     when complete, so an interrupted run leaves a complete folder or none.
     """
     out = Path(out_dir)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
-        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+    check_output_folder(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:

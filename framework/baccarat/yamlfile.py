@@ -25,6 +25,7 @@ KeyPath = tuple[str | int, ...]
 _YAML = "tag:yaml.org,2002:"
 _MAP, _SEQ, _MERGE = _YAML + "map", _YAML + "seq", _YAML + "merge"
 _SCALAR_TAGS = frozenset(_YAML + name for name in ("null", "bool", "int", "float", "str", "timestamp"))
+_SEXAGESIMAL = frozenset({_YAML + "int", _YAML + "float"})
 MAX_NODES = 200_000
 """Largest number of values a document may expand to (aliases included): a guard against alias bombs."""
 
@@ -124,6 +125,8 @@ class _Builder:
             raise self.fail(node, f"the document expands to more than {MAX_NODES:,} values (too many aliases)")
         self.check_tag(node)
         if isinstance(node, yaml.ScalarNode):
+            if node.tag in _SEXAGESIMAL and ":" in node.value:
+                return node.value  # `tie_pays: 8:1` is the ratio 8:1, not YAML 1.1's base-60 number 481
             try:
                 return self.loader.construct_object(node)
             except Exception as exc:  # e.g. an impossible date

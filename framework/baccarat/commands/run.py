@@ -31,24 +31,16 @@ def default_out(name: str, now: datetime | None = None, root: Path = Path("resul
     return out
 
 
-def check_out(out: Path) -> None:
-    """Refuse, before anything runs, an output folder that exists and does not hold a previous run."""
-    from baccarat.errors import InputError
-
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
-        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
-
-
 def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table."""
     from tqdm import tqdm
 
     from baccarat.experiment import load_experiment
-    from baccarat.runner import run_experiment, timed, write_run
+    from baccarat.runner import check_output_folder, run_experiment, timed, write_run
 
     experiment = load_experiment(args.experiment, overrides=args.overrides)
     out = Path(args.out) if args.out else default_out(experiment.name)
-    check_out(out)
+    check_output_folder(out)  # before the run, not only before writing
     show = not args.quiet and sys.stderr.isatty()
     total = len(experiment.strategies) * len(experiment.seeds)
     bar = tqdm(total=total, unit="run", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
