@@ -15,6 +15,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
     ("roads", "draw one shoe's scoreboard roads (bead plate, big road, derived roads)"),
     ("shoes", "write seeded shoes to a file, or check a recorded shoe file"),
+    ("report", "rebuild the summary, plots and report of a saved run"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
 

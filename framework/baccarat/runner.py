@@ -22,6 +22,7 @@ from baccarat.experiment import Experiment
 from baccarat.ledger import ledger_frame
 from baccarat.plugins import registry
 from baccarat.recorded import format_has_cards, read_shoes
+from baccarat.report import Analysis, write_results
 from baccarat.rounds import RoundTable
 from baccarat.shoes import seeded_table
 
@@ -35,6 +36,7 @@ class RunResult:
     ledger: pl.DataFrame
     warnings: list[str]
     out_dir: Path | None = None
+    analysis: Analysis | None = None
 
 
 def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
@@ -135,7 +137,7 @@ def check_output_folder(out: Path) -> None:
 
 
 def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
-    """Write rounds, ledger, experiment and manifest atomically into ``out_dir``.
+    """Write rounds, ledger, experiment, manifest, summary, plots and report atomically into ``out_dir``.
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted run leaves a complete folder or none.
@@ -170,6 +172,7 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
             "warnings": result.warnings,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        result.analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), result.experiment)
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)

@@ -1,0 +1,161 @@
+"""The Python API: run an experiment, or load a saved run, and get its frames and plots.
+
+>>> import baccarat
+>>> result = baccarat.run("configs/quickstart.yaml")        # or a dict, or out="results/qs"
+>>> result.summary                                          # polars frames
+>>> result.plot("bankroll")                                 # matplotlib figures
+>>> again = baccarat.load("results/qs")                     # a folder written by `baccarat run`
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from baccarat.errors import InputError
+from baccarat.experiment import Experiment, load_experiment
+from baccarat.report import Analysis, analyse_experiment, render_html, write_results
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+
+class Result:
+    """A run: its experiment, ``rounds`` and ``ledger`` frames, statistics and plots.
+
+    Frames of a saved run are read from its folder when first asked for;
+    statistics are computed from a lazy scan of the ledger.
+    """
+
+    def __init__(self, experiment: Experiment, *, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
+                 out_dir: Path | None = None, warnings: list[str] | None = None, baseline: str | None = None,
+                 analysis: Analysis | None = None) -> None:
+        self.experiment = experiment
+        self.out_dir = out_dir
+        self.warnings = list(warnings or [])
+        self.baseline = baseline
+        self._rounds = rounds
+        self._ledger = ledger
+        self._analysis = analysis
+
+    def _file(self, name: str) -> Path:
+        if self.out_dir is None:
+            raise InputError(f"this result was not saved, so it has no {name}")
+        return self.out_dir / name
+
+    @property
+    def rounds(self) -> pl.DataFrame:
+        """One row per dealt round (SPEC ``rounds`` columns)."""
+        if self._rounds is None:
+            self._rounds = pl.read_parquet(self._file("rounds.parquet"))
+        return self._rounds
+
+    @property
+    def ledger(self) -> pl.DataFrame:
+        """One row per round per strategy per session, money as exact decimals."""
+        if self._ledger is None:
+            self._ledger = pl.read_parquet(self._file("ledger.parquet"))
+        return self._ledger
+
+    def scan_ledger(self) -> pl.LazyFrame:
+        """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected)."""
+        if self._ledger is None and self.out_dir is not None:
+            return pl.scan_parquet(self._file("ledger.parquet"))
+        return self.ledger.lazy()
+
+    @property
+    def analysis(self) -> Analysis:
+        """Every statistic of the run (see :class:`baccarat.report.Analysis`)."""
+        if self._analysis is None:
+            self._analysis = analyse_experiment(self.scan_ledger(), self.experiment, self.baseline)
+        return self._analysis
+
+    @property
+    def summary(self) -> pl.DataFrame:
+        """One row per strategy: the columns of ``summary.csv``."""
+        return self.analysis.summary
+
+    @property
+    def comparison(self) -> pl.DataFrame:
+        """Each strategy against the baseline, paired session by session: the columns of ``comparison.csv``."""
+        return self.analysis.comparison
+
+    @property
+    def sessions(self) -> pl.DataFrame:
+        """One row per strategy and session: the per-session figures the summary is made of."""
+        return self.analysis.sessions
+
+    def plot(self, kind: str | None = None) -> Figure | dict[str, Figure]:
+        """Return one plot (``bankroll``, ``final``, ``ruin``, ``comparison``), or all of them by kind."""
+        return self.analysis.figures() if kind is None else self.analysis.figure(kind)
+
+    def report_html(self) -> str:
+        """Return the self-contained HTML report of the run as a string."""
+        from baccarat.report import png_bytes
+
+        images = {kind: png_bytes(fig) for kind, fig in self.analysis.figures().items()}
+        yaml_path = None if self.out_dir is None else self.out_dir / "experiment.yaml"
+        if yaml_path is not None and yaml_path.is_file():
+            text = yaml_path.read_text(encoding="utf-8")
+        else:
+            from baccarat.report import experiment_yaml_text
+
+            text = experiment_yaml_text(self.experiment)
+        return render_html(self.analysis, self.experiment, images, text)
+
+    def save_results(self) -> Path:
+        """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder."""
+        out = self._file("report.html").parent
+        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline)
+        return out
+
+    def _repr_html_(self) -> str:
+        from baccarat.report import summary_html
+
+        return f"<b>{self.experiment.name}</b>{summary_html(self.summary)}"
+
+    def __repr__(self) -> str:
+        where = f" in {self.out_dir}" if self.out_dir else ""
+        return f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"
+
+
+def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experiment:
+    return source if isinstance(source, Experiment) else load_experiment(source)
+
+
+def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path | None = None,
+        baseline: str | None = None, progress: bool = False) -> Result:
+    """Run an experiment (a YAML path, a mapping shaped like the YAML, or an :class:`Experiment`).
+
+    With ``out``, the run folder is written as by ``baccarat run --out``.
+    """
+    from baccarat.runner import run_experiment, timed, write_run
+
+    exp = _experiment(experiment)
+    if progress:
+        import sys
+
+        from tqdm import tqdm
+
+        with tqdm(total=len(exp.strategies), unit="strategy", desc=exp.name, file=sys.stderr) as bar:
+            result, seconds = timed(lambda: run_experiment(exp, progress=bar.update))
+    else:
+        result, seconds = timed(lambda: run_experiment(exp))
+    out_dir = write_run(result, out, {"run": seconds}) if out is not None else None
+    analysis = result.analysis if baseline is None else None
+    return Result(exp, rounds=result.rounds, ledger=result.ledger, out_dir=out_dir, warnings=result.warnings,
+                  baseline=baseline, analysis=analysis)
+
+
+def load(run_dir: str | Path, baseline: str | None = None) -> Result:
+    """Open a run folder written by ``baccarat run``; frames are read when first used."""
+    folder = Path(run_dir)
+    if not folder.is_dir():
+        raise InputError("no such run folder", path=str(folder))
+    for name in ("ledger.parquet", "experiment.yaml"):
+        if not (folder / name).is_file():
+            raise InputError(f"not a run folder: {name} is missing", path=str(folder))
+    return Result(load_experiment(folder / "experiment.yaml"), out_dir=folder, baseline=baseline)

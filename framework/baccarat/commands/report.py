@@ -1,0 +1,25 @@
+"""``baccarat report RUN_DIR [--baseline NAME]``: rebuild summary, comparison, plots and report of a saved run."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(parser: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``baccarat report``."""
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="folder written by baccarat run")
+    parser.add_argument("--baseline", metavar="NAME", help="strategy the others are compared with (default: the first)")
+    parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Recompute the results of a run folder from its ledger and say where they went."""
+    from baccarat.api import load
+    from baccarat.report import REPORT_FILE, format_summary
+
+    result = load(args.run_dir, baseline=args.baseline)
+    result.save_results()
+    if not args.quiet:
+        print(format_summary(result.summary))
+    print(f"report -> {result.out_dir / REPORT_FILE}")
+    return 0

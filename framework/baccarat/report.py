@@ -1,0 +1,401 @@
+"""Results of a run: statistics, plots and a self-contained HTML report, from the ledger.
+
+:func:`analyse` turns a ledger (a lazy scan or a frame) into an
+:class:`Analysis` (per-session table, summary, paired comparison and the
+aggregates the plots draw); :func:`write_results` writes ``summary.csv``,
+``comparison.csv``, the PNG plots and ``report.html`` into a run folder;
+:func:`format_summary` gives the one-screen table printed after a run.
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import html
+import io
+import json
+import os
+from collections.abc import Mapping
+from decimal import Decimal
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from baccarat import stats
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+    from baccarat.experiment import Experiment
+
+SUMMARY_FILE = "summary.csv"
+COMPARISON_FILE = "comparison.csv"
+REPORT_FILE = "report.html"
+
+
+@dataclasses.dataclass
+class Analysis:
+    """Every statistic of a run, as polars frames (see :mod:`baccarat.stats`)."""
+
+    sessions: pl.DataFrame
+    summary: pl.DataFrame
+    comparison: pl.DataFrame
+    bands: pl.DataFrame
+    ruin: pl.DataFrame
+    paths: pl.DataFrame
+    initial_bankroll: Decimal
+    table_min: Decimal
+
+    def figure(self, kind: str) -> Figure:
+        """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
+        from baccarat import plots
+
+        if kind == "bankroll":
+            return plots.bankroll_figure(self.bands, self.paths, float(self.initial_bankroll), float(self.table_min))
+        if kind == "final":
+            return plots.final_bankroll_figure(self.sessions, float(self.initial_bankroll))
+        if kind == "ruin":
+            return plots.ruin_figure(self.ruin)
+        if kind == "comparison":
+            return plots.comparison_figure(self.comparison)
+        from baccarat.errors import InputError, did_you_mean
+
+        raise InputError(f"unknown plot {kind!r}{did_you_mean(kind, list(plots.PLOT_FILES))}; "
+                         f"plots are {', '.join(plots.PLOT_FILES)}")
+
+    def figures(self) -> dict[str, Figure]:
+        """Return every plot of the run by kind (no comparison plot when there is a single strategy)."""
+        from baccarat.plots import PLOT_FILES
+
+        return {kind: self.figure(kind) for kind in PLOT_FILES if kind != "comparison" or self.comparison.height}
+
+
+def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
+            baseline: str | None = None, samples: int = 5) -> Analysis:
+    """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory)."""
+    initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
+    sessions = stats.session_table(ledger, initial, minimum)
+    return Analysis(
+        sessions=sessions,
+        summary=stats.summary_table(sessions),
+        comparison=stats.paired_comparison(sessions, baseline),
+        bands=stats.bankroll_bands(ledger, sessions, initial),
+        ruin=stats.ruin_curve(sessions),
+        paths=stats.sample_paths(ledger, sessions, initial, samples),
+        initial_bankroll=initial,
+        table_min=minimum,
+    )
+
+
+def analyse_experiment(ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None) -> Analysis:
+    """:func:`analyse` with the initial bankroll and table minimum of ``experiment``."""
+    cents = Decimal("0.01")
+    return analyse(ledger, experiment.session.bankroll_cents * cents, experiment.session.table_min_cents * cents, baseline)
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """Return ``fig`` rendered as PNG bytes."""
+    from baccarat.plots import save_png
+
+    buffer = io.BytesIO()
+    save_png(fig, buffer)
+    return buffer.getvalue()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None) -> Analysis:
+    """Write ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
+
+    ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
+    report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
+    holds them. Each file is replaced atomically.
+    """
+    from baccarat.plots import PLOT_FILES
+
+    out = Path(out_dir)
+    analysis = analyse_experiment(ledger, experiment, baseline)
+    _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
+    _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
+    images = {}
+    for kind, fig in analysis.figures().items():
+        images[kind] = png_bytes(fig)
+        _write_atomic(out / PLOT_FILES[kind], images[kind])
+    stale = out / PLOT_FILES["comparison"]
+    if "comparison" not in images and stale.exists():
+        stale.unlink()
+    yaml_path, manifest_path = out / "experiment.yaml", out / "manifest.json"
+    experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else experiment_yaml_text(experiment)
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
+    page = render_html(analysis, experiment, images, experiment_text, manifest)
+    _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
+    return analysis
+
+
+def experiment_yaml_text(experiment: Experiment) -> str:
+    """Return the experiment as YAML, its rules resolved (used when the run folder has no experiment.yaml)."""
+    import yaml
+
+    data = dict(experiment.source)
+    data["rules"] = experiment.rules.to_mapping()
+    return yaml.safe_dump(data, sort_keys=False)
+
+
+# Formatting -------------------------------------------------------------------------------------------
+
+def _missing(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and value != value)
+
+
+def fmt_money(value: Any) -> str:
+    """Format an amount with thousands separators and two decimals (``-`` when missing)."""
+    return "-" if _missing(value) else f"{float(value):,.2f}"
+
+
+def fmt_percent(value: Any, digits: int = 1) -> str:
+    """Format a fraction as a percentage (``-`` when missing)."""
+    return "-" if _missing(value) else f"{100 * float(value):.{digits}f}%"
+
+
+def fmt_count(value: Any) -> str:
+    """Format a count or a number of rounds (``-`` when missing)."""
+    if _missing(value):
+        return "-"
+    return f"{value:,}" if isinstance(value, int) else f"{float(value):,.1f}"
+
+
+def fmt_interval(low: Any, high: Any, fmt: Any = fmt_money) -> str:
+    """Format a confidence interval as ``[low, high]`` (``-`` when missing)."""
+    return "-" if _missing(low) or _missing(high) else f"[{fmt(low)}, {fmt(high)}]"
+
+
+def _edge(value: Any) -> str:
+    return fmt_percent(value, 3)
+
+
+def format_summary(summary: pl.DataFrame, width: int = 24, limit: int = 20) -> str:
+    """Return the summary as a plain-text table that fits one screen (printed after ``baccarat run``).
+
+    Labels longer than ``width`` characters are shortened; the edge is shown
+    with the half-width of its 95% interval; past ``limit`` strategies, a last
+    line says how many more are in summary.csv.
+    """
+    headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
+    rows = []
+    for r in summary.head(limit).iter_rows(named=True):
+        name = r["strategy"] if len(r["strategy"]) <= width else r["strategy"][: width - 1] + "~"
+        rows.append((name, fmt_count(r["sessions"]), fmt_count(r["rounds"]), fmt_money(r["wagered"]), fmt_money(r["net"]),
+                     _edge_pm(r), _edge(r["expected_edge"]), fmt_percent(r["risk_of_ruin"]), fmt_percent(r["sessions_in_profit"])))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
+
+    lines = [line(headers), *(line(row) for row in rows)]
+    if summary.height > limit:
+        lines.append(f"... and {summary.height - limit} more strategies (see summary.csv and report.html)")
+    lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets placed;")
+    lines.append("ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up.")
+    return "\n".join(lines)
+
+
+# HTML -------------------------------------------------------------------------------------------------
+
+SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("sessions", "Sessions", "Independent sessions played (each starts with the full bankroll)."),
+    ("rounds", "Rounds with a bet", "Rounds on which the strategy staked something."),
+    ("wagered", "Total wagered", "Sum of all stakes."),
+    ("net", "Net result", "Sum of all round results (wins minus losses), exact."),
+    ("final_bankroll_mean", "Final bankroll, mean", "Mean over sessions of the bankroll at the end of the session."),
+    ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
+    ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
+    ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
+    ("expected_edge", "Expected edge", "Theoretical edge of the bets placed (exact odds off the top)."),
+    ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
+    ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
+    ("rounds_to_ruin_mean", "Rounds to ruin, mean", "Mean round of ruin among ruined sessions."),
+    ("rounds_to_ruin_median", "Rounds to ruin, median", "Median round of ruin among ruined sessions."),
+    ("max_drawdown", "Max drawdown, worst session", "Largest fall of the bankroll from a previous peak (the initial "
+     "bankroll counts as a peak), worst session."),
+    ("max_drawdown_mean", "Max drawdown, mean", "The same, averaged over sessions."),
+    ("longest_losing_streak", "Longest losing streak", "Most lost bets in a row in one session (pushes and rounds "
+     "without a bet are skipped)."),
+    ("max_stake", "Largest stake", "Largest amount staked on one round."),
+    ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
+    ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
+)
+"""(key, label, explanation) of each line of the report's summary table."""
+
+_FORMATS = {
+    "sessions": fmt_count, "rounds": fmt_count, "capped_bets": fmt_count, "longest_losing_streak": fmt_count,
+    "rounds_to_ruin_mean": fmt_count, "rounds_to_ruin_median": fmt_count,
+    "edge": _edge, "expected_edge": _edge, "risk_of_ruin": fmt_percent, "sessions_in_profit": fmt_percent,
+}
+
+STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2430}
+h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+.meta{color:#57606a;margin-top:0}.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:.92rem;margin:.6rem 0}
+th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:right;white-space:nowrap}
+th{background:#f6f8fa}td.label,th.label{text-align:left}td.label{font-weight:600}
+tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
+figure{margin:1.2rem 0}figure img{max-width:100%;border:1px solid #d0d7de}figcaption{color:#57606a;font-size:.9rem}
+pre{background:#f6f8fa;padding:1rem;overflow-x:auto;font-size:.85rem}dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
+ul.glance li{margin:.3rem 0}
+"""
+
+CAPTIONS = {
+    "bankroll": "Bankroll over the rounds of a session: the line is the median session, the dark band holds the middle "
+                "50% of sessions and the light band 90%; grey lines are a few individual sessions. A session that has "
+                "ended keeps its final bankroll.",
+    "final": "Final bankroll of every session, per strategy; the dashed line is the initial bankroll, the solid line the median.",
+    "ruin": "Share of sessions already ruined (bankroll below the table minimum) after each round.",
+    "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
+                  "an interval that does not cross zero is a real difference.",
+}
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cell(key: str, row: Mapping[str, Any]) -> str:
+    if key == "edge_ci":
+        return fmt_interval(row["edge_ci_low"], row["edge_ci_high"], _edge)
+    return _FORMATS.get(key, fmt_money)(row[key])
+
+
+def summary_html(summary: pl.DataFrame) -> str:
+    """Return the summary as an HTML table: one column per strategy, one line per measure."""
+    rows = list(summary.iter_rows(named=True))
+    head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in rows)
+    body = []
+    for key, label, note in SUMMARY_ROWS:
+        cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in rows)
+        body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
+    return (f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
+            f"<tbody>{''.join(body)}</tbody></table></div>")
+
+
+def _verdict(low: Any, high: Any, higher_is_better: bool = True) -> tuple[str, str]:
+    if _missing(low) or _missing(high):
+        return "", "not enough sessions to tell"
+    if low > 0 or high < 0:
+        good = (low > 0) == higher_is_better
+        return ("better", "better") if good else ("worse", "worse")
+    return "", "no clear difference"
+
+
+def _comparison_html(comparison: pl.DataFrame) -> str:
+    if not comparison.height:
+        return "<p>Only one strategy ran: there is nothing to compare.</p>"
+    baseline = comparison.get_column("baseline")[0]
+    head = ("<tr><th class=\"label\">strategy</th><th>verdict</th><th>net per session minus baseline</th><th>95% CI</th>"
+            "<th>total net minus baseline</th><th>edge minus baseline</th><th>95% CI</th><th>risk of ruin minus baseline</th>"
+            "<th>95% CI</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>")
+    body = []
+    for r in comparison.iter_rows(named=True):
+        css, verdict = _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])
+        body.append(
+            f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(verdict)}</td>'
+            f"<td>{_e(fmt_money(r['net_diff_mean']))}</td><td>{_e(fmt_interval(r['net_diff_ci_low'], r['net_diff_ci_high']))}</td>"
+            f"<td>{_e(fmt_money(r['net_diff']))}</td><td>{_e(_edge(r['edge_diff']))}</td>"
+            f"<td>{_e(fmt_interval(r['edge_diff_ci_low'], r['edge_diff_ci_high'], _edge))}</td>"
+            f"<td>{_e(fmt_percent(r['risk_of_ruin_diff']))}</td>"
+            f"<td>{_e(fmt_interval(r['risk_of_ruin_diff_ci_low'], r['risk_of_ruin_diff_ci_high'], fmt_percent))}</td>"
+            f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
+            f"<td>{_e(fmt_count(r['sessions']))}</td></tr>")
+    return (f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
+            "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
+            "when its 95% interval excludes zero.</p>"
+            f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>')
+
+
+def _glance_html(summary: pl.DataFrame) -> str:
+    items = []
+    for r in summary.iter_rows(named=True):
+        parts = [f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
+                 f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"]
+        if not _missing(r["edge"]):
+            ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], _edge)
+            parts.append(f"a realised edge of {_e(_edge(r['edge']))} (95% CI {_e(ci)})")
+        if not _missing(r["expected_edge"]):
+            parts.append(f"against {_e(_edge(r['expected_edge']))} expected")
+        parts.append(f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined and "
+                     f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit")
+        items.append("<li>" + "; ".join(parts) + ".</li>")
+    return f'<ul class="glance">{"".join(items)}</ul>'
+
+
+def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> str:
+    cents = Decimal("0.01")
+    s = experiment.session
+    shoes = experiment.shoes
+    if shoes.get("source") == "recorded":
+        shoe_text = f"recorded shoes from {shoes.get('path')} ({shoes.get('format')} format)"
+    else:
+        shoe_text = f"{fmt_count(int(shoes.get('count', 0)))} seeded shoes, seed {shoes.get('seed')}"
+    facts = [
+        ("Rules", f"{experiment.rules.name}: {experiment.rules.decks} decks"),
+        ("Shoes", shoe_text),
+        ("Sessions", f"bankroll {fmt_money(s.bankroll_cents * cents)}, {s.shoes_per_session} shoe(s) per session, "
+                     f"table minimum {fmt_money(s.table_min_cents * cents)}, maximum {fmt_money(s.table_max_cents * cents)}"),
+    ]
+    if manifest:
+        if manifest.get("versions"):
+            facts.append(("Versions", ", ".join(f"{k} {v}" for k, v in manifest["versions"].items())))
+        if manifest.get("timings_seconds"):
+            facts.append(("Timings", ", ".join(f"{k} {float(v):.2f} s" for k, v in manifest["timings_seconds"].items())))
+        for warning in manifest.get("warnings") or []:
+            facts.append(("Warning", str(warning)))
+    rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in facts)
+    return f"<table>{rows}</table>"
+
+
+def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str, bytes], experiment_yaml: str,
+                manifest: Mapping[str, Any] | None = None) -> str:
+    """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource."""
+    from baccarat import __version__
+
+    figures = []
+    for kind, data in images.items():
+        uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+        figures.append(f'<figure id="plot-{_e(kind)}"><img src="{uri}" alt="{_e(CAPTIONS.get(kind, kind))}">'
+                       f"<figcaption>{_e(CAPTIONS.get(kind, ''))}</figcaption></figure>")
+    definitions = "".join(f"<dt>{_e(label)}</dt><dd>{_e(note)}</dd>" for _, label, note in SUMMARY_ROWS)
+    title = f"{experiment.name}: baccarat backtest report"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<h1>{_e(experiment.name)}</h1>
+<p class="meta">Baccarat backtest report, baccarat {_e(__version__)}</p>
+{_setup_html(experiment, manifest)}
+<h2>At a glance</h2>
+{_glance_html(analysis.summary)}
+<h2>Summary</h2>
+<p>Hover a measure for its definition; exact figures are in summary.csv.</p>
+{summary_html(analysis.summary)}
+<h2>Paired comparison</h2>
+{_comparison_html(analysis.comparison)}
+<h2>Plots</h2>
+{"".join(figures)}
+<h2>Definitions</h2>
+<dl>{definitions}</dl>
+<h2>Experiment</h2>
+<pre>{_e(experiment_yaml)}</pre>
+</body>
+</html>
+"""
+
