@@ -34,8 +34,12 @@ def strategy_colors(strategies: Sequence[str]) -> dict[str, tuple[float, float, 
     """Return one distinct colour per strategy, stable across all plots of a run."""
     from matplotlib import colormaps
 
-    cmap = colormaps["tab10" if len(strategies) <= 10 else "tab20"]
-    return {name: cmap(i % cmap.N) for i, name in enumerate(strategies)}
+    if len(strategies) <= 10:
+        palette = [colormaps["tab10"](i) for i in range(10)]
+    else:  # the ten strong colours of tab20 first, then their light partners
+        tab20 = colormaps["tab20"]
+        palette = [tab20(i) for i in range(0, 20, 2)] + [tab20(i) for i in range(1, 20, 2)]
+    return {name: palette[i % len(palette)] for i, name in enumerate(strategies)}
 
 
 def _order(frame: pl.DataFrame) -> list[str]:
@@ -104,7 +108,7 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     strategies = _order(sessions)
     colors = strategy_colors(strategies)
     n = max(len(strategies), 1)
-    fig = _new_figure(10, max(1.1, min(2.2, 14 / n)) * n + 1.0)
+    fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0)
     axes = fig.subplots(n, 1, sharex=True, squeeze=False).ravel()
     finals = sessions.get_column("final_bankroll").cast(pl.Float64).to_numpy()
     low, high = (float(finals.min()), float(finals.max())) if len(finals) else (0.0, 1.0)
@@ -114,12 +118,14 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     bins = np.linspace(low, high, 51)
     for ax, name in zip(axes, strategies, strict=False):
         values = sessions.filter(pl.col("strategy") == name).get_column("final_bankroll").cast(pl.Float64).to_numpy()
-        ax.hist(values, bins=bins, color=colors[name], alpha=0.85, label=name)
+        ax.hist(values, bins=bins, color=colors[name], alpha=0.85, label="sessions")
         ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
         ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")
+        ax.set_title(name, loc="left", fontsize=10)
         ax.set_ylabel("sessions")
         ax.grid(True, alpha=0.3)
-        ax.legend(loc="best", fontsize=8, framealpha=0.85)
+    if strategies:
+        axes[0].legend(loc="best", fontsize=8, framealpha=0.85)
     axes[-1].set_xlabel("final bankroll of the session")
     _money_axis(axes[-1], "x")
     fig.suptitle("Distribution of final bankrolls", fontsize=13)

@@ -178,6 +178,14 @@ def _edge(value: Any) -> str:
     return fmt_percent(value, 3)
 
 
+def _edge_pm(row: Mapping[str, Any]) -> str:
+    if _missing(row["edge"]):
+        return "-"
+    if _missing(row["edge_ci_low"]) or _missing(row["edge_ci_high"]):
+        return _edge(row["edge"])
+    return f"{_edge(row['edge'])} ± {100 * (row['edge_ci_high'] - row['edge']):.3f}%"
+
+
 def format_summary(summary: pl.DataFrame, width: int = 24, limit: int = 20) -> str:
     """Return the summary as a plain-text table that fits one screen (printed after ``baccarat run``).
 

@@ -1,0 +1,101 @@
+"""The Python API: run from a dict or a path, load a saved run, frames and plots."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import polars as pl
+import pytest
+import yaml
+from matplotlib.figure import Figure
+
+import baccarat
+from baccarat.errors import InputError
+
+EXPERIMENT = {
+    "name": "api-test",
+    "shoes": {"source": "seeded", "seed": 5, "count": 6},
+    "session": {"bankroll": 200, "shoes_per_session": 2, "table_min": 10, "table_max": 500},
+    "strategies": [
+        {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+        {"name": "martingale banker", "use": "martingale", "params": {"side": "banker", "unit": 10}},
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def in_memory():
+    return baccarat.run(EXPERIMENT)
+
+
+def test_import_baccarat_loads_neither_polars_nor_matplotlib() -> None:
+    code = "import sys, baccarat; print(sorted(m for m in ('polars', 'matplotlib', 'numpy') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_run_from_a_dict_gives_polars_frames(in_memory) -> None:
+    result = in_memory
+    assert isinstance(result.rounds, pl.DataFrame) and isinstance(result.ledger, pl.DataFrame)
+    assert result.ledger.height == 2 * result.rounds.height
+    assert result.summary.get_column("strategy").to_list() == ["flat banker", "martingale banker"]
+    assert result.summary.get_column("sessions").to_list() == [3, 3]  # six shoes, two per session
+    assert result.comparison.get_column("baseline").to_list() == ["flat banker"]
+    assert result.sessions.height == 6
+    assert result.out_dir is None
+
+
+def test_summary_agrees_with_the_ledger(in_memory) -> None:
+    ledger = in_memory.ledger
+    flat = in_memory.summary.row(0, named=True)
+    mine = ledger.filter(pl.col("strategy") == "flat banker")
+    assert flat["wagered"] == mine.get_column("stake").sum()
+    assert flat["net"] == mine.get_column("net").sum()
+    assert flat["rounds"] == mine.filter(pl.col("stake") > 0).height
+
+
+def test_plot_gives_matplotlib_figures(in_memory) -> None:
+    figures = in_memory.plot()
+    assert set(figures) == {"bankroll", "final", "ruin", "comparison"}
+    assert all(isinstance(f, Figure) for f in figures.values())
+    assert isinstance(in_memory.plot("ruin"), Figure)
+
+
+def test_report_html_and_notebook_display(in_memory) -> None:
+    page = in_memory.report_html()
+    assert page.startswith("<!DOCTYPE html>") and "martingale banker" in page and "data:image/png;base64," in page
+    assert "flat banker" in in_memory._repr_html_()
+    assert "api-test" in repr(in_memory)
+
+
+def test_run_from_a_path_with_out_then_load(tmp_path, in_memory) -> None:
+    path = tmp_path / "api.yaml"
+    path.write_text(yaml.safe_dump(EXPERIMENT), encoding="utf-8")
+    saved = baccarat.run(path, out=tmp_path / "run")
+    assert saved.out_dir == tmp_path / "run" and (saved.out_dir / "report.html").is_file()
+    assert saved.summary.equals(in_memory.summary)
+    loaded = baccarat.load(tmp_path / "run")
+    assert loaded.summary.equals(in_memory.summary)
+    assert loaded.ledger.equals(in_memory.ledger)
+    assert loaded.rounds.height == in_memory.rounds.height
+    assert isinstance(loaded.scan_ledger(), pl.LazyFrame)
+
+
+def test_baseline_can_be_chosen(in_memory) -> None:
+    result = baccarat.run(EXPERIMENT, baseline="martingale banker")
+    row = result.comparison.row(0, named=True)
+    assert (row["strategy"], row["baseline"]) == ("flat banker", "martingale banker")
+    assert row["net_diff"] == -in_memory.comparison.row(0, named=True)["net_diff"]
+
+
+def test_load_refuses_a_folder_that_is_not_a_run(tmp_path) -> None:
+    with pytest.raises(InputError, match="no such run folder"):
+        baccarat.load(tmp_path / "missing")
+    with pytest.raises(InputError, match="ledger.parquet is missing"):
+        baccarat.load(tmp_path)
+
+
+def test_an_unsaved_result_has_no_files(in_memory) -> None:
+    with pytest.raises(InputError, match="not saved"):
+        in_memory.save_results()

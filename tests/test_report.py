@@ -1,0 +1,208 @@
+"""The run folder's results: summary.csv, comparison.csv, PNG plots and a self-contained report.html."""
+
+from __future__ import annotations
+
+import base64
+import re
+from html.parser import HTMLParser
+
+import polars as pl
+import pytest
+from handmade import flat_ledger
+from test_plots import png_size
+
+from baccarat import cli, stats
+from baccarat.experiment import load_experiment
+from baccarat.report import SUMMARY_ROWS, analyse, format_summary, write_results
+
+EXPERIMENT = {
+    "name": "report-test",
+    "rules": "punto-banco-8",
+    "shoes": {"source": "seeded", "seed": 11, "count": 12},
+    "session": {"bankroll": 150, "shoes_per_session": 1, "table_min": 10, "table_max": 200},
+    "strategies": [
+        {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+        {"name": "martingale <player> & co", "use": "martingale", "params": {"side": "player", "unit": 10}},
+        {"name": "flat tie", "use": "flat", "params": {"side": "tie", "unit": 10}},
+    ],
+}
+LABELS = [s["name"] for s in EXPERIMENT["strategies"]]
+VOID = {"meta", "img", "br", "hr", "link", "input"}
+
+
+class Page(HTMLParser):
+    """Collects tags, checks they nest properly, and gathers the text of table header cells and images."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+        self.images: list[str] = []
+        self.headers: dict[str, list[str]] = {}
+        self.table: str | None = None
+        self.in_header_cell = False
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "img":
+            self.images.append(attrs.get("src", ""))
+        if tag == "table":
+            self.table = attrs.get("id")
+        if tag in ("th",):
+            self.in_header_cell = True
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"</{tag}> closes {self.stack[-1] if self.stack else 'nothing'}")
+            return
+        self.stack.pop()
+        if tag == "th":
+            self.in_header_cell = False
+
+    def handle_data(self, data):
+        self.text.append(data)
+        if self.in_header_cell and self.table:
+            self.headers.setdefault(self.table, []).append(data)
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    out = tmp_path_factory.mktemp("runs") / "report-test"
+    import baccarat
+
+    baccarat.run(EXPERIMENT, out=out)
+    return out
+
+
+def parse(path) -> Page:
+    page = Page()
+    page.feed(path.read_text(encoding="utf-8"))
+    page.close()
+    return page
+
+
+def test_the_run_folder_holds_summary_comparison_plots_and_report(run_dir) -> None:
+    for name in ("summary.csv", "comparison.csv", "bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png", "report.html"):
+        assert (run_dir / name).is_file(), name
+    for name in ("bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png"):
+        png_size((run_dir / name).read_bytes())
+    assert not list(run_dir.glob(".*")), "no temporary file is left behind"
+
+
+def test_summary_csv_is_the_summary_of_the_saved_ledger(run_dir) -> None:
+    csv = pl.read_csv(run_dir / "summary.csv")
+    assert csv.columns == list(stats.SUMMARY_COLUMNS)
+    assert csv.get_column("strategy").to_list() == LABELS
+    ledger = pl.read_parquet(run_dir / "ledger.parquet")
+    by_strategy = ledger.group_by("strategy").agg(pl.col("stake").sum(), pl.col("net").sum(), (pl.col("stake") > 0).sum().alias("bets"))
+    for row in by_strategy.iter_rows(named=True):
+        line = csv.filter(pl.col("strategy") == row["strategy"]).row(0, named=True)
+        assert line["wagered"] == pytest.approx(float(row["stake"]))
+        assert line["net"] == pytest.approx(float(row["net"]))
+        assert line["rounds"] == row["bets"]
+        assert line["sessions"] == 12
+
+
+def test_comparison_csv_pairs_every_strategy_with_the_first(run_dir) -> None:
+    csv = pl.read_csv(run_dir / "comparison.csv")
+    assert csv.columns == list(stats.COMPARISON_COLUMNS)
+    assert csv.get_column("strategy").to_list() == LABELS[1:]
+    assert set(csv.get_column("baseline")) == {"flat banker"}
+
+
+def test_report_is_well_formed_html_holding_every_strategy(run_dir) -> None:
+    page = parse(run_dir / "report.html")
+    assert not page.errors and not page.stack
+    assert page.headers["summary"] == ["measure", *LABELS]
+    text = "".join(page.text)
+    for label in LABELS:
+        assert label in text
+    comparison_text = (run_dir / "report.html").read_text(encoding="utf-8").split('id="comparison"')[1].split("</table>")[0]
+    assert "martingale &lt;player&gt; &amp; co" in comparison_text and "flat tie" in comparison_text
+    for _, label, _ in SUMMARY_ROWS:
+        assert label in text
+
+
+def test_report_is_self_contained(run_dir) -> None:
+    html = (run_dir / "report.html").read_text(encoding="utf-8")
+    page = parse(run_dir / "report.html")
+    assert len(page.images) == 4
+    for src in page.images:
+        assert src.startswith("data:image/png;base64,")
+        png_size(base64.b64decode(src.split(",", 1)[1]))
+    assert not re.search(r"(src|href)\s*=\s*\"(https?:)?//", html)
+    assert "<script" not in html and "<link" not in html and "@import" not in html and "url(" not in html
+
+
+def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
+    text = "".join(parse(run_dir / "report.html").text)
+    assert "seed: 11" in text and "count: 12" in text  # experiment.yaml
+    assert "12 seeded shoes, seed 11" in text
+    assert "bankroll 150.00" in text and "table minimum 10.00" in text
+
+
+def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
+    before = (run_dir / "summary.csv").read_text()
+    for name in ("summary.csv", "comparison.csv", "bankroll.png", "ruin.png", "report.html"):
+        (run_dir / name).unlink()
+    assert cli.main(["report", str(run_dir)]) == 0
+    out = capsys.readouterr().out
+    assert (run_dir / "summary.csv").read_text() == before
+    assert (run_dir / "report.html").is_file() and (run_dir / "ruin.png").is_file()
+    assert "report.html" in out and "flat banker" in out
+
+
+def test_report_command_takes_another_baseline(run_dir, capsys) -> None:
+    assert cli.main(["report", str(run_dir), "--baseline", "flat tie", "--quiet"]) == 0
+    csv = pl.read_csv(run_dir / "comparison.csv")
+    assert csv.get_column("strategy").to_list() == LABELS[:2] and set(csv.get_column("baseline")) == {"flat tie"}
+    assert cli.main(["report", str(run_dir), "--quiet"]) == 0
+
+
+def test_report_command_errors_are_one_line(tmp_path, run_dir, capsys) -> None:
+    assert cli.main(["report", str(tmp_path / "nowhere")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such run folder" in err
+    assert cli.main(["report", str(tmp_path)]) == 2
+    assert "ledger.parquet is missing" in capsys.readouterr().err
+    assert cli.main(["report", str(run_dir), "--baseline", "flat banekr"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "did you mean 'flat banker'" in err
+
+
+def test_run_prints_the_summary_table(tmp_path, capsys) -> None:
+    path = tmp_path / "exp.yaml"
+    import yaml
+
+    path.write_text(yaml.safe_dump(EXPERIMENT), encoding="utf-8")
+    assert cli.main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    for label in LABELS:
+        assert label in out
+    assert "edge ± 95% CI" in out
+
+
+def test_format_summary_fits_one_screen() -> None:
+    ledger = flat_ledger({"flat banker": ["WLLW", "LLLL"], "a very long strategy label indeed, really": ["WW", "TL"]})
+    summary = stats.summarize(ledger, 100, 10)
+    text = format_summary(summary)
+    lines = text.splitlines()
+    assert len(lines) == 5
+    assert all(len(line) <= 120 for line in lines)
+    assert "flat banker" in lines[1] and "a very long strategy la~" in lines[2]
+    assert "-40.00" in lines[1]  # net of flat banker: 0 in the first session, -40 in the second
+
+
+def test_write_results_works_without_experiment_files(tmp_path) -> None:
+    ledger = flat_ledger({"a": ["WLW", "LL"], "b": ["TTT", "WW"]})
+    experiment = load_experiment({"name": "bare", "session": {"bankroll": 100, "table_min": 10},
+                                  "strategies": [{"name": "a", "use": "flat"}, {"name": "b", "use": "flat"}]})
+    analysis = write_results(tmp_path, ledger.lazy(), experiment)
+    assert analysis.summary.equals(analyse(ledger, 100, 10).summary)
+    page = parse(tmp_path / "report.html")
+    assert not page.errors and page.headers["summary"] == ["measure", "a", "b"]

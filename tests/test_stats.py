@@ -1,0 +1,306 @@
+"""Every summary statistic pinned on small hand-made ledgers whose answers are worked out by hand."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+
+import polars as pl
+import pytest
+from handmade import flat_ledger, make_ledger
+
+from baccarat import stats
+from baccarat.errors import InputError
+
+Z = 1.959963984540054  # two-sided 95% normal quantile
+
+
+def summary_row(ledger: pl.DataFrame, strategy: str | None = None, initial: int = 100, table_min: int = 10) -> dict:
+    summary = stats.summarize(ledger, initial, table_min)
+    rows = {r["strategy"]: r for r in summary.iter_rows(named=True)}
+    return rows[strategy] if strategy else next(iter(rows.values()))
+
+
+# Session 1: W L L T L - W -> bankroll 110 100 90 90 80 80 90; session 2: L L W W W W -> 90 80 90 100 110 120.
+TWO_SESSIONS = {"s": ["WLLTL-W", "LLWWWW"]}
+
+
+def test_rounds_count_only_rounds_with_a_bet_and_money_is_exact() -> None:
+    row = summary_row(flat_ledger(TWO_SESSIONS))
+    assert row["sessions"] == 2
+    assert row["rounds"] == 12  # 6 + 6; the sit-out round is not a bet
+    assert row["wagered"] == Decimal("120")
+    assert row["net"] == Decimal("10")  # -10 + 20
+
+
+def test_final_bankroll_mean_and_median() -> None:
+    row = summary_row(flat_ledger(TWO_SESSIONS))
+    assert row["final_bankroll_mean"] == pytest.approx(105)  # (90 + 120) / 2
+    assert row["final_bankroll_median"] == pytest.approx(105)
+    # Four sessions ending at 90, 100, 130, 200: mean 130, median halfway between 100 and 130.
+    ledger = make_ledger({("s", 1): [(10, -10)], ("s", 2): [(10, 0)], ("s", 3): [(30, 30)], ("s", 4): [(100, 100)]})
+    row = summary_row(ledger)
+    assert row["final_bankroll_mean"] == pytest.approx(130)
+    assert row["final_bankroll_median"] == pytest.approx(115)
+    assert row["sessions_in_profit"] == pytest.approx(0.5)  # a session that breaks even is not in profit
+
+
+def test_edge_and_its_session_clustered_interval() -> None:
+    # Losses -n per session: 10, -20 on 60 wagered each; edge = -10/120.
+    # Residuals -n - edge*w = 10 + 5 = 15 and -20 + 5 = -15; se = sqrt(2/1 * 450) / 120 = 0.25.
+    row = summary_row(flat_ledger(TWO_SESSIONS))
+    assert row["edge"] == pytest.approx(-10 / 120)
+    assert row["edge_ci_low"] == pytest.approx(-10 / 120 - Z * 0.25)
+    assert row["edge_ci_high"] == pytest.approx(-10 / 120 + Z * 0.25)
+
+
+def test_edge_interval_with_unequal_sessions() -> None:
+    # (wagered, net) per session: (10, -10), (20, +10), (30, -30): edge = 30 / 60 = 0.5.
+    # Residuals -n - 0.5 w: 10 - 5 = 5, -10 - 10 = -20, 30 - 15 = 15; sum of squares 650.
+    ledger = make_ledger({("s", 1): [(10, -10)], ("s", 2): [(20, 10)], ("s", 3): [(30, -30)]})
+    row = summary_row(ledger)
+    se = math.sqrt(3 / 2 * 650) / 60
+    assert row["edge"] == pytest.approx(0.5)
+    assert (row["edge_ci_low"], row["edge_ci_high"]) == pytest.approx((0.5 - Z * se, 0.5 + Z * se))
+
+
+def test_edge_interval_needs_two_sessions_and_edge_needs_a_wager() -> None:
+    row = summary_row(flat_ledger({"s": ["WLL"]}))
+    assert row["edge"] == pytest.approx(10 / 30)
+    assert row["edge_ci_low"] is None and row["edge_ci_high"] is None
+    idle = summary_row(flat_ledger({"idle": ["---", "--"]}))
+    assert idle["rounds"] == 0 and idle["wagered"] == 0
+    assert idle["edge"] is None and idle["edge_ci_low"] is None and idle["expected_edge"] is None
+    assert idle["longest_losing_streak"] == 0 and idle["max_drawdown"] == 0 and idle["risk_of_ruin"] == 0
+
+
+def test_expected_net_and_expected_edge() -> None:
+    ledger = make_ledger({("s", 1): [(10, 10, -0.10579), (20, -20, -0.21158)], ("s", 2): [(100, 95, -1.0579)]})
+    row = summary_row(ledger)
+    assert row["expected_net"] == pytest.approx(-1.37527)
+    assert row["expected_edge"] == pytest.approx(1.37527 / 130)
+
+
+def test_expected_columns_are_empty_when_the_ledger_has_no_expected_net() -> None:
+    row = summary_row(make_ledger({("s", 1): [(10, 10)]}, expected=False))
+    assert row["expected_net"] is None and row["expected_edge"] is None
+
+
+def test_risk_of_ruin_counts_ruin_at_any_point_and_rounds_to_ruin() -> None:
+    ledger = make_ledger({
+        ("s", 1): [(95, -95), (0, 0), (5, 5), (10, 10)],           # 5 after round 1 (ruined), ends at 20
+        ("s", 2): [(10, -10), (10, 10)],                            # never below 10
+        ("s", 3): [(50, -50), (50, -45), (0, 0)],                   # 5 after round 2
+        ("s", 4): [(10, -10)] * 5 + [(50, -45)],                    # 50 after round 5, 5 after round 6
+    })
+    row = summary_row(ledger, initial=100, table_min=10)
+    assert row["risk_of_ruin"] == pytest.approx(3 / 4)
+    assert row["rounds_to_ruin_mean"] == pytest.approx((1 + 2 + 6) / 3)
+    assert row["rounds_to_ruin_median"] == pytest.approx(2)
+    sessions = stats.session_table(ledger, 100, 10)
+    assert sessions.get_column("ruined").to_list() == [True, False, True, True]
+    assert sessions.get_column("rounds_to_ruin").to_list() == [1, None, 2, 6]
+
+
+def test_a_bankroll_equal_to_the_table_minimum_is_not_ruin() -> None:
+    row = summary_row(make_ledger({("s", 1): [(90, -90)]}), initial=100, table_min=10)
+    assert row["risk_of_ruin"] == 0 and row["rounds_to_ruin_mean"] is None
+
+
+def test_a_bankroll_that_starts_below_the_minimum_is_ruined_at_round_zero() -> None:
+    row = summary_row(flat_ledger({"s": ["--", "-"]}, initial=5), initial=5, table_min=10)
+    assert row["risk_of_ruin"] == 1
+    assert row["rounds_to_ruin_mean"] == 0
+
+
+def test_max_drawdown_counts_the_initial_bankroll_as_a_peak() -> None:
+    # Session 1: 100 -> 90 -> 120 -> 95 -> 130: drops of 10 (from the start) and 25 (120 -> 95): 25.
+    # Session 2: 100 -> 80 -> 85 -> 100: the only drop is from the initial bankroll: 20.
+    ledger = make_ledger({("s", 1): [(10, -10), (30, 30), (25, -25), (35, 35)], ("s", 2): [(20, -20), (5, 5), (15, 15)]})
+    row = summary_row(ledger)
+    assert row["max_drawdown"] == Decimal("25")
+    assert row["max_drawdown_mean"] == pytest.approx(22.5)
+    rising = summary_row(make_ledger({("s", 1): [(10, 10), (10, 10)]}))
+    assert rising["max_drawdown"] == 0
+
+
+def test_longest_losing_streak_skips_pushes_and_sit_outs() -> None:
+    # L L T L - L W L L: pushes and sit-outs neither extend nor break the streak -> 4.
+    row = summary_row(flat_ledger({"s": ["LLTL-LWLL"]}, initial=1000))
+    assert row["longest_losing_streak"] == 4
+
+
+def test_losing_streaks_do_not_cross_sessions() -> None:
+    # Session 1 ends with two losses, session 2 starts with three: the longest is 3, not 5.
+    row = summary_row(flat_ledger({"s": ["WLWLL", "LLLW"]}))
+    assert row["longest_losing_streak"] == 3
+
+
+def test_a_round_whose_bets_cancel_out_is_a_push() -> None:
+    # Two bets of 10 on one round, one won one lost: net 0, a push for the streak.
+    ledger = make_ledger({("s", 1): [(10, -10), (20, 0), (10, -10), (10, 10)]})
+    assert summary_row(ledger)["longest_losing_streak"] == 2
+
+
+def test_largest_stake_and_capped_bets() -> None:
+    ledger = make_ledger({("s", 1): [(10, -10, -0.1, 1), (640, 640, -6.4, 0)], ("s", 2): [(370, -370, -3.7, 2)]}, initial=1000)
+    row = summary_row(ledger, initial=1000)
+    assert row["max_stake"] == Decimal("640")
+    assert row["capped_bets"] == 3
+
+
+def test_statistics_do_not_depend_on_row_order() -> None:
+    ledger = flat_ledger({"a": ["WLLTL-W", "LLWWWW", "LLLLLLLLLL"], "b": ["WWLLT", "-LWLW", "TTTL"]})
+    shuffled = ledger.sample(fraction=1.0, shuffle=True, seed=3)
+    ordered = stats.summarize(ledger, 100, 10)
+    again = stats.summarize(shuffled.sort(pl.col("strategy") != "a", maintain_order=True), 100, 10)
+    assert ordered.equals(again)
+
+
+def test_strategies_keep_the_ledger_order() -> None:
+    ledger = flat_ledger({"zeta": ["W"], "alpha": ["L"], "mid": ["T"]})
+    assert stats.summarize(ledger, 100, 10).get_column("strategy").to_list() == ["zeta", "alpha", "mid"]
+
+
+def test_batches_of_sessions_and_a_parquet_scan_give_the_same_summary(tmp_path) -> None:
+    ledger = flat_ledger({"a": ["WLLTL-W", "LLWWWW", "LLLLLLLLLL", "W"], "b": ["WWLLT", "-LWLW", "TTTL", "LLW"]})
+    whole = stats.session_table(ledger, 100, 10)
+    assert stats.session_table(ledger, 100, 10, batch_rows=1).equals(whole)
+    assert stats.session_table(ledger, 100, 10, batch_rows=7).equals(whole)
+    ledger.write_parquet(tmp_path / "ledger.parquet", row_group_size=5)
+    assert stats.session_table(pl.scan_parquet(tmp_path / "ledger.parquet"), 100, 10, batch_rows=3).equals(whole)
+
+
+def test_summary_has_every_column_of_the_contract() -> None:
+    contract = ["strategy", "sessions", "rounds", "wagered", "net", "final_bankroll_mean", "final_bankroll_median",
+                "edge", "edge_ci_low", "edge_ci_high", "expected_net", "risk_of_ruin", "max_drawdown",
+                "longest_losing_streak", "max_stake", "capped_bets", "sessions_in_profit"]
+    columns = stats.summarize(flat_ledger(TWO_SESSIONS), 100, 10).columns
+    assert [c for c in columns if c in contract] == contract
+    assert "rounds_to_ruin_mean" in columns and "expected_edge" in columns
+
+
+def test_an_empty_ledger_gives_an_empty_summary() -> None:
+    summary = stats.summarize(make_ledger({}), 100, 10)
+    assert summary.height == 0 and list(summary.columns) == list(stats.SUMMARY_COLUMNS)
+
+
+# Paired comparison -------------------------------------------------------------------------------------
+
+def paired_ledger() -> pl.DataFrame:
+    # Baseline a: nets -10, +10, -20 on stakes 10, 10, 20.
+    # b: nets 0, +30, -20 on the same sessions; in session 3 it falls to 5 (ruin) before winning back to 80.
+    return make_ledger({
+        ("a", 1): [(10, -10)], ("a", 2): [(10, 10)], ("a", 3): [(20, -20)],
+        ("b", 1): [(10, 0)], ("b", 2): [(30, 30)], ("b", 3): [(95, -95), (95, 75)],
+    })
+
+
+def test_paired_difference_of_net_per_session() -> None:
+    row = stats.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    assert (row["strategy"], row["baseline"], row["sessions"]) == ("b", "a", 3)
+    assert row["net_diff"] == Decimal("30")  # 10 - (-20)
+    # Differences 10, 20, 0: mean 10, sample sd 10, se 10 / sqrt(3).
+    assert row["net_diff_mean"] == pytest.approx(10)
+    se = 10 / math.sqrt(3)
+    assert (row["net_diff_ci_low"], row["net_diff_ci_high"]) == pytest.approx((10 - Z * se, 10 + Z * se))
+    assert row["sessions_better"] == pytest.approx(2 / 3)
+    assert row["sessions_worse"] == 0
+
+
+def test_paired_difference_of_risk_of_ruin() -> None:
+    row = stats.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    # Ruin differences 0, 0, 1: mean 1/3, sample variance 1/3, se sqrt(1/3)/sqrt(3) = 1/3.
+    assert row["risk_of_ruin_diff"] == pytest.approx(1 / 3)
+    assert (row["risk_of_ruin_diff_ci_low"], row["risk_of_ruin_diff_ci_high"]) == pytest.approx((1 / 3 - Z / 3, 1 / 3 + Z / 3))
+
+
+def test_edge_difference_is_the_difference_of_realised_edges() -> None:
+    sessions = stats.session_table(paired_ledger(), 100, 10)
+    row = stats.paired_comparison(sessions).row(0, named=True)
+    # a: 20 lost of 40 wagered; b: 10 won of 230 wagered.
+    assert row["edge_diff"] == pytest.approx(-10 / 230 - 0.5)
+
+
+def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interval() -> None:
+    # The baseline loses exactly 10% of its stake in every session, so it adds no variance:
+    # the paired interval of the difference is as wide as the strategy's own edge interval.
+    ledger = make_ledger({
+        ("steady", 1): [(10, -1)], ("steady", 2): [(30, -3)], ("steady", 3): [(20, -2)],
+        ("wild", 1): [(10, -10)], ("wild", 2): [(20, 10)], ("wild", 3): [(30, -30)],
+    })
+    sessions = stats.session_table(ledger, 100, 10)
+    wild = stats.summary_table(sessions).row(1, named=True)
+    row = stats.paired_comparison(sessions).row(0, named=True)
+    assert row["edge_diff"] == pytest.approx(wild["edge"] - 0.1)
+    assert row["edge_diff_ci_high"] - row["edge_diff_ci_low"] == pytest.approx(wild["edge_ci_high"] - wild["edge_ci_low"])
+
+
+def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> None:
+    one = flat_ledger({"x": ["WLLTL-W", "LLWWWW", "LWL"]})
+    ledger = pl.concat([one, one.with_columns(pl.lit("copy").alias("strategy"))])
+    row = stats.paired_comparison(stats.session_table(ledger, 100, 10)).row(0, named=True)
+    assert row["net_diff"] == 0
+    for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high",
+                "risk_of_ruin_diff", "sessions_better", "sessions_worse"):
+        assert row[key] == pytest.approx(0), key
+
+
+def test_baseline_can_be_chosen_and_an_unknown_one_is_named() -> None:
+    sessions = stats.session_table(paired_ledger(), 100, 10)
+    row = stats.paired_comparison(sessions, baseline="b").row(0, named=True)
+    assert (row["strategy"], row["baseline"]) == ("a", "b")
+    assert row["net_diff"] == Decimal("-30")
+    with pytest.raises(InputError, match="did you mean 'b'"):
+        stats.paired_comparison(sessions, baseline="bb")
+
+
+def test_a_single_strategy_has_nothing_to_compare() -> None:
+    comparison = stats.paired_comparison(stats.session_table(flat_ledger(TWO_SESSIONS), 100, 10))
+    assert comparison.height == 0 and list(comparison.columns) == list(stats.COMPARISON_COLUMNS)
+
+
+# Aggregates for the plots ------------------------------------------------------------------------------
+
+def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None:
+    # Bankrolls after each round: session 1: 110 120 (ends), session 2: 90 80 70, session 3: 100 110 120.
+    ledger = make_ledger({("s", 1): [(10, 10), (10, 10)], ("s", 2): [(10, -10)] * 3, ("s", 3): [(10, 0), (10, 10), (10, 10)]})
+    sessions = stats.session_table(ledger, 100, 10)
+    bands = stats.bankroll_bands(ledger, sessions, 100)
+    assert bands.get_column("round").to_list() == [0, 1, 2, 3]
+    assert bands.get_column("p50").to_list() == pytest.approx([100, 100, 110, 120])  # round 3: 120 (kept), 70, 120
+    assert bands.get_column("p25").to_list() == pytest.approx([100, 95, 95, 95])  # linear between sorted values
+    assert bands.row(0, named=True) == {"strategy": "s", "round": 0, **dict.fromkeys(["p5", "p25", "p50", "p75", "p95"], 100.0)}
+
+
+def test_bankroll_bands_sample_long_sessions_and_bound_memory() -> None:
+    ledger = flat_ledger({"s": ["WL" * 300, "LW" * 300]}, initial=1000)
+    sessions = stats.session_table(ledger, 1000, 10)
+    bands = stats.bankroll_bands(ledger, sessions, 1000, points=50, cells=7)
+    rounds = bands.get_column("round").to_list()
+    assert rounds[0] == 0 and rounds[1] == 1 and rounds[-1] == 600 and len(rounds) == 51
+    # After an even round both sessions are back at 1000; after an odd one they are at 1010 and 990.
+    for r, p50, p5 in zip(rounds, bands.get_column("p50"), bands.get_column("p5"), strict=True):
+        assert p50 == pytest.approx(1000)
+        assert p5 == pytest.approx(1000 if r % 2 == 0 else 991)
+
+
+def test_ruin_curve_is_the_share_ruined_by_each_round() -> None:
+    ledger = make_ledger({
+        ("s", 1): [(95, -95), (0, 0), (0, 0)],
+        ("s", 2): [(10, 10), (10, 10), (10, 10)],
+        ("s", 3): [(50, -50), (50, -45), (0, 0)],
+        ("s", 4): [(10, -10), (10, 10), (10, -10)],
+    })
+    curve = stats.ruin_curve(stats.session_table(ledger, 100, 10))
+    assert curve.get_column("round").to_list() == [0, 1, 2, 3]
+    assert curve.get_column("ruined").to_list() == pytest.approx([0, 0.25, 0.5, 0.5])
+
+
+def test_sample_paths_start_at_the_initial_bankroll() -> None:
+    ledger = flat_ledger({"a": ["WL", "LL", "W"], "b": ["TT", "WW", "L"]})
+    paths = stats.sample_paths(ledger, stats.session_table(ledger, 100, 10), 100, count=2)
+    assert set(paths.get_column("session")) == {1, 2}
+    a1 = paths.filter((pl.col("strategy") == "a") & (pl.col("session") == 1))
+    assert a1.get_column("round").to_list() == [0, 1, 2]
+    assert a1.get_column("bankroll").to_list() == [100, 110, 100]
