@@ -61,7 +61,8 @@ def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: 
     assert main(["run", "small.yaml", "--quiet"]) == 0
     runs = list((workdir / "results").iterdir())
     assert len(runs) == 1 and re.fullmatch(r"small-\d{8}-\d{6}", runs[0].name)
-    assert sorted(p.name for p in runs[0].iterdir()) >= ["experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet"]
+    assert {p.name for p in runs[0].iterdir()} >= {"experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet",
+                                                   "summary.csv", "report.html"}
     out = capsys.readouterr().out
     assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
     assert out.splitlines()[0].split()[:3] == ["strategy", "sessions", "bets"]

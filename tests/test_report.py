@@ -196,6 +196,9 @@ def test_format_summary_fits_one_screen() -> None:
     assert all(len(line) <= 120 for line in lines)
     assert "flat banker" in lines[1] and "a very long strategy la~" in lines[2]
     assert "-40.00" in lines[1]  # net of flat banker: 0 in the first session, -40 in the second
+    many = stats.summarize(flat_ledger({f"s{i}": ["WL"] for i in range(25)}), 100, 10)
+    lines = format_summary(many).splitlines()
+    assert len(lines) == 1 + 20 + 1 + 2 and "5 more strategies" in lines[21]
 
 
 def test_write_results_works_without_experiment_files(tmp_path) -> None:

@@ -141,9 +141,7 @@ def experiment_yaml_text(experiment: Experiment) -> str:
     """Return the experiment as YAML, its rules resolved (used when the run folder has no experiment.yaml)."""
     import yaml
 
-    data = dict(experiment.source)
-    data["rules"] = experiment.rules.to_mapping()
-    return yaml.safe_dump(data, sort_keys=False)
+    return yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
 
 
 # Formatting -------------------------------------------------------------------------------------------
@@ -348,7 +346,9 @@ def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> s
     if shoes.get("source") == "recorded":
         shoe_text = f"recorded shoes from {shoes.get('path')} ({shoes.get('format')} format)"
     else:
-        shoe_text = f"{fmt_count(int(shoes.get('count', 0)))} seeded shoes, seed {shoes.get('seed')}"
+        seeds = getattr(experiment, "seeds", None) or (shoes.get("seed"),)
+        which = f"seed {seeds[0]}" if len(seeds) == 1 else f"for each of the seeds {', '.join(map(str, seeds))}"
+        shoe_text = f"{fmt_count(int(shoes.get('count', 0)))} seeded shoes, {which}"
     facts = [
         ("Rules", f"{experiment.rules.name}: {experiment.rules.decks} decks"),
         ("Shoes", shoe_text),
