@@ -150,6 +150,16 @@ CASES = {
     "strategy as text": (
         "strategies:\n  - flat\n",
         "FILE:2:5: a strategy is a mapping, not the text 'flat'; write `- use: flat`"),
+    "no space after a colon": (
+        "strategies:\n  - use:flat\n",
+        "FILE:2:5: a strategy is a mapping, not the text 'use:flat'; a key needs a space after its colon: `use: flat`"),
+    "a key out of line": (
+        "strategies:\n  - use: flat\n  params: {unit: 10}\n",
+        "FILE:3:3: not valid YAML: while parsing a block collection, expected <block end>, but found a key "
+        "(check the indentation: this line does not line up with the lines above it)"),
+    "an unclosed quote": (
+        "name: 'abc\n" + FLAT,
+        "FILE:1:7: not valid YAML: the quoted value that starts here is never closed"),
     "strategy without use": (
         "strategies:\n  - name: x\n    params: {unit: 10}\n",
         "FILE:2:5: this strategy has no `use:` (the registered strategy to run, e.g. use: flat)"),

@@ -465,6 +465,10 @@ class _Resolver:
 
     def strategy(self, path: KeyPath, item: Any, reg: Any, rules: Rules, session: SessionConfig, has_cards: bool,
                  labels: dict[str, KeyPath]) -> list[StrategyEntry]:
+        if isinstance(item, str) and ":" in item:
+            key, _, value = item.partition(":")
+            raise self.error(path, f"a strategy is a mapping, not the text {item!r}; a key needs a space after its colon: "
+                                   f"`{key}: {value.strip()}`")
         if isinstance(item, str):
             raise self.error(path, f"a strategy is a mapping, not the text {item!r}; write `- use: {item}`")
         entry = self.section(path, item, STRATEGY_KEYS, "a strategy")

@@ -183,14 +183,18 @@ _HINTS = (
     ("did not find expected key", "check the indentation of this line and the one above"),
     ("did not find expected '-' indicator", "list items must line up under each other"),
     ("found undefined alias", "an alias *name needs an anchor &name above it"),
+    ("expected <block end>", "check the indentation: this line does not line up with the lines above it"),
 )
 
 
 def _yaml_error(exc: yaml.MarkedYAMLError, source: str) -> InputError:
+    if exc.context == "while scanning a quoted scalar" and exc.context_mark is not None:
+        return _where(source, exc.context_mark).error("not valid YAML: the quoted value that starts here is never closed")
     mark = exc.problem_mark or exc.context_mark
     problem = exc.problem or exc.context or "unreadable"
     if exc.context and exc.problem:
         problem = f"{exc.context}, {exc.problem}"
+    problem = problem.replace("but found '?'", "but found a key").replace("but found '-'", "but found a list item")
     for clue, hint in _HINTS:
         if clue in problem:
             problem += f" ({hint})"
