@@ -275,3 +275,11 @@ def test_random_shoes_never_overlap_cells() -> None:
         for cells in (r.big_road, *(r.derived(name) for name, _ in DERIVED_ROADS)):
             assert len({(c.col, c.row) for c in cells}) == len(cells)
             assert all(0 <= c.row < 6 for c in cells)
+
+
+def test_last_mark_of_each_derived_road() -> None:
+    r = roads(parse_outcomes(HAND_DRAWN))
+    assert (r.last_mark("big_eye_boy"), r.last_mark("small_road"), r.last_mark("cockroach_pig")) == ("red", "blue", "blue")
+    assert roads(parse_outcomes("BPB")).last_mark("small_road") is None
+    with pytest.raises(ValueError, match="unknown road"):
+        r.last_mark("big_road")

@@ -261,6 +261,13 @@ class Roads:
         except KeyError:
             raise ValueError(f"unknown road {name!r}; derived roads are {', '.join(n for n, _ in DERIVED_ROADS)}") from None
 
+    def last_mark(self, road: str) -> str | None:
+        """Colour of the last mark on derived road ``road``, or None while it is empty."""
+        cells = self._derived_cells.get(road)
+        if cells is None:
+            raise ValueError(f"unknown road {road!r}; derived roads are {', '.join(n for n, _ in DERIVED_ROADS)}")
+        return cells[-1].mark if cells else None
+
     def next_colour(self, road: str, side: str) -> str | None:
         """Colour road ``road`` would record if ``side`` won the next decided round (None: no mark yet).
 
