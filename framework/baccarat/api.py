@@ -9,7 +9,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -106,10 +106,13 @@ class Result:
             text = experiment_yaml_text(self.experiment)
         return render_html(self.analysis, self.experiment, images, text)
 
-    def save_results(self) -> Path:
-        """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder."""
+    def save_results(self, roads: Sequence[int] = ()) -> Path:
+        """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder.
+
+        ``roads`` lists shoes whose scoreboard roads the report shows.
+        """
         out = self._file("report.html").parent
-        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline)
+        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads)
         return out
 
     def _repr_html_(self) -> str:

@@ -15,7 +15,7 @@ import html
 import io
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -109,16 +109,23 @@ def _write_atomic(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None) -> Analysis:
+def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
+                  roads: Sequence[int] = ()) -> Analysis:
     """Write ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
-    holds them. Each file is replaced atomically.
+    holds them, and the scoreboard roads of the shoes listed in ``roads``.
+    Each file is replaced atomically.
     """
     from baccarat.plots import PLOT_FILES
 
     out = Path(out_dir)
+    road_images = None
+    if roads:  # first, so that a shoe the run does not hold changes no file
+        from baccarat.roads_plot import run_roads_images
+
+        road_images = run_roads_images(out, roads)
     analysis = analyse_experiment(ledger, experiment, baseline)
     _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
@@ -132,7 +139,7 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     yaml_path, manifest_path = out / "experiment.yaml", out / "manifest.json"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else experiment_yaml_text(experiment)
     manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
-    page = render_html(analysis, experiment, images, experiment_text, manifest)
+    page = render_html(analysis, experiment, images, experiment_text, manifest, road_images)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
 
@@ -366,9 +373,22 @@ def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> s
     return f"<table>{rows}</table>"
 
 
+def _roads_html(roads: Mapping[int, bytes] | None) -> str:
+    if not roads:
+        return ""
+    figures = "".join(f'<figure id="roads-shoe-{shoe}"><img src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
+                      f'alt="Roads of shoe {shoe}"><figcaption>Scoreboard roads of shoe {shoe}</figcaption></figure>'
+                      for shoe, data in roads.items())
+    return ("<h2>Roads</h2>\n<p>Bead plate, big road, big eye boy, small road and cockroach pig of the shoes asked for "
+            "(conventions in docs/roads.md).</p>\n" + figures + "\n")
+
+
 def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str, bytes], experiment_yaml: str,
-                manifest: Mapping[str, Any] | None = None) -> str:
-    """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource."""
+                manifest: Mapping[str, Any] | None = None, roads: Mapping[int, bytes] | None = None) -> str:
+    """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource.
+
+    ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section.
+    """
     from baccarat import __version__
 
     figures = []
@@ -399,7 +419,7 @@ def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str,
 {_comparison_html(analysis.comparison)}
 <h2>Plots</h2>
 {"".join(figures)}
-<h2>Definitions</h2>
+{_roads_html(roads)}<h2>Definitions</h2>
 <dl>{definitions}</dl>
 <h2>Experiment</h2>
 <pre>{_e(experiment_yaml)}</pre>

@@ -9,6 +9,8 @@ boy (hollow rings), small road (discs), cockroach pig (slashes), and the
 
 from __future__ import annotations
 
+import io
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -105,10 +107,83 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
 def save_roads_png(road: Roads, path: str | Path, title: str = "",
                    pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
     """Draw the roads of one shoe and write them to ``path`` as PNG; return the path."""
+    path = Path(path)
+    path.write_bytes(roads_png_bytes(road, title, pairs))
+    return path
+
+
+def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> bytes:
+    """Return the roads of one shoe drawn as PNG bytes."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
 
     fig = draw_roads(road, title, pairs)
     FigureCanvasAgg(fig)
-    path = Path(path)
-    fig.savefig(path, format="png")
-    return path
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png")
+    return buffer.getvalue()
+
+
+def load_shoe(source: str | Path, shoe: int, fmt: str | None = None,
+              rules: str = "punto-banco-8") -> tuple[list[str], tuple[list[bool], list[bool]] | None]:
+    """Return ``(outcomes, pairs)`` of shoe ``shoe`` from a run folder or a recorded shoe file.
+
+    ``pairs`` is ``(player_pair, banker_pair)`` per round, or None when the
+    shoe has no cards.
+    """
+    from baccarat.errors import InputError
+
+    path = Path(source)
+    if path.is_dir():
+        return run_shoe(path, shoe)
+    if not path.exists():
+        raise InputError(f"no such file or folder: {path}")
+    if fmt is None:
+        raise InputError(f"{path} is a shoe file: name its format with --format (cards, outcomes or rounds)")
+    from baccarat.dealer import OUTCOMES
+    from baccarat.recorded import read_shoes
+    from baccarat.rules import load_rules
+
+    recorded = read_shoes(path, fmt, load_rules(rules))
+    for warning in recorded.warnings:
+        print(f"baccarat: warning: {warning}", file=sys.stderr)
+    table = recorded.table
+    rows = (table.shoe == shoe).nonzero()[0]
+    if len(rows) == 0:
+        raise InputError(f"{path} holds shoes 1 to {recorded.shoes}; there is no shoe {shoe}")
+    outcomes = [OUTCOMES[c] for c in table.outcome[rows].tolist()]
+    pairs = (table.player_pair[rows].tolist(), table.banker_pair[rows].tolist()) if table.has_cards else None
+    return outcomes, pairs
+
+
+def run_shoe(path: str | Path, shoe: int) -> tuple[list[str], tuple[list[bool], list[bool]] | None]:
+    """Return ``(outcomes, pairs)`` of shoe ``shoe`` from the ``rounds.parquet`` of run folder ``path``."""
+    import polars as pl
+
+    from baccarat.errors import InputError
+
+    rounds_file = Path(path) / "rounds.parquet"
+    if not rounds_file.is_file():
+        raise InputError(f"{path} is not a run folder: it has no rounds.parquet")
+    try:
+        frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")
+                 .select("outcome", "player_pair", "banker_pair").collect())
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        raise InputError(f"cannot read {rounds_file}: {exc}") from None
+    if frame.height == 0:
+        last = pl.scan_parquet(rounds_file).select(pl.col("shoe").max()).collect().item()
+        raise InputError(f"{rounds_file} holds shoes 1 to {last}; there is no shoe {shoe}")
+    outcomes = [str(o) for o in frame["outcome"].to_list()]
+    if frame["player_pair"].null_count():
+        return outcomes, None
+    return outcomes, (frame["player_pair"].to_list(), frame["banker_pair"].to_list())
+
+
+def run_roads_images(run_dir: str | Path, shoes: Sequence[int]) -> dict[int, bytes]:
+    """Return the roads of each of ``shoes`` of a run folder, drawn as PNG bytes, by shoe id."""
+    from baccarat.roads import roads
+
+    images = {}
+    for shoe in shoes:
+        outcomes, pairs = run_shoe(run_dir, shoe)
+        images[shoe] = roads_png_bytes(roads(outcomes), f"shoe {shoe}", pairs)
+    return images

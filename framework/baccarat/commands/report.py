@@ -10,6 +10,21 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="folder written by baccarat run")
     parser.add_argument("--baseline", metavar="NAME", help="strategy the others are compared with (default: the first)")
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
+    parser.add_argument("--roads", metavar="N[,N...]", default="", help="show the scoreboard roads of these shoes in the report")
+
+
+def shoe_list(text: str) -> tuple[int, ...]:
+    """Return the shoe ids of a ``--roads`` value such as ``1,5,9``; raise InputError on anything else."""
+    from baccarat.errors import InputError
+
+    shoes = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        if not part.isdigit() or int(part) < 1:
+            raise InputError(f"--roads takes shoe ids from 1 separated by commas (like 1,5,9), not {text!r}")
+        shoes.append(int(part))
+    return tuple(shoes)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -18,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.report import REPORT_FILE, format_summary
 
     result = load(args.run_dir, baseline=args.baseline)
-    result.save_results()
+    result.save_results(roads=shoe_list(args.roads))
     if not args.quiet:
         print(format_summary(result.summary))
     print(f"report -> {result.out_dir / REPORT_FILE}")

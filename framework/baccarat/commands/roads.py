@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -19,59 +18,6 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                         help="rules a shoe file is checked against (default punto-banco-8)")
     parser.add_argument("--out", metavar="PNG", help="PNG file to write (default roads-shoe-N.png in the current folder)")
     parser.add_argument("--json", action="store_true", help="print the roads as JSON instead of text")
-
-
-def load_shoe(source: str | Path, shoe: int, fmt: str | None = None, rules: str = "punto-banco-8"):
-    """Return ``(outcomes, pairs)`` of shoe ``shoe`` from a run folder or a recorded shoe file.
-
-    ``pairs`` is ``(player_pair, banker_pair)`` per round, or None when the
-    shoe has no cards.
-    """
-    from baccarat.errors import InputError
-
-    path = Path(source)
-    if path.is_dir():
-        return _from_run_dir(path, shoe)
-    if not path.exists():
-        raise InputError(f"no such file or folder: {path}")
-    if fmt is None:
-        raise InputError(f"{path} is a shoe file: name its format with --format (cards, outcomes or rounds)")
-    from baccarat.dealer import OUTCOMES
-    from baccarat.recorded import read_shoes
-    from baccarat.rules import load_rules
-
-    recorded = read_shoes(path, fmt, load_rules(rules))
-    for warning in recorded.warnings:
-        print(f"baccarat: warning: {warning}", file=sys.stderr)
-    table = recorded.table
-    rows = (table.shoe == shoe).nonzero()[0]
-    if len(rows) == 0:
-        raise InputError(f"{path} holds shoes 1 to {recorded.shoes}; there is no shoe {shoe}")
-    outcomes = [OUTCOMES[c] for c in table.outcome[rows].tolist()]
-    pairs = (table.player_pair[rows].tolist(), table.banker_pair[rows].tolist()) if table.has_cards else None
-    return outcomes, pairs
-
-
-def _from_run_dir(path: Path, shoe: int):
-    import polars as pl
-
-    from baccarat.errors import InputError
-
-    rounds_file = path / "rounds.parquet"
-    if not rounds_file.is_file():
-        raise InputError(f"{path} is not a run folder: it has no rounds.parquet")
-    try:
-        frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")
-                 .select("outcome", "player_pair", "banker_pair").collect())
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputError(f"cannot read {rounds_file}: {exc}") from None
-    if frame.height == 0:
-        last = pl.scan_parquet(rounds_file).select(pl.col("shoe").max()).collect().item()
-        raise InputError(f"{rounds_file} holds shoes 1 to {last}; there is no shoe {shoe}")
-    outcomes = [str(o) for o in frame["outcome"].to_list()]
-    if frame["player_pair"].null_count():
-        return outcomes, None
-    return outcomes, (frame["player_pair"].to_list(), frame["banker_pair"].to_list())
 
 
 def render_text(road) -> str:
@@ -93,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     """Compute the roads of one shoe, write them as PNG and print them."""
     from baccarat.errors import InputError
     from baccarat.roads import roads
-    from baccarat.roads_plot import save_roads_png
+    from baccarat.roads_plot import load_shoe, save_roads_png
 
     if args.shoe < 1:
         raise InputError(f"--shoe must be a shoe id from 1, not {args.shoe}")
