@@ -8,7 +8,7 @@ import pytest
 
 from baccarat.bets import settlement_table
 from baccarat.engine import SessionConfig, StrategyRun, amount_to_cents, run_strategy
-from baccarat.plugins import registry
+from baccarat.plugins import default_session, registry
 from baccarat.rounds import OUTCOME_CODE, RoundTable
 from baccarat.rules import preset
 
@@ -27,9 +27,10 @@ def play(use: str, outcomes: str, bankroll: int = 1000, table_min: int = 10, tab
          shoes_per_session: int = 1, shoe_lengths: list[int] | None = None, **params):
     rules = preset("punto-banco-8")
     table = scripted(outcomes, shoe_lengths)
-    cls = registry().strategy(use)
-    run = StrategyRun(use, cls, {**cls.params, **params})
     config = SessionConfig(bankroll * 100, table_min * 100, table_max * 100, shoes_per_session)
+    probe = default_session(rules, config.bankroll_cents, config.table_min_cents, config.table_max_cents)
+    cls, full = registry().resolve(use, params, probe)
+    run = StrategyRun(use, cls, full)
     return run_strategy(run, table, settlement_table(table, rules), rules, config, seed=1)
 
 

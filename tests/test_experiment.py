@@ -186,7 +186,7 @@ CASES = {
         "FILE:4:20: the bet 'dragon7' is not offered by the rules 'punto-banco-8'"),
     "a side that does not exist": (
         "strategies:\n  - use: martingale\n    params: {side: bankr, unit: 10}\n",
-        "FILE:3:20: strategy 'martingale' bet on 'bankr', which the table does not offer here"),
+        "FILE:3:20: unknown side 'bankr' for strategy 'martingale' (did you mean 'banker'?)"),
     "two strategies with one label": (
         "strategies:\n  - use: flat\n  - name: flat\n    use: martingale\n",
         "FILE:3:11: two strategies are labelled 'flat' (the first at line 2); give each its own `name:`"),
@@ -229,7 +229,7 @@ CASES = {
         "FILE:2:1: not valid YAML: expected a single document in the stream, but found another document"),
     "a list at the top": (
         "- use: flat\n",
-        "FILE:1:1: an experiment must be a mapping of name, rules, shoes, session, strategies, not a list"),
+        "FILE:1:1: an experiment must be a mapping of name, rules, shoes, session, strategies, plugins_dir, not a list"),
     "empty file": (
         "",
         "FILE:1:1: the experiment is empty; it needs at least a list of strategies"),

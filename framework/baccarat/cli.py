@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
+    ("strategies", "list every strategy, progression, selector and stop rule the plugins provide"),
     ("roads", "draw one shoe's scoreboard roads (bead plate, big road, derived roads)"),
     ("shoes", "write seeded shoes to a file, or check a recorded shoe file"),
     ("report", "rebuild the summary, plots and report of a saved run"),

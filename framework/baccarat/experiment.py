@@ -34,7 +34,7 @@ from baccarat.recorded import format_has_cards
 from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
 from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
 
-TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies")
+TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir")
 SHOE_KEYS: tuple[str, ...] = ("source", "seed", "count", "path", "format")
 SESSION_KEYS: tuple[str, ...] = ("bankroll", "shoes_per_session", "table_min", "table_max")
 STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
@@ -67,6 +67,8 @@ class Experiment:
     path: str = "<experiment>"
     seeds: tuple[int, ...] = (0,)
     overrides: tuple[str, ...] = ()
+    plugins_dirs: tuple[str, ...] = ()
+    """Plugin folders loaded for this experiment (``plugins_dir:``, then ``--plugins-dir``), absolute."""
 
     @property
     def seed(self) -> int:
@@ -92,6 +94,7 @@ class Experiment:
                 "table_max": _plain_cents(self.session.table_max_cents),
             },
             "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
+            **({"plugins_dir": list(self.plugins_dirs)} if self.plugins_dirs else {}),
         }
 
 
@@ -112,10 +115,13 @@ def _plain(value: Any) -> Any:
 
 # Reading ----------------------------------------------------------------------
 
-def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[str] = ()) -> Experiment:
+def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[str] = (),
+                    plugins_dirs: Iterable[str | Path] = ()) -> Experiment:
     """Read, override and resolve an experiment from a YAML file path or a mapping.
 
-    ``overrides`` are ``key.path=value`` strings as given to ``--set``.
+    ``overrides`` are ``key.path=value`` strings as given to ``--set``;
+    ``plugins_dirs`` are plugin folders given on the command line (``--plugins-dir``),
+    loaded after the experiment's own ``plugins_dir``.
     Raise :class:`InputError` (exit status 2) at the first mistake.
     """
     if isinstance(source, Mapping):
@@ -127,7 +133,7 @@ def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[
     overrides = tuple(overrides)
     for text in overrides:
         apply_override(doc, text)
-    return _Resolver(doc, folder, stem, overrides).experiment()
+    return _Resolver(doc, folder, stem, overrides, plugins_dirs).experiment()
 
 
 def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
@@ -232,11 +238,14 @@ def _label_value(value: Any) -> str:
 class _Resolver:
     """Walks a document section by section, checking every value where it was written."""
 
-    def __init__(self, doc: Document, folder: Path, stem: str, overrides: tuple[str, ...]) -> None:
+    def __init__(self, doc: Document, folder: Path, stem: str, overrides: tuple[str, ...],
+                 plugins_dirs: Iterable[str | Path] = ()) -> None:
         self.doc = doc
         self.folder = folder
         self.stem = stem
         self.overrides = overrides
+        self.extra_plugins_dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
+        self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs
         self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
 
     # Helpers -------------------------------------------------------------------
@@ -319,11 +328,30 @@ class _Resolver:
         rules = self.rules(data)
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
+        self.plugins_dirs = self.plugins_dir(data) + self.extra_plugins_dirs
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
         if shoes["source"] == "recorded":  # bets the shoes cannot settle are refused first, even when the file is missing
             shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
-        return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides)
+        return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
+                          self.plugins_dirs)
+
+    def plugins_dir(self, data: dict[str, Any]) -> tuple[str, ...]:
+        """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file."""
+        value = data.get("plugins_dir")
+        if value is None:
+            return ()
+        items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+        folders = []
+        for index, item in items:
+            path: KeyPath = ("plugins_dir",) if index is None else ("plugins_dir", index)
+            name = self.text(path, item, "plugins_dir")
+            folder = (self.folder / Path(name).expanduser()).resolve()
+            if not folder.is_dir():
+                raise self.error(path, f"the plugins folder {name!r} does not exist (looked for {folder})"
+                                       if not folder.exists() else f"plugins_dir {name!r} is not a folder")
+            folders.append(str(folder))
+        return tuple(folders)
 
     def rules(self, data: dict[str, Any]) -> Rules:
         if "rules" not in data:
@@ -456,7 +484,7 @@ class _Resolver:
             raise self.error(path, f"strategies must be {hint}, not {_shown(value)}")
         from baccarat.plugins import registry
 
-        reg = registry()
+        reg = registry(self.plugins_dirs)
         labels: dict[str, KeyPath] = {}
         entries: list[StrategyEntry] = []
         for index, item in enumerate(value):
@@ -533,7 +561,7 @@ class _Resolver:
         try:
             cls, full = reg.configure(use, given)
         except ParameterError as exc:
-            where, key = at(exc.param, key=True)
+            where, key = at(exc.param, key=not getattr(exc, "at_value", False))
             raise self.error(where, exc.message, key=key, cls=StrategyError) from None
         defaults = cls.accepted_params(given)
         for param, value in given.items():

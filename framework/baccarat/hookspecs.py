@@ -1,8 +1,10 @@
 """Hook specifications: what a plugin can provide.
 
-Hooks are called once per command to collect things, never once per round.
-Implement them with ``@baccarat.hookimpl`` and call nothing yourself: the
-host passes a ``register`` callback.
+Every hook is called once per command, when the registry of strategies is
+built, never once per round. Each receives a ``register`` callback: call it
+once for every class the plugin provides. Implement hooks with
+``@baccarat.hookimpl`` (no default argument values); a plugin implements
+only the hooks it needs. ``docs/plugins.md`` documents each hook.
 """
 
 from __future__ import annotations
@@ -17,8 +19,38 @@ hookimpl = pluggy.HookimplMarker("baccarat")
 
 @hookspec
 def register_strategies(register: Callable[[type], None]) -> None:
-    """Register strategy classes: call ``register(cls)`` for each.
+    """Register free-form strategy classes: call ``register(cls)`` for each.
 
-    ``cls`` subclasses :class:`baccarat.strategy.Strategy` and has a unique
-    ``name`` and a ``params`` mapping of parameter names to defaults.
+    ``cls`` subclasses :class:`baccarat.strategy.Strategy`; its ``name`` is
+    what an experiment's ``use:`` names, its ``params`` maps parameter names
+    to defaults. Strategy and progression names share one namespace.
+    """
+
+
+@hookspec
+def register_progressions(register: Callable[[type], None]) -> None:
+    """Register staking progressions: call ``register(cls)`` for each.
+
+    ``cls`` subclasses :class:`baccarat.strategy.Progression`; its ``name`` is
+    what an experiment's ``use:`` names, and it is combined with any selector
+    (the ``side`` parameter) and the stop rules.
+    """
+
+
+@hookspec
+def register_selectors(register: Callable[[type], None]) -> None:
+    """Register side selectors: call ``register(cls)`` for each.
+
+    ``cls`` subclasses :class:`baccarat.strategy.Selector`; its ``name`` is a
+    value of a composed strategy's ``side`` parameter.
+    """
+
+
+@hookspec
+def register_stop_rules(register: Callable[[type], None]) -> None:
+    """Register stop rules: call ``register(cls)`` for each.
+
+    ``cls`` subclasses :class:`baccarat.strategy.StopRule`; every parameter
+    defaults to ``None`` and becomes a parameter of every composed strategy
+    (a rule is active when one of its parameters is given).
     """

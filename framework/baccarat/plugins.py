@@ -1,75 +1,374 @@
 """The plugin manager: built-in and third-party strategies, loaded the same way.
 
-Built-in strategies live in the ``baccarat_strategies`` package and are
-registered through the ``baccarat`` entry-point group, exactly as a
-third-party package's would be.
+Plugins come from two places:
+
+- the ``baccarat`` entry-point group of installed packages; the built-in
+  strategies (package ``baccarat_strategies``) are registered there exactly
+  as a third-party package's would be;
+- loose ``*.py`` files in a plugins folder the user names (``--plugins-dir``,
+  or ``plugins_dir:`` in an experiment); files whose name starts with ``_``
+  are skipped.
+
+``BACCARAT_DISABLE_PLUGINS`` (comma-separated plugin names: entry-point names
+or file names without ``.py``) keeps named plugins from loading. A plugin
+that fails to import, or whose hook raises, is reported by name as a warning
+and left out; two plugins registering one name is an error naming both.
+
+The hooks are called once, when :func:`registry` builds the registry (cached
+per plugins folders and disabled names), never once per round.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import importlib.util
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pluggy
 
 from baccarat import hookspecs
-from baccarat.errors import ParameterError, StrategyError, did_you_mean
-from baccarat.strategy import Strategy
+from baccarat.compose import COMPOSED_PARAMS, compose, with_stop_rules
+from baccarat.errors import InputError, ParameterError, StrategyError, did_you_mean
+from baccarat.rules import Rules
+from baccarat.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, cents_to_decimal
 
 ENTRY_POINT_GROUP = "baccarat"
+"""Entry-point group that installed packages register their plugin modules in."""
+
+DISABLE_ENV = "BACCARAT_DISABLE_PLUGINS"
+"""Environment variable: comma-separated names of plugins not to load."""
+
+BUILT_IN_DISTRIBUTION = "baccarat-backtest"
+"""The distribution whose entry points are the built-in plugins."""
+
+KINDS: dict[str, tuple[str, type]] = {
+    "strategy": ("register_strategies", Strategy),
+    "progression": ("register_progressions", Progression),
+    "selector": ("register_selectors", Selector),
+    "stop-rule": ("register_stop_rules", StopRule),
+}
+"""Kind of registered class -> (hook that registers it, base class it must subclass)."""
+
+
+@dataclass(frozen=True)
+class Plugin:
+    """Where a plugin came from: ``origin`` is ``built-in``, ``package`` or ``file``."""
+
+    name: str
+    origin: str
+    source: str
+    """The distribution and its version, or the file's path."""
+
+    def __str__(self) -> str:
+        return f"plugin {self.name!r} ({self.origin}: {self.source})"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One registered class: its name, kind and the plugin that registered it."""
+
+    name: str
+    kind: str
+    cls: type
+    plugin: Plugin
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """Parameters with their defaults, as a user writes them (progressions show ``side`` and ``unit`` too)."""
+        if self.kind == "progression":
+            return {**COMPOSED_PARAMS, **self.cls.params}
+        return dict(self.cls.params)
 
 
 @dataclass
 class Registry:
-    """Everything the plugins registered, by name."""
+    """Everything the plugins registered, by kind and name, and what went wrong loading them."""
 
-    strategies: dict[str, type[Strategy]] = field(default_factory=dict)
-    origins: dict[str, str] = field(default_factory=dict)
+    entries: dict[str, dict[str, Entry]] = field(default_factory=lambda: {kind: {} for kind in KINDS})
+    plugins: list[Plugin] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def strategies(self) -> dict[str, type[Strategy]]:
+        """Free-form strategy classes by name."""
+        return {name: e.cls for name, e in self.entries["strategy"].items()}
+
+    @property
+    def progressions(self) -> dict[str, type[Progression]]:
+        """Progression classes by name."""
+        return {name: e.cls for name, e in self.entries["progression"].items()}
+
+    @property
+    def selectors(self) -> dict[str, type[Selector]]:
+        """Selector classes by name (the values of ``side``)."""
+        return {name: e.cls for name, e in self.entries["selector"].items()}
+
+    @property
+    def stop_rules(self) -> tuple[type[StopRule], ...]:
+        """Stop-rule classes in registration order."""
+        return tuple(e.cls for e in self.entries["stop-rule"].values())
+
+    def usable(self) -> list[str]:
+        """Every name an experiment's ``use:`` may give."""
+        return [*self.entries["progression"], *self.entries["strategy"]]
 
     def strategy(self, name: str) -> type[Strategy]:
-        """Return the strategy class registered as ``name``, or raise with a suggestion."""
-        try:
-            return self.strategies[name]
-        except KeyError:
-            raise StrategyError(f"unknown strategy {name!r}{did_you_mean(name, self.strategies)}; "
-                                "`baccarat strategies` lists them") from None
+        """Return the strategy class that ``use: name`` runs, or raise :class:`StrategyError` with a suggestion.
+
+        A progression gives its composed class (any selector, chosen by the
+        ``side`` parameter, and every stop rule); a free-form strategy gives
+        its class, wrapped so that the stop rules' parameters work on it too.
+        """
+        if name in self.entries["progression"]:
+            return compose(self.entries["progression"][name].cls, tuple(self.selectors.values()), self.stop_rules)
+        if name in self.entries["strategy"]:
+            return with_stop_rules(self.entries["strategy"][name].cls, self.stop_rules)
+        raise StrategyError(f"unknown strategy {name!r}{did_you_mean(str(name), self.usable())}; "
+                            "`baccarat strategies` lists them")
 
     def configure(self, name: str, params: Mapping[str, Any]) -> tuple[type[Strategy], dict[str, Any]]:
-        """Return the strategy class registered as ``name`` and its full parameters (defaults plus ``params``).
+        """Return the strategy class of ``use: name`` and its full parameters (defaults, then ``params``).
 
-        An unknown parameter raises :class:`ParameterError` naming it, with a suggestion.
+        An unknown side or parameter raises :class:`ParameterError` naming it, with a "did you mean".
         """
         cls = self.strategy(name)
+        if not isinstance(params, Mapping):
+            raise StrategyError(f"the parameters of strategy {name!r} must be a mapping, not {params!r}")
+        if name in self.entries["progression"]:
+            side = params.get("side", COMPOSED_PARAMS["side"])
+            selectors = self.entries["selector"]
+            if not isinstance(side, str) or side not in selectors:
+                error = ParameterError(f"unknown side {side!r} for strategy {name!r}{did_you_mean(str(side), selectors)}; "
+                                       f"sides are {', '.join(selectors)}", param="side")
+                error.at_value = True  # the value is wrong, not the key
+                raise error
         accepted = cls.accepted_params(params)
         for key in params:
             if key not in accepted:
-                raise ParameterError(f"strategy {name!r} has no parameter {key!r}{did_you_mean(str(key), accepted)}; "
+                raise ParameterError(f"strategy {name!r} has no parameter {key!r}{self._hint(str(key), accepted)}; "
                                      f"its parameters are {', '.join(accepted) or 'none'}", param=str(key))
-        return cls, {**accepted, **params}
+        off = {key for rule in self.stop_rules for key in rule.params}
+        return cls, {**{k: v for k, v in accepted.items() if k not in off}, **params}
+
+    def resolve(self, name: str, params: Mapping[str, Any], session: SessionInfo | None = None,
+                check: bool = True) -> tuple[type[Strategy], dict[str, Any]]:
+        """Like :meth:`configure`; with ``check``, also make the strategy once for ``session`` so bad values fail now.
+
+        ``session`` defaults to :func:`default_session`.
+        """
+        cls, full = self.configure(name, params)
+        if check:
+            try:
+                cls(session or default_session(), **full)
+            except StrategyError:
+                raise
+            except Exception as exc:
+                raise StrategyError(f"strategy {name!r}: {exc}") from None
+        return cls, full
+
+    def _hint(self, key: str, params: Mapping[str, Any]) -> str:
+        hint = did_you_mean(key, list(params))
+        if hint:
+            return hint
+        owners = [name for name, e in self.entries["selector"].items() if key in e.cls.params]
+        return f" (it is a parameter of side {owners[0]!r})" if owners else ""
+
+
+def default_session(rules: Rules | None = None, bankroll_cents: int = 100_000, table_min_cents: int = 1_000,
+                    table_max_cents: int = 100_000) -> SessionInfo:
+    """Return session facts to check a strategy's parameters with before a run (session number 0)."""
+    return SessionInfo(0, rules or Rules(), cents_to_decimal(bankroll_cents), cents_to_decimal(table_min_cents),
+                       cents_to_decimal(table_max_cents), np.random.default_rng(0))
+
+
+def disabled_plugins(environ: Mapping[str, str] | None = None) -> frozenset[str]:
+    """Return the plugin names that ``BACCARAT_DISABLE_PLUGINS`` keeps from loading."""
+    value = (os.environ if environ is None else environ).get(DISABLE_ENV, "")
+    return frozenset(name.strip() for name in value.split(",") if name.strip())
 
 
 def get_plugin_manager() -> pluggy.PluginManager:
-    """Return a plugin manager with the hook specs and every ``baccarat`` entry point loaded."""
+    """Return an empty plugin manager that knows the ``baccarat`` hook specifications."""
     pm = pluggy.PluginManager("baccarat")
     pm.add_hookspecs(hookspecs)
-    pm.load_setuptools_entrypoints(ENTRY_POINT_GROUP)
     return pm
 
 
-@cache
-def registry() -> Registry:
-    """Collect what the plugins provide (once per process)."""
-    pm = get_plugin_manager()
-    found = Registry()
+def _entry_points() -> list[EntryPoint]:
+    """Installed entry points of the group, each once, built-in first."""
+    seen: set[tuple[str, str]] = set()
+    found = []
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if (ep.name, ep.value) not in seen:
+            seen.add((ep.name, ep.value))
+            found.append(ep)
+    return sorted(found, key=lambda ep: (_distribution(ep)[0] != BUILT_IN_DISTRIBUTION, ep.name))
 
-    def register_strategy(cls: Any) -> None:
-        origin = getattr(cls, "__module__", "?")
-        if cls.name in found.strategies:
-            raise StrategyError(f"strategy {cls.name!r} is registered twice: by {found.origins[cls.name]} and by {origin}")
-        found.strategies[cls.name] = cls
-        found.origins[cls.name] = origin
 
-    pm.hook.register_strategies(register=register_strategy)
-    return found
+def _distribution(ep: EntryPoint) -> tuple[str, str]:
+    dist = ep.dist
+    if dist is None:
+        return "?", "?"
+    return dist.metadata["Name"] or dist.name, dist.version
+
+
+def _load_file(path: Path) -> ModuleType:
+    """Import a plugin file as module ``baccarat_plugin_<name>``."""
+    module_name = "baccarat_plugin_" + re.sub(r"\W", "_", path.stem)
+    spec = importlib.util.spec_from_file_location(module_name, path)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot import {path}")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[module_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except BaseException:
+        sys.modules.pop(module_name, None)
+        raise
+    return module
+
+
+def _plugin_files(folder: str | Path) -> list[Path]:
+    path = Path(folder)
+    if not path.is_dir():
+        raise InputError(f"the plugins folder {path} does not exist" if not path.exists() else f"{path} is not a folder")
+    return sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+
+
+def _failure(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}"
+
+
+def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = (),
+                 disabled: frozenset[str] = frozenset()) -> tuple[list[Plugin], list[str]]:
+    """Register every entry-point plugin and every file of ``plugins_dirs`` in ``pm``, except ``disabled`` ones.
+
+    Return the plugins registered and a warning for each one that could not be.
+    """
+    candidates: list[tuple[Plugin, Callable[[], Any]]] = []
+    for ep in _entry_points():
+        dist, version = _distribution(ep)
+        origin = "built-in" if dist == BUILT_IN_DISTRIBUTION else "package"
+        candidates.append((Plugin(ep.name, origin, f"{dist} {version}"), ep.load))
+    for folder in plugins_dirs:
+        for path in _plugin_files(folder):
+            candidates.append((Plugin(path.stem, "file", str(path.resolve())), lambda path=path: _load_file(path)))
+    plugins: list[Plugin] = []
+    warnings: list[str] = []
+    names: dict[str, Plugin] = {}
+    for plugin, load in candidates:
+        if plugin.name in disabled:
+            continue
+        if plugin.name in names:
+            raise InputError(f"two plugins are named {plugin.name!r}: {names[plugin.name]} and {plugin}; "
+                             f"rename one or disable it with {DISABLE_ENV}")
+        try:
+            module = load()
+        except (Exception, SystemExit) as exc:
+            warnings.append(f"{plugin} failed to import and is left out: {_failure(exc)}")
+            continue
+        try:
+            pm.register(module, name=plugin.name)
+        except Exception as exc:
+            if pm.get_plugin(plugin.name) is not None:
+                pm.unregister(name=plugin.name)
+            warnings.append(f"{plugin} is invalid and is left out: {_failure(exc)}")
+            continue
+        names[plugin.name] = plugin
+        plugins.append(plugin)
+        warnings.extend(_unknown_hooks(pm, plugin))
+    known = {p.name for p, _ in candidates}
+    for name in sorted(disabled - known):
+        warnings.append(f"{DISABLE_ENV} names {name!r}, which is not a plugin{did_you_mean(name, known)}")
+    return plugins, warnings
+
+
+def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
+    hooks = [hook for hook, _ in KINDS.values()]
+    out = []
+    for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
+        if not caller.has_spec():
+            out.append(f"{plugin} implements {caller.name!r}, which is not a baccarat hook"
+                       f"{did_you_mean(caller.name, hooks)}")
+    return out
+
+
+def _collect(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:
+    """Call each hook once per plugin that implements it, recording who registered what."""
+    by_name = {p.name: p for p in plugins}
+    for kind, (hook_name, base) in KINDS.items():
+        caller = getattr(pm.hook, hook_name)
+        for impl in caller.get_hookimpls():
+            plugin = by_name[impl.plugin_name]
+            batch: list[type] = []
+            try:
+                impl.function(register=lambda cls, kind=kind, base=base, batch=batch: batch.append(_checked(cls, kind, base)))
+            except Exception as exc:
+                found.warnings.append(f"{plugin} failed in {hook_name} and is left out of it: {_failure(exc)}")
+                continue
+            for cls in batch:
+                _add(found, Entry(cls.name, kind, cls, plugin))
+
+
+def _checked(cls: Any, kind: str, base: type) -> type:
+    if not isinstance(cls, type) or not issubclass(cls, base):
+        raise TypeError(f"register() takes a subclass of {base.__module__}.{base.__qualname__} here, not {cls!r}")
+    if not isinstance(cls.name, str) or not cls.name:
+        raise TypeError(f"{cls.__qualname__} has no name")
+    if not isinstance(cls.params, dict):
+        raise TypeError(f"{cls.__qualname__}.params must be a dict of parameter names to defaults")
+    if kind == "stop-rule" and (not cls.params or any(v is not None for v in cls.params.values())):
+        raise TypeError(f"stop rule {cls.name!r} must have parameters, each defaulting to None")
+    return cls
+
+
+_NAMESPACE = {"strategy": "strategy", "progression": "strategy", "selector": "selector", "stop-rule": "stop-rule"}
+
+
+def _add(found: Registry, entry: Entry) -> None:
+    space = _NAMESPACE[entry.kind]
+    for kind, table in found.entries.items():
+        other = table.get(entry.name)
+        if other is not None and _NAMESPACE[kind] == space:
+            raise StrategyError(f"{space} name {entry.name!r} is registered twice: as a {other.kind} by {other.plugin} "
+                                f"and as a {entry.kind} by {entry.plugin}")
+    if entry.kind == "stop-rule":
+        for other in found.entries["stop-rule"].values():
+            shared = set(other.cls.params) & set(entry.cls.params)
+            if shared:
+                raise StrategyError(f"stop-rule parameter {sorted(shared)[0]!r} is registered twice: by stop rule "
+                                    f"{other.name!r} of {other.plugin} and by stop rule {entry.name!r} of {entry.plugin}")
+    found.entries[entry.kind][entry.name] = entry
+
+
+_CACHE: dict[tuple[tuple[str, ...], frozenset[str]], Registry] = {}
+
+
+def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
+    """Return what the plugins provide: entry points plus ``plugins_dirs`` files, minus disabled plugins.
+
+    Built once per process for each set of folders and disabled names; call
+    :func:`clear_registry` after installing or changing plugins in a process.
+    """
+    dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
+    key = (dirs, disabled_plugins())
+    if key not in _CACHE:
+        pm = get_plugin_manager()
+        plugins, warnings = load_plugins(pm, dirs, key[1])
+        found = Registry(plugins=plugins, warnings=warnings)
+        _collect(pm, plugins, found)
+        _CACHE[key] = found
+    return _CACHE[key]
+
+
+def clear_registry() -> None:
+    """Forget every registry built so far (the next :func:`registry` call loads the plugins again)."""
+    _CACHE.clear()

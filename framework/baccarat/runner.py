@@ -41,7 +41,7 @@ class RunResult:
 
 def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
     """Resolve the experiment's strategies against the registry, checking their parameters."""
-    reg = registry()
+    reg = registry(experiment.plugins_dirs)
     runs = []
     labels: set[str] = set()
     for entry in experiment.strategies:
@@ -109,6 +109,7 @@ def _run_seed(experiment: Experiment, progress: Callable[[int], None] | None = N
     shoes = experiment.shoes
     check_bets_offered(used, experiment.rules, shoes["source"] == "seeded" or format_has_cards(str(shoes["format"])))
     table, warnings = deal(experiment)
+    warnings = registry(experiment.plugins_dirs).warnings + warnings
     multipliers = settlement_table(table, experiment.rules)
     bets = tuple(multipliers)
     sessions = session_bounds(table, experiment.session.shoes_per_session)

@@ -8,26 +8,37 @@ that has not been dealt yet.
 
 Amounts a strategy returns are in currency units (``10``, ``Decimal("2.50")``,
 ``12.5``) and must be whole cents. Amounts it sees are exact ``Decimal``.
+
+Most strategies are composed from three smaller pieces, each registered by
+plugins (see ``docs/plugins.md``): a :class:`Selector` chooses the side, a
+:class:`Progression` sets the stake, :class:`StopRule` objects end the
+session's betting early. :mod:`baccarat.compose` puts them together.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
 from baccarat.dealer import OUTCOMES
 from baccarat.roads import Roads
-from baccarat.rules import Rules
+from baccarat.rules import MAIN_BETS, SIDE_BETS, Rules
 
 if TYPE_CHECKING:
     from baccarat.rounds import RoundTable
 
 Bets = Mapping[str, Any] | None
 """What ``bets`` returns: ``{side: amount}``; ``None`` or ``{}`` sits the round out."""
+
+FIXED_SIDES: tuple[str, ...] = MAIN_BETS + SIDE_BETS
+"""Every bet a strategy can name: the main bets, then the side bets."""
+
+OPPOSITE = {"banker": "player", "player": "banker"}
+"""The other main side."""
 
 _CENT = Decimal("0.01")
 _MICRO = Decimal("0.000001")
@@ -43,6 +54,38 @@ def cents_to_decimal(cents: int) -> Decimal:
     return (Decimal(cents) * _CENT).quantize(_CENT)
 
 
+def cents_to_amount(cents: int) -> int | Decimal:
+    """Return whole cents as a currency amount a strategy may bet: an ``int`` when whole, else a ``Decimal``."""
+    return cents // 100 if cents % 100 == 0 else cents_to_decimal(cents)
+
+
+# Parameter readers: plugin authors use them to check their parameters --------
+
+def amount_cents(value: Any, what: str) -> int:
+    """Return a positive amount in currency units (``10``, ``2.5``, ``"0.25"``) as whole cents.
+
+    Raise ``ValueError`` naming ``what`` when it is not a positive whole number of cents.
+    """
+    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
+        raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}")
+    try:
+        cents = Decimal(str(value)) * 100
+    except InvalidOperation:
+        raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}") from None
+    if not cents.is_finite() or cents <= 0:
+        raise ValueError(f"{what} must be a positive amount, not {value!r}")
+    if cents != cents.to_integral_value():
+        raise ValueError(f"{what} must be a whole number of cents, not {value!r}")
+    return int(cents)
+
+
+def positive_int(value: Any, what: str) -> int:
+    """Return ``value`` as an int of at least 1, or raise ``ValueError`` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{what} must be a whole number of at least 1, not {value!r}")
+    return value
+
+
 @dataclasses.dataclass(frozen=True)
 class SessionInfo:
     """Fixed facts of a session, given to a strategy when it is made."""
@@ -55,12 +98,28 @@ class SessionInfo:
     rng: np.random.Generator
     """A random stream of this strategy in this session, from the experiment seed."""
 
+    @property
+    def table_min_cents(self) -> int:
+        """Smallest bet the table takes, in cents."""
+        return int(self.table_min * 100)
+
+    @property
+    def table_max_cents(self) -> int:
+        """Largest bet the table takes, in cents."""
+        return int(self.table_max * 100)
+
 
 class TableView:
-    """Read-only view of a session before a round is dealt (maintained by the engine)."""
+    """Read-only view of a session before a round is dealt (maintained by the engine).
+
+    Everything it shows comes from rounds already dealt and settled: the
+    session's past outcomes, the current shoe's outcomes and cards, the
+    bankroll and the table limits.
+    """
 
     __slots__ = ("_table", "_shoe_start", "_row", "_bankroll_micros", "round", "session", "initial_micros",
-                 "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes", "_roads")
+                 "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes",
+                 "_last_decided", "_decided", "_streak", "_roads")
 
     def __init__(self, table: RoundTable, session: int, initial_micros: int,
                  table_min_cents: int, table_max_cents: int) -> None:
@@ -74,6 +133,9 @@ class TableView:
         self._row = 0
         self._outcomes: list[str] = []
         self._session_outcomes: list[str] = []
+        self._last_decided: str | None = None
+        self._decided = 0
+        self._streak = 0
         self._roads: Roads | None = None
         self.round = 0
 
@@ -103,6 +165,11 @@ class TableView:
         """Bankroll now minus the bankroll at the start of the session."""
         return micros_to_decimal(self._bankroll_micros - self.initial_micros)
 
+    @property
+    def profit_micros(self) -> int:
+        """Bankroll now minus the bankroll at the start of the session, in micro-units."""
+        return self._bankroll_micros - self.initial_micros
+
     # Where we are ---------------------------------------------------------
     @property
     def shoe(self) -> int:
@@ -127,10 +194,17 @@ class TableView:
     @property
     def last_decided(self) -> str | None:
         """Winner of this shoe's last round that was not a tie, or None."""
-        for outcome in reversed(self._outcomes):
-            if outcome != "tie":
-                return outcome
-        return None
+        return self._last_decided
+
+    @property
+    def decided_in_shoe(self) -> int:
+        """Number of this shoe's rounds so far that were not ties."""
+        return self._decided
+
+    @property
+    def streak_length(self) -> int:
+        """How many decided rounds in a row ``last_decided`` has won in this shoe (ties skipped; 0 when none)."""
+        return self._streak
 
     @property
     def roads(self) -> Roads:
@@ -164,6 +238,9 @@ class TableView:
         if new_shoe:
             self._shoe_start = row
             self._outcomes = []
+            self._last_decided = None
+            self._decided = 0
+            self._streak = 0
             self._roads = None
         self._row = row
         self.round += 1
@@ -172,6 +249,10 @@ class TableView:
         outcome = OUTCOMES[outcome_code]
         self._outcomes.append(outcome)
         self._session_outcomes.append(outcome)
+        if outcome != "tie":
+            self._decided += 1
+            self._streak = self._streak + 1 if outcome == self._last_decided else 1
+            self._last_decided = outcome
         self._bankroll_micros = bankroll_micros
 
 
@@ -186,7 +267,6 @@ class Strategy:
     name: ClassVar[str] = ""
     params: ClassVar[dict[str, Any]] = {}
     description: ClassVar[str] = ""
-    bets_used: ClassVar[tuple[str, ...] | None] = None
 
     def __init__(self, session: SessionInfo, **params: Any) -> None:
         self.session = session
@@ -204,16 +284,91 @@ class Strategy:
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
-        """Return the bets this strategy may place with ``params`` (checked against the rules before a run)."""
+        """Return the bets this strategy may place with ``params`` (checked against the rules before a run).
+
+        The default reads a ``side`` parameter naming a fixed bet; override it
+        when the strategy bets elsewhere.
+        """
         side = params.get("side")
-        return {side} if isinstance(side, str) and side in _FIXED_SIDES else set()
+        return {side} if isinstance(side, str) and side in FIXED_SIDES else set()
 
     def bets(self, view: TableView) -> Bets:
         """Return this round's bets as ``{side: amount}``, or None to sit out."""
         raise NotImplementedError
 
     def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
-        """Learn the round's result: ``nets`` maps each side bet to its net in micro-units."""
+        """Learn the round's result: ``nets`` maps each bet placed to its net in micro-units."""
 
 
-_FIXED_SIDES = frozenset({"banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8"})
+class Selector:
+    """Chooses the side a composed strategy backs each round (fresh per session).
+
+    Class attributes: ``name`` (the value of a strategy's ``side`` parameter),
+    ``params`` (its own parameters with defaults), ``description``.
+    """
+
+    name: ClassVar[str] = ""
+    params: ClassVar[dict[str, Any]] = {}
+    description: ClassVar[str] = ""
+
+    def __init__(self, session: SessionInfo, **params: Any) -> None:
+        self.session = session
+
+    @classmethod
+    def sides(cls, params: Mapping[str, Any]) -> set[str]:
+        """Return every side ``choose`` may return (default: banker and player)."""
+        return {"banker", "player"}
+
+    def choose(self, view: TableView) -> str | None:
+        """Return the side to back this round, or None to sit out."""
+        raise NotImplementedError
+
+
+class Progression:
+    """Sets the stake of a composed strategy, in integer cents (fresh per session).
+
+    The composed strategy reads ``self.stake`` before each bet, calls
+    ``restart()`` when that stake exceeds the table maximum, and after a
+    settled bet calls ``won(net)`` or ``lost(net)`` with the bet's net in
+    micro-units (a lost bet loses its whole stake, so ``-net // 10_000`` is the
+    amount lost in cents). A push calls neither.
+    """
+
+    name: ClassVar[str] = ""
+    params: ClassVar[dict[str, Any]] = {}
+    description: ClassVar[str] = ""
+
+    def __init__(self, session: SessionInfo, unit: int, **params: Any) -> None:
+        self.session = session
+        self.unit = unit
+        self.stake = unit
+        self.restart()
+
+    def restart(self) -> None:
+        """Start a new series at the first stake, forgetting all state."""
+        self.stake = self.unit
+
+    def won(self, net: int) -> None:
+        """Move on after a win of ``net`` micro-units (> 0)."""
+
+    def lost(self, net: int) -> None:
+        """Move on after a loss of ``-net`` micro-units (``net`` < 0)."""
+
+
+class StopRule:
+    """Ends a composed strategy's betting for the rest of the session (fresh per session).
+
+    Every parameter of a stop rule defaults to ``None``; the rule is active in
+    a strategy when at least one of its parameters is given.
+    """
+
+    name: ClassVar[str] = ""
+    params: ClassVar[dict[str, Any]] = {}
+    description: ClassVar[str] = ""
+
+    def __init__(self, session: SessionInfo, **params: Any) -> None:
+        self.session = session
+
+    def stop(self, view: TableView) -> bool:
+        """Return True to stop betting from this round on (checked before every round)."""
+        raise NotImplementedError

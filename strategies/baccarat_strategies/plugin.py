@@ -1,15 +1,33 @@
-"""The entry point of the built-in strategies (group ``baccarat``)."""
+"""The entry point of the built-in strategies (group ``baccarat``, name ``builtin``).
+
+Registered exactly as a third-party plugin is: a module with hook
+implementations, named in the project's ``pyproject.toml``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from baccarat.hookspecs import hookimpl
-from baccarat_strategies.progressions import BUILT_IN
+from baccarat_strategies import progressions, selectors, stop_rules
 
 
 @hookimpl
-def register_strategies(register: Callable[[type], None]) -> None:
-    """Register the built-in strategies."""
-    for cls in BUILT_IN:
+def register_progressions(register: Callable[[type], None]) -> None:
+    """Register the built-in progressions."""
+    for cls in progressions.BUILT_IN:
+        register(cls)
+
+
+@hookimpl
+def register_selectors(register: Callable[[type], None]) -> None:
+    """Register the built-in selectors, fixed sides first."""
+    for cls in selectors.BUILT_IN:
+        register(cls)
+
+
+@hookimpl
+def register_stop_rules(register: Callable[[type], None]) -> None:
+    """Register the built-in stop rules."""
+    for cls in stop_rules.BUILT_IN:
         register(cls)

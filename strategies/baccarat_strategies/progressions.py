@@ -1,91 +1,242 @@
-"""Staking progressions on a fixed side (SPEC section 7).
+"""Staking progressions of SPEC section 7, in integer cents.
 
-Each progression keeps its stake in integer cents. A push (a tie for a
-Banker or Player bet) leaves stake and state unchanged. When the next stake
-would exceed the table maximum, the series is abandoned and starts over at
-its first stake.
+Every progression keeps ``self.stake`` (cents) and its state as plain ints.
+The composed strategy (``baccarat.compose``) calls ``restart()`` when the
+stake exceeds the table maximum, ``won(net)`` after a win and ``lost(net)``
+after a loss (``net`` in micro-units); a push calls neither, so it leaves
+stake and state unchanged. ``docs/strategies.md`` gives the same rules as a
+table.
+
+A stake cut by the engine (to the table maximum or to the bankroll) does not
+change the progression: its next stake follows from the stake it asked
+for, except that Labouchere appends the amount actually lost and Oscar's
+Grind counts the series' actual net result.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from decimal import Decimal
 from typing import Any
 
-from baccarat.strategy import SessionInfo, Strategy, TableView
-
-SIDES = ("banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8")
-
-
-def to_cents(amount: Any, what: str) -> int:
-    """Return a positive amount in currency units as whole cents, or raise ValueError."""
-    cents = Decimal(str(amount)) * 100
-    if cents != cents.to_integral_value() or cents <= 0:
-        raise ValueError(f"{what} must be a positive whole number of cents, not {amount!r}")
-    return int(cents)
+from baccarat.bets import MICROS_PER_CENT
+from baccarat.strategy import Progression, SessionInfo, positive_int
 
 
-def from_cents(cents: int) -> int | Decimal:
-    """Return whole cents as currency units (an int when whole)."""
-    return cents // 100 if cents % 100 == 0 else Decimal(cents) / 100
-
-
-class FixedSideProgression(Strategy):
-    """Back one fixed side with a stake set by a progression."""
-
-    params = {"side": "banker", "unit": 10}
-
-    def __init__(self, session: SessionInfo, side: str = "banker", unit: Any = 10) -> None:
-        super().__init__(session)
-        self.side = side
-        self.unit = to_cents(unit, "unit")
-        self.stake = self.unit
-
-    def first_stake(self) -> int:
-        """Stake in cents at the start of a series."""
-        return self.unit
-
-    def bets(self, view: TableView) -> Mapping[str, Any]:
-        """Bet the progression's stake on the side, restarting the series above the table maximum."""
-        if self.stake > view.table_max_cents:
-            self.stake = self.first_stake()
-        return {self.side: from_cents(self.stake)}
-
-    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
-        """Move the progression on a win or a loss; a push changes nothing."""
-        net = nets.get(self.side, 0)
-        if net > 0:
-            self.won()
-        elif net < 0:
-            self.lost()
-
-    def won(self) -> None:
-        """Update the stake after a win."""
-
-    def lost(self) -> None:
-        """Update the stake after a loss."""
-
-
-class Flat(FixedSideProgression):
-    """Bet one unit every round."""
+class Flat(Progression):
+    """One unit every round."""
 
     name = "flat"
-    description = "one unit on a fixed side every round"
+    description = "one unit every round"
 
 
-class Martingale(FixedSideProgression):
+class Martingale(Progression):
     """Double after a loss, back to one unit after a win."""
 
     name = "martingale"
     description = "double after a loss, one unit after a win"
 
-    def won(self) -> None:
+    def won(self, net: int) -> None:
         """Back to one unit."""
         self.stake = self.unit
 
-    def lost(self) -> None:
+    def lost(self, net: int) -> None:
         """Double the stake."""
         self.stake *= 2
 
 
-BUILT_IN = (Flat, Martingale)
+class GrandMartingale(Progression):
+    """Double plus one unit after a loss, back to one unit after a win."""
+
+    name = "grand-martingale"
+    description = "double plus one unit after a loss, one unit after a win"
+
+    def won(self, net: int) -> None:
+        """Back to one unit."""
+        self.stake = self.unit
+
+    def lost(self, net: int) -> None:
+        """Double the stake and add one unit."""
+        self.stake = 2 * self.stake + self.unit
+
+
+class Paroli(Progression):
+    """Double after a win; after ``wins`` wins in a row, or after a loss, back to one unit."""
+
+    name = "paroli"
+    params = {"wins": 3}
+    description = "double after a win, back to one unit after `wins` wins in a row or a loss"
+
+    def __init__(self, session: SessionInfo, unit: int, wins: Any = 3) -> None:
+        self.wins = positive_int(wins, "wins")
+        super().__init__(session, unit)
+
+    def restart(self) -> None:
+        """One unit, no wins counted."""
+        self.stake = self.unit
+        self.streak = 0
+
+    def won(self, net: int) -> None:
+        """Count the win; double, or start over after ``wins`` in a row."""
+        self.streak += 1
+        if self.streak >= self.wins:
+            self.restart()
+        else:
+            self.stake *= 2
+
+    def lost(self, net: int) -> None:
+        """Back to one unit."""
+        self.restart()
+
+
+class Fibonacci(Progression):
+    """Units 1, 1, 2, 3, 5, ...: one term on after a loss, two terms back after a win."""
+
+    name = "fibonacci"
+    description = "Fibonacci units: one term on after a loss, two back after a win"
+
+    def restart(self) -> None:
+        """Back to the first term."""
+        self.terms = [1, 1]
+        self.index = 0
+        self.stake = self.unit
+
+    def _set(self, index: int) -> None:
+        terms = self.terms
+        while len(terms) <= index:
+            terms.append(terms[-1] + terms[-2])
+        self.index = index
+        self.stake = terms[index] * self.unit
+
+    def won(self, net: int) -> None:
+        """Two terms back, not before the first."""
+        self._set(max(0, self.index - 2))
+
+    def lost(self, net: int) -> None:
+        """One term on."""
+        self._set(self.index + 1)
+
+
+class Dalembert(Progression):
+    """One unit more after a loss, one unit less after a win (never below one unit)."""
+
+    name = "dalembert"
+    description = "one unit more after a loss, one less after a win (not below one)"
+
+    def won(self, net: int) -> None:
+        """One unit less, not below one unit."""
+        self.stake = max(self.unit, self.stake - self.unit)
+
+    def lost(self, net: int) -> None:
+        """One unit more."""
+        self.stake += self.unit
+
+
+class Labouchere(Progression):
+    """Bet first + last of a line; a win crosses them off, a loss appends the amount lost."""
+
+    name = "labouchere"
+    params = {"line": [1, 2, 3, 4]}
+    description = "bet first + last of the line; cross off on a win, append the loss"
+
+    def __init__(self, session: SessionInfo, unit: int, line: Any = (1, 2, 3, 4)) -> None:
+        self.start = line_cents(line, unit)
+        super().__init__(session, unit)
+
+    def restart(self) -> None:
+        """The line as given."""
+        self.line = list(self.start)
+        self._set_stake()
+
+    def _set_stake(self) -> None:
+        line = self.line
+        self.stake = line[0] + line[-1] if len(line) > 1 else line[0]
+
+    def won(self, net: int) -> None:
+        """Cross off the first and last numbers (the only one when one is left); restart an emptied line."""
+        del self.line[0]
+        if self.line:
+            del self.line[-1]
+        if self.line:
+            self._set_stake()
+        else:
+            self.restart()
+
+    def lost(self, net: int) -> None:
+        """Append the amount actually lost."""
+        self.line.append(-net // MICROS_PER_CENT)
+        self._set_stake()
+
+
+def line_cents(line: Any, unit: int) -> list[int]:
+    """Return a Labouchere line given in units as stakes in cents, or raise ValueError."""
+    wrong = f"line must be a non-empty list of positive numbers of units such as [1, 2, 3, 4], not {line!r}"
+    if not isinstance(line, list | tuple) or not line:
+        raise ValueError(wrong)
+    out = []
+    for number in line:
+        if isinstance(number, bool) or not isinstance(number, int | float | Decimal):
+            raise ValueError(wrong)
+        cents = Decimal(str(number)) * unit
+        if not cents.is_finite() or cents <= 0:
+            raise ValueError(wrong)
+        if cents != cents.to_integral_value():
+            raise ValueError(f"line number {number!r} times the unit is not a whole number of cents")
+        out.append(int(cents))
+    return out
+
+
+class OneThreeTwoSix(Progression):
+    """Units 1, 3, 2, 6 in turn while winning; back to the first after the fourth win or a loss."""
+
+    name = "1-3-2-6"
+    description = "units 1, 3, 2, 6 while winning; back to 1 after the 4th or a loss"
+
+    SEQUENCE = (1, 3, 2, 6)
+
+    def restart(self) -> None:
+        """The first step."""
+        self.step = 0
+        self.stake = self.unit
+
+    def won(self, net: int) -> None:
+        """Next step; after the fourth, back to the first."""
+        self.step = (self.step + 1) % len(self.SEQUENCE)
+        self.stake = self.SEQUENCE[self.step] * self.unit
+
+    def lost(self, net: int) -> None:
+        """Back to the first step."""
+        self.restart()
+
+
+class OscarsGrind(Progression):
+    """Series aiming at +1 unit: one unit more after a win, never more than the series still needs."""
+
+    name = "oscars-grind"
+    description = "a series aims at +1 unit; one unit more after a win, never more than needed"
+
+    def __init__(self, session: SessionInfo, unit: int) -> None:
+        self.floor = session.table_min_cents
+        super().__init__(session, unit)
+
+    def restart(self) -> None:
+        """A new series: one unit, nothing won or lost yet."""
+        self.stake = self.unit
+        self.series = 0  # micro-units won (> 0) or lost (< 0) in this series
+
+    def won(self, net: int) -> None:
+        """Count the win; a series at +1 unit or more starts over, else one unit more, cut to what is needed."""
+        self.series += net
+        needed = self.unit * MICROS_PER_CENT - self.series
+        if needed <= 0:
+            self.restart()
+            return
+        needed_cents = -(-needed // MICROS_PER_CENT)
+        self.stake = min(self.stake + self.unit, max(needed_cents, self.floor))
+
+    def lost(self, net: int) -> None:
+        """Count the loss; same stake."""
+        self.series += net
+
+
+BUILT_IN = (Flat, Martingale, GrandMartingale, Paroli, Fibonacci, Dalembert, Labouchere, OneThreeTwoSix, OscarsGrind)
+"""Built-in progressions, in the order `baccarat strategies` lists them."""

@@ -8,6 +8,8 @@ import sys
 from datetime import datetime
 from pathlib import Path
 
+from baccarat.commands.strategies import add_plugins_dir_option
+
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat run``."""
@@ -17,6 +19,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                         help="override a value of the experiment, e.g. --set shoes.count=100 "
                              "--set strategies.0.params.unit=5 (repeatable)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_plugins_dir_option(parser)
 
 
 def default_out(name: str, now: datetime | None = None, root: Path = Path("results")) -> Path:
@@ -37,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.experiment import load_experiment
     from baccarat.runner import check_output_folder, run_experiment, timed, write_run
 
-    experiment = load_experiment(args.experiment, overrides=args.overrides)
+    experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     out = Path(args.out) if args.out else default_out(experiment.name)
     check_output_folder(out)  # before the run, not only before writing
     show = not args.quiet and sys.stderr.isatty()

@@ -1,0 +1,108 @@
+"""An example baccarat plugin: one strategy, one progression, one selector and one stop rule.
+
+The package's ``pyproject.toml`` names this module in the ``baccarat``
+entry-point group; baccarat imports it and calls the hooks below once per
+command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from baccarat import hookimpl
+from baccarat.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents, cents_to_amount
+
+
+class BankerAndTie(Strategy):
+    """Free-form strategy placing two bets every round: ``unit`` on Banker, ``tie_unit`` on Tie."""
+
+    name = "banker-and-tie"
+    params = {"unit": 10, "tie_unit": 2}
+    description = "unit on Banker and tie_unit on Tie every round"
+
+    def __init__(self, session: SessionInfo, unit: Any = 10, tie_unit: Any = 2) -> None:
+        super().__init__(session)
+        self.unit = cents_to_amount(amount_cents(unit, "unit"))
+        self.tie_unit = cents_to_amount(amount_cents(tie_unit, "tie_unit"))
+
+    @classmethod
+    def sides(cls, params: Mapping[str, Any]) -> set[str]:
+        """Banker and Tie."""
+        return {"banker", "tie"}
+
+    def bets(self, view: TableView) -> dict[str, Any]:
+        """Both bets, every round."""
+        return {"banker": self.unit, "tie": self.tie_unit}
+
+
+class ReverseDalembert(Progression):
+    """One unit more after a win, one unit less after a loss (never below one unit)."""
+
+    name = "reverse-dalembert"
+    description = "one unit more after a win, one less after a loss (not below one)"
+
+    def won(self, net: int) -> None:
+        """One unit more."""
+        self.stake += self.unit
+
+    def lost(self, net: int) -> None:
+        """One unit less, not below one."""
+        self.stake = max(self.unit, self.stake - self.unit)
+
+
+class Majority(Selector):
+    """Back the side that has won more decided rounds in this shoe; sit out while they are level."""
+
+    name = "majority"
+    description = "the side with more wins in this shoe"
+
+    def choose(self, view: TableView) -> str | None:
+        """Count this shoe's Banker and Player wins."""
+        history = view.shoe_history
+        banker, player = history.count("banker"), history.count("player")
+        if banker == player:
+            return None
+        return "banker" if banker > player else "player"
+
+
+class TrailingStop(StopRule):
+    """Stop once the bankroll has fallen ``trailing_stop`` below its highest point in the session."""
+
+    name = "trailing_stop"
+    params = {"trailing_stop": None}
+    description = "stop once the bankroll is this much below its session high"
+
+    def __init__(self, session: SessionInfo, trailing_stop: Any = None) -> None:
+        super().__init__(session)
+        self.drop = amount_cents(trailing_stop, "trailing_stop") * 10_000
+        self.high = 0
+
+    def stop(self, view: TableView) -> bool:
+        """Track the session's high and compare."""
+        self.high = max(self.high, view.bankroll_micros)
+        return self.high - view.bankroll_micros >= self.drop
+
+
+@hookimpl
+def register_strategies(register: Callable[[type], None]) -> None:
+    """Register the free-form strategy."""
+    register(BankerAndTie)
+
+
+@hookimpl
+def register_progressions(register: Callable[[type], None]) -> None:
+    """Register the progression."""
+    register(ReverseDalembert)
+
+
+@hookimpl
+def register_selectors(register: Callable[[type], None]) -> None:
+    """Register the selector."""
+    register(Majority)
+
+
+@hookimpl
+def register_stop_rules(register: Callable[[type], None]) -> None:
+    """Register the stop rule."""
+    register(TrailingStop)

@@ -1,0 +1,481 @@
+"""The plugin system: entry points, plugin folders, failures, duplicates, disabling, and one test per hook.
+
+Plugin files are written into temporary folders; the example package in
+docs/example-plugin is pip-installed into a temporary folder and used both
+from a fresh process and from this one.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import polars as pl
+import pytest
+from test_strategies import money, play, sides, stakes
+
+from baccarat import hookspecs
+from baccarat.cli import main
+from baccarat.errors import InputError, StrategyError
+from baccarat.plugins import DISABLE_ENV, clear_registry, registry
+
+ROOT = Path(__file__).resolve().parent.parent
+HOOKS = sorted(name for name, fn in vars(hookspecs).items() if callable(fn) and hasattr(fn, "baccarat_spec"))
+
+
+def plugin_folder(tmp_path: Path, **files: str) -> Path:
+    folder = tmp_path / "plugins"
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, code in files.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    return folder
+
+
+def play_with(folder: Path, use: str, outcomes: str, **kwargs):
+    """Play a strategy from the registry that includes ``folder``."""
+    reg = registry([folder])
+    import test_strategies
+
+    original = test_strategies.registry
+    test_strategies.registry = lambda: reg
+    try:
+        return play(use, outcomes, **kwargs)
+    finally:
+        test_strategies.registry = original
+
+
+def python_blocks(markdown: Path) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", markdown.read_text(encoding="utf-8"), flags=re.S)
+
+
+# One test per hook (the meta-tests below check there is one) ----------------------
+
+def test_hook_register_strategies(tmp_path: Path) -> None:
+    # The free-form strategy of the quick start in docs/plugins.md, as a reader would save it.
+    folder = plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
+    entry = registry([folder]).entries["strategy"]["player-after-banker"]
+    assert (entry.plugin.name, entry.plugin.origin) == ("my_strategies", "file")
+    cols = play_with(folder, "player-after-banker", "BBPTBP")
+    assert stakes(cols) == [0, 10, 10, 0, 0, 10]
+    assert money(cols, "net") == [0, -10, 10, 0, 0, 10]
+
+
+def test_hook_register_selectors(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
+    # second-last: the decided winner before the last one; a push leaves the martingale where it was.
+    cols = play_with(folder, "martingale", "BPBPTP", side="second-last")
+    assert sides(cols) == ["-", "-", "B", "P", "B", "B"]
+    assert stakes(cols) == [0, 0, 10, 10, 10, 10]
+
+
+def test_hook_register_progressions(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, plus_two="""
+        from baccarat import hookimpl
+        from baccarat.strategy import Progression
+
+        class PlusTwo(Progression):
+            name = "plus-two"
+
+            def won(self, net):
+                self.stake = self.unit
+
+            def lost(self, net):
+                self.stake += 2 * self.unit
+
+        @hookimpl
+        def register_progressions(register):
+            register(PlusTwo)
+    """)
+    assert stakes(play_with(folder, "plus-two", "PPBP")) == [10, 30, 50, 10]
+    # Composed with a built-in selector (chop: P P B B B) and restarted when 50 would exceed 40; with a stop rule.
+    assert stakes(play_with(folder, "plus-two", "BBPPPB", side="chop", table_max=40)) == [0, 10, 30, 10, 30, 10]
+    assert stakes(play_with(folder, "plus-two", "PPPB", stop_loss=40)) == [10, 30, 0, 0]
+
+
+def test_hook_register_stop_rules(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, below="""
+        from baccarat import hookimpl
+        from baccarat.strategy import StopRule, amount_cents
+
+        class StopBelow(StopRule):
+            name = "stop_below"
+            params = {"stop_below": None}
+
+            def __init__(self, session, stop_below=None):
+                super().__init__(session)
+                self.floor = amount_cents(stop_below, "stop_below") * 10_000
+
+            def stop(self, view):
+                return view.bankroll_micros < self.floor
+
+        @hookimpl
+        def register_stop_rules(register):
+            register(StopBelow)
+    """)
+    assert stakes(play_with(folder, "flat", "PPPPP", bankroll=100, stop_below=75)) == [10, 10, 10, 0, 0]
+    assert stakes(play_with(folder, "martingale", "PPPPP", bankroll=1000)) == [10, 20, 40, 80, 160]
+    with pytest.raises(StrategyError, match="strategy 'flat': stop_below must be an amount"):
+        registry([folder]).resolve("flat", {"stop_below": "x"})
+
+
+# Meta-tests ---------------------------------------------------------------------
+
+def test_every_hookspec_has_a_test_named_after_it() -> None:
+    assert HOOKS == ["register_progressions", "register_selectors", "register_stop_rules", "register_strategies"]
+    for hook in HOOKS:
+        assert callable(globals().get(f"test_hook_{hook}")), hook
+
+
+def test_every_hookspec_is_documented_with_its_signature() -> None:
+    doc = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    for hook in HOOKS:
+        fn = getattr(hookspecs, hook)
+        signature = f"{hook}({', '.join(inspect.signature(fn).parameters)})"
+        assert f"`{signature}`" in doc, signature
+        assert fn.__doc__ and "register(cls)" in fn.__doc__
+
+
+def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures() -> None:
+    module = importlib.import_module("baccarat_strategies.plugin")
+    for name, fn in vars(module).items():
+        if hasattr(fn, "baccarat_impl"):
+            assert name in HOOKS
+            assert list(inspect.signature(fn).parameters) == list(inspect.signature(getattr(hookspecs, name)).parameters)
+
+
+# Loading ------------------------------------------------------------------------
+
+def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
+    from importlib.metadata import entry_points
+
+    eps = [ep for ep in entry_points(group="baccarat") if ep.name == "builtin"]
+    assert [ep.value for ep in eps] == ["baccarat_strategies.plugin"]
+    reg = registry()
+    builtin = next(p for p in reg.plugins if p.name == "builtin")
+    assert builtin.origin == "built-in" and builtin.source.startswith("baccarat-backtest ")
+    spec = {"progression": ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
+                            "1-3-2-6", "oscars-grind"],
+            "selector": ["banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8",
+                         "follow-last", "chop", "streak", "pattern", "random"],
+            "stop-rule": ["stop_loss", "stop_win", "max_rounds"]}
+    for kind, names in spec.items():
+        mine = [name for name, e in reg.entries[kind].items() if e.plugin.name == "builtin"]
+        assert mine == names
+
+
+def test_readme_plugin_snippets_work_as_written(tmp_path: Path) -> None:
+    blocks = [b for b in python_blocks(ROOT / "README.md") if "@hookimpl" in b]
+    files = {re.match(r"# (?:plugins/)?(\w+)\.py", b).group(1): b for b in blocks}
+    assert len(files) == len(blocks) >= 2
+    folder = plugin_folder(tmp_path, **files)
+    assert sides(play_with(folder, "flat", "BBPP", side="alternate")) == ["B", "P", "B", "P"]
+    cols = play_with(folder, "banker-after-two-players", "PPBPPPB")
+    assert stakes(cols) == [0, 0, 10, 0, 0, 10, 10]
+
+
+def test_a_plugin_that_fails_to_import_is_reported_by_name_and_the_rest_load(tmp_path: Path, capsys) -> None:
+    folder = plugin_folder(tmp_path, broken="import a_module_that_is_not_there\n", syntax="def (:\n", exits="raise SystemExit(3)\n",
+                           good="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        class Chop2(Chop):
+            name = "chop-again"
+
+        @hookimpl
+        def register_selectors(register):
+            register(Chop2)
+    """)
+    reg = registry([folder])
+    assert "chop-again" in reg.selectors and "martingale" in reg.progressions
+    text = "\n".join(reg.warnings)
+    assert re.search(r"plugin 'broken' \(file: .*broken\.py\) failed to import .*ModuleNotFoundError", text)
+    assert re.search(r"plugin 'syntax' \(file: .*syntax\.py\) failed to import .*SyntaxError", text)
+    assert "plugin 'exits'" in text
+    assert main(["strategies", "--plugins-dir", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    assert "chop-again" in out and "baccarat: warning: plugin 'broken'" in err
+
+
+def test_a_plugin_whose_hook_fails_is_left_out_of_that_hook(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, raises="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        class Chop3(Chop):
+            name = "chop-three"
+
+        @hookimpl
+        def register_selectors(register):
+            register(Chop3)
+            raise RuntimeError("boom")
+    """, notaclass="""
+        from baccarat import hookimpl
+
+        @hookimpl
+        def register_progressions(register):
+            register(42)
+    """, badsig="""
+        from baccarat import hookimpl
+
+        @hookimpl
+        def register_selectors(reg):
+            pass
+    """, typo="""
+        from baccarat import hookimpl
+
+        @hookimpl
+        def register_selector(register):
+            pass
+    """)
+    reg = registry([folder])
+    assert "chop-three" not in reg.selectors
+    text = "\n".join(reg.warnings)
+    assert "plugin 'raises' (file: " in text and "failed in register_selectors" in text and "RuntimeError: boom" in text
+    assert "plugin 'notaclass'" in text and "not 42" in text
+    assert "plugin 'badsig'" in text and "is invalid" in text
+    assert re.search(r"plugin 'typo' .* implements 'register_selector', which is not a baccarat hook "
+                     r"\(did you mean 'register_selectors'\?\)", text)
+
+
+def test_two_plugins_registering_one_name_is_an_error_naming_both(tmp_path: Path, capsys) -> None:
+    folder = plugin_folder(tmp_path, clash="""
+        from baccarat import hookimpl
+        from baccarat.strategy import Strategy
+
+        class Mine(Strategy):
+            name = "martingale"
+
+        @hookimpl
+        def register_strategies(register):
+            register(Mine)
+    """)
+    with pytest.raises(StrategyError) as info:
+        registry([folder])
+    message = str(info.value)
+    assert "strategy name 'martingale' is registered twice" in message
+    assert "as a progression by plugin 'builtin' (built-in: baccarat-backtest" in message
+    assert re.search(r"as a strategy by plugin 'clash' \(file: .*clash\.py\)", message)
+    assert main(["strategies", "--plugins-dir", str(folder)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "registered twice" in err
+
+
+def test_two_plugin_files_registering_one_selector_name(tmp_path: Path) -> None:
+    code = """
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        class Again(Chop):
+            name = "zigzag"
+
+        @hookimpl
+        def register_selectors(register):
+            register(Again)
+    """
+    folder = plugin_folder(tmp_path, first=code, second=code)
+    with pytest.raises(StrategyError, match=r"selector name 'zigzag' is registered twice: .*'first' .*first\.py.* 'second' .*second\.py"):
+        registry([folder])
+
+
+def test_two_plugins_with_one_name_are_an_error(tmp_path: Path) -> None:
+    a = plugin_folder(tmp_path / "a", same="")
+    b = plugin_folder(tmp_path / "b", same="")
+    with pytest.raises(InputError, match="two plugins are named 'same'"):
+        registry([a, b])
+
+
+def test_a_missing_plugins_folder_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="plugins folder .* does not exist"):
+        registry([tmp_path / "nope"])
+
+
+def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypatch) -> None:
+    folder = plugin_folder(tmp_path, broken="import a_module_that_is_not_there\n",
+                           extra="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        class Extra(Chop):
+            name = "extra-chop"
+
+        @hookimpl
+        def register_selectors(register):
+            register(Extra)
+    """)
+    monkeypatch.setenv(DISABLE_ENV, "broken, extra ,nosuch")
+    reg = registry([folder])
+    assert "extra-chop" not in reg.selectors and "banker" in reg.selectors
+    assert not any("'broken'" in w for w in reg.warnings)
+    assert any("names 'nosuch', which is not a plugin" in w for w in reg.warnings)
+    monkeypatch.setenv(DISABLE_ENV, "builtin")
+    with pytest.raises(StrategyError, match="unknown strategy 'flat'"):
+        registry().resolve("flat", {})
+
+
+def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, counter="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        CALLS = []
+
+        class Counted(Chop):
+            name = "counted"
+
+        @hookimpl
+        def register_strategies(register):
+            CALLS.append("register_strategies")
+
+        @hookimpl
+        def register_progressions(register):
+            CALLS.append("register_progressions")
+
+        @hookimpl
+        def register_selectors(register):
+            CALLS.append("register_selectors")
+            register(Counted)
+
+        @hookimpl
+        def register_stop_rules(register):
+            CALLS.append("register_stop_rules")
+    """)
+    experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
+                                                        "params": {"side": "counted"}}], count=6)
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    calls = sys.modules["baccarat_plugin_counter"].CALLS
+    assert sorted(calls) == HOOKS
+    ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
+    assert ledger.height > 300 and ledger["session"].n_unique() == 3
+    del folder
+
+
+# Plugins folders in experiments and on the command line -----------------------------
+
+def write_experiment(tmp_path: Path, plugins_dir: str | None, strategies: list[dict], count: int = 2) -> Path:
+    import yaml
+
+    data = {"name": "plugins", "rules": "punto-banco-8", "shoes": {"source": "seeded", "seed": 3, "count": count},
+            "session": {"bankroll": 1000, "shoes_per_session": 2, "table_min": 10, "table_max": 1000},
+            "strategies": strategies}
+    if plugins_dir is not None:
+        data["plugins_dir"] = plugins_dir
+    path = tmp_path / "experiment.yaml"
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    return path
+
+
+def test_plugins_dir_in_the_experiment_is_relative_to_its_file(tmp_path: Path, monkeypatch) -> None:
+    plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
+    experiment = write_experiment(tmp_path, "plugins", [{"name": "p", "use": "player-after-banker"},
+                                                        {"name": "m", "use": "martingale", "params": {"side": "second-last"}}])
+    monkeypatch.chdir(ROOT)
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
+    assert set(ledger["strategy"]) == {"p", "m"}
+    resolved = (tmp_path / "out" / "experiment.yaml").read_text(encoding="utf-8")
+    assert str((tmp_path / "plugins").resolve()) in resolved
+
+
+def test_plugins_dir_option_of_run_and_strategies(tmp_path: Path, capsys) -> None:
+    folder = plugin_folder(tmp_path / "elsewhere", my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
+    experiment = write_experiment(tmp_path, None, [{"name": "p", "use": "player-after-banker", "params": {"unit": 20}}])
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out1"), "--quiet"]) == 2
+    assert "unknown strategy 'player-after-banker'" in capsys.readouterr().err
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out2"), "--quiet", "--plugins-dir", str(folder)]) == 0
+    capsys.readouterr()
+    assert main(["strategies", "--json", "--plugins-dir", str(folder)]) == 0
+    records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert records["second-last"]["kind"] == "selector" and records["second-last"]["origin"] == "file"
+    assert records["second-last"]["source"] == str(folder.resolve() / "my_strategies.py")
+    assert records["player-after-banker"]["params"] == {"unit": 10}
+
+
+def test_strategies_command_lists_name_kind_parameters_and_origin(capsys) -> None:
+    assert main(["strategies", "--json"]) == 0
+    records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert records["paroli"] == {"name": "paroli", "kind": "progression", "params": {"side": "banker", "unit": 10, "wins": 3},
+                                 "origin": "built-in", "plugin": "builtin", "source": records["paroli"]["source"],
+                                 "description": records["paroli"]["description"]}
+    assert records["labouchere"]["params"]["line"] == [1, 2, 3, 4]
+    assert records["streak"]["kind"] == "selector" and records["streak"]["params"] == {"length": 3}
+    assert records["stop_loss"]["kind"] == "stop-rule" and records["stop_loss"]["params"] == {"stop_loss": None}
+    assert main(["strategies"]) == 0
+    out = capsys.readouterr().out
+    assert re.search(r"^oscars-grind\s+progression\s+side=banker unit=10\s+built-in", out, flags=re.M)
+    assert re.search(r"^pattern\s+selector\s+pattern=BP\s+built-in", out, flags=re.M)
+
+
+# The example package ------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def example_site(tmp_path_factory) -> Path:
+    """docs/example-plugin installed (built by pip, as a user would) into a temporary folder."""
+    work = tmp_path_factory.mktemp("example")
+    source = work / "src"
+    shutil.copytree(ROOT / "docs" / "example-plugin", source)
+    site = work / "site"
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--disable-pip-version-check", "--target", str(site), str(source)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0, f"pip could not install the example plugin (setuptools>=70.1 is a test extra): {done.stderr}"
+    assert (site / "baccarat_example_plugin-0.1.0.dist-info" / "entry_points.txt").is_file()
+    return site
+
+
+@pytest.fixture
+def example_installed(example_site: Path):
+    sys.path.insert(0, str(example_site))
+    importlib.invalidate_caches()
+    clear_registry()
+    yield example_site
+    sys.path.remove(str(example_site))
+    sys.modules.pop("baccarat_example_plugin", None)
+    importlib.invalidate_caches()
+    clear_registry()
+
+
+def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(example_site: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    done = subprocess.run([sys.executable, "-m", "baccarat", "strategies", "--json"], capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    records = {r["name"]: r for r in json.loads(done.stdout)}
+    for name, kind in (("banker-and-tie", "strategy"), ("reverse-dalembert", "progression"), ("majority", "selector"),
+                       ("trailing_stop", "stop-rule")):
+        assert records[name]["kind"] == kind
+        assert (records[name]["origin"], records[name]["plugin"]) == ("package", "example")
+        assert records[name]["source"] == "baccarat-example-plugin 0.1.0"
+    assert records["flat"]["origin"] == "built-in"
+
+
+def test_example_package_strategies_run(example_installed: Path) -> None:
+    # Two bets a round: 10 on Banker, 2 on Tie.
+    cols = play("banker-and-tie", "BTP", table_min=1)
+    assert stakes(cols) == [12, 12, 12]
+    assert money(cols, "net") == [7.5, 16, -12]
+    # A built-in stop rule around a free-form strategy.
+    assert stakes(play("banker-and-tie", "PPPB", table_min=1, stop_loss=20)) == [12, 12, 0, 0]
+    # Its selector and progression composed: majority sits out while level; +1 unit on a win, -1 on a loss.
+    cols = play("reverse-dalembert", "BBPPPPB", side="majority")
+    assert sides(cols) == ["-", "B", "B", "B", "-", "P", "P"]
+    assert stakes(cols) == [0, 10, 20, 10, 0, 10, 20]
+    # Its stop rule: the bankroll peaks at 1009.50 and is 30 below it before round 5.
+    assert stakes(play("reverse-dalembert", "BBPPPPB", side="majority", trailing_stop=25)) == [0, 10, 20, 10, 0, 0, 0]
+    assert stakes(play("martingale", "PPPPP", trailing_stop=30)) == [10, 20, 0, 0, 0]
+
+
+def test_a_missing_plugins_dir_in_the_experiment_is_a_positioned_error(tmp_path: Path, capsys) -> None:
+    experiment = write_experiment(tmp_path, "nowhere", [{"name": "f", "use": "flat"}])
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    line = next(i for i, text in enumerate(experiment.read_text().splitlines(), start=1) if text.startswith("plugins_dir"))
+    assert f"{experiment}:{line}:14: the plugins folder 'nowhere' does not exist" in err
+    assert not (tmp_path / "out").exists()
