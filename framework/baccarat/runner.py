@@ -20,6 +20,7 @@ from baccarat.engine import StrategyRun, run_strategy, session_bounds
 from baccarat.errors import InputError, StrategyError
 from baccarat.experiment import Experiment
 from baccarat.ledger import ledger_frame
+from baccarat.odds import expected_values
 from baccarat.plugins import registry
 from baccarat.recorded import format_has_cards, read_shoes
 from baccarat.report import Analysis, write_results
@@ -112,11 +113,12 @@ def _run_seed(experiment: Experiment, progress: Callable[[int], None] | None = N
     warnings = registry(experiment.plugins_dirs).warnings + warnings
     multipliers = settlement_table(table, experiment.rules)
     bets = tuple(multipliers)
+    expected = expected_values(experiment.rules)
     sessions = session_bounds(table, experiment.session.shoes_per_session)
     frames = []
     for run in runs:
         columns = run_strategy(run, table, multipliers, experiment.rules, experiment.session, experiment.seed, sessions)
-        frames.append(ledger_frame(run.label, columns, bets))
+        frames.append(ledger_frame(run.label, columns, bets, expected))
         if progress is not None:
             progress(1)
     return RunResult(experiment, table.to_frame(), pl.concat(frames), warnings)

@@ -1,0 +1,168 @@
+"""``baccarat odds [--rules PRESET|FILE] [--decks N] [--remaining RANK=COUNT,...] [--json]``.
+
+Exact probabilities and house edges of every bet, off the top of a full shoe
+or from the cards left in one. ``--remaining`` names the count left of some
+ranks (``A``, ``2``-``9``, ``10`` or ``T``, ``J``, ``Q``, ``K``); ranks it
+does not name keep the full count of the shoe's decks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_BET_LABELS = {
+    "banker": "Banker", "player": "Player", "tie": "Tie", "player_pair": "Player Pair",
+    "banker_pair": "Banker Pair", "dragon7": "Dragon 7", "panda8": "Panda 8",
+}
+_EVENT_LABELS = {
+    "banker": "Banker wins",
+    "player": "Player wins",
+    "tie": "Tie",
+    "player_pair": "Player's first two cards a pair",
+    "banker_pair": "Banker's first two cards a pair",
+    "natural": "A natural (8 or 9 on two cards)",
+    "dragon7": "Banker wins with a three-card 7",
+    "panda8": "Player wins with a three-card 8",
+    "banker_six": "Banker wins with a 6",
+}
+
+
+def add_parser(parser: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``baccarat odds``."""
+    parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
+                        help="rule preset name or rules YAML file (default: punto-banco-8)")
+    parser.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1-8 (default: the rules' decks)")
+    parser.add_argument("--remaining", metavar="RANK=COUNT,...",
+                        help="cards left of some ranks, e.g. 'A=20,T=100,K=25'; ranks not named keep the full count")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+
+
+def parse_remaining(text: str, decks: int) -> list[int]:
+    """Return the 13 rank counts of a full ``decks`` shoe with the ranks named in ``text`` overridden.
+
+    ``text`` is ``RANK=COUNT`` items separated by commas or spaces. Raises InputError.
+    """
+    from baccarat.cards import RANK_BY_TOKEN, RANK_LABELS
+    from baccarat.errors import InputError
+
+    counts = [4 * decks] * 13
+    seen: set[int] = set()
+    items = [item for item in re.split(r"[,\s]+", text.strip()) if item]
+    if not items:
+        raise InputError("--remaining: expected RANK=COUNT items such as 'A=20,K=31'")
+    for item in items:
+        rank_text, sep, count_text = item.partition("=")
+        rank = RANK_BY_TOKEN.get(rank_text.strip().upper())
+        if not sep or rank is None:
+            raise InputError(f"--remaining: {item!r} is not RANK=COUNT with a rank A 2-9 10 T J Q K")
+        if rank in seen:
+            raise InputError(f"--remaining: the rank {RANK_LABELS[rank]} is named twice")
+        seen.add(rank)
+        try:
+            count = int(count_text.strip())
+        except ValueError:
+            raise InputError(f"--remaining: the count in {item!r} is not a whole number") from None
+        if not 0 <= count <= 4 * decks:
+            shoe = f"{decks} deck{'s' if decks > 1 else ''}"
+            raise InputError(f"--remaining: {item!r}: a shoe of {shoe} holds 0 to {4 * decks} cards of a rank")
+        counts[rank - 1] = count
+    return counts
+
+
+def pays_text(rules: Any, bet: str) -> str:
+    """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``)."""
+    from baccarat.payouts import PAIR_BETS
+
+    def ratio(value: Any) -> str:
+        return f"{value.numerator}:{value.denominator}"
+
+    if bet == "banker":
+        text = "1:1" if rules.commission == 0 else f"1:1 less {float(rules.commission * 100):g}%"
+        if rules.banker_six_pays is not None:
+            text += f", {ratio(rules.banker_six_pays)} on a 6"
+        if rules.banker_three_card_seven_pushes:
+            text += ", push on a three-card 7"
+        return text
+    if bet == "player":
+        return "1:1"
+    if bet == "tie":
+        return ratio(rules.tie_pays)
+    if bet in PAIR_BETS and bet not in rules.side_bets:
+        return "11:1 (not offered)"
+    return ratio(rules.side_bets[bet])
+
+
+def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
+    """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
+    from baccarat.cards import RANK_LABELS
+    from baccarat.odds import priced_rules, round_odds
+
+    odds = round_odds(counts)
+    priced = priced_rules(rules)
+    bets = {bet: odds.bet(priced, bet) for bet in priced.bets}
+    return {
+        "rules": rules.name,
+        "decks": rules.decks,
+        "cards": odds.cards,
+        "remaining": {RANK_LABELS[rank]: count for rank, count in enumerate(counts, start=1)},
+        "probabilities": {name: float(p) for name, p in odds.events().items()},
+        "house_edge": {bet: float(b.house_edge) for bet, b in bets.items()},
+        "bets": {
+            bet: {
+                "offered": rules.offers(bet),
+                "pays": pays_text(rules, bet),
+                "win": float(b.win),
+                "push": float(b.push),
+                "lose": float(b.lose),
+                "expected_value": float(b.expected_value),
+                "house_edge": float(b.house_edge),
+            }
+            for bet, b in bets.items()
+        },
+    }
+
+
+def render_table(doc: Mapping[str, Any]) -> str:
+    """Return the readable table of an odds document."""
+    remaining = doc["remaining"]
+    full = all(count == 4 * doc["decks"] for count in remaining.values())
+    shoe = "a full shoe" if full else "cards left " + " ".join(f"{r}={c}" for r, c in remaining.items())
+    lines = [f"Exact odds, rules {doc['rules']}: {doc['decks']} deck{'s' if doc['decks'] > 1 else ''}, "
+             f"{doc['cards']} cards ({shoe})", ""]
+    width = max(len(label) for label in _EVENT_LABELS.values())
+    lines.append(f"{'Event':<{width}}  {'probability':>11}")
+    for name, p in doc["probabilities"].items():
+        lines.append(f"{_EVENT_LABELS.get(name, name):<{width}}  {p:11.9f}")
+    lines.append("")
+    pays_width = max(len(b["pays"]) for b in doc["bets"].values())
+    lines.append(f"{'Bet':<12} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
+    for bet, b in doc["bets"].items():
+        lines.append(f"{_BET_LABELS.get(bet, bet):<12} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
+                     f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%")
+    lines.append("")
+    lines.append("House edge: minus the expected result per unit staked, per hand, pushes counted as hands.")
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the exact odds of the rules' bets."""
+    import dataclasses
+
+    from baccarat.errors import InputError
+    from baccarat.rules import load_rules
+
+    rules = load_rules(args.rules)
+    if args.decks is not None:
+        if not 1 <= args.decks <= 8:
+            raise InputError(f"--decks must be between 1 and 8, not {args.decks}")
+        rules = dataclasses.replace(rules, decks=args.decks)
+    counts = [4 * rules.decks] * 13 if args.remaining is None else parse_remaining(args.remaining, rules.decks)
+    if sum(counts) < 6:
+        raise InputError(f"--remaining: {sum(counts)} cards left cannot complete a round that may take 6")
+    doc = odds_document(rules, counts)
+    print(json.dumps(doc, indent=2) if args.json else render_table(doc))
+    return 0

@@ -1,0 +1,110 @@
+"""`baccarat odds`: the JSON of SPEC section 5, the table, --decks, --remaining and bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from baccarat.cli import main
+from baccarat.odds import round_odds
+
+FIVE = {"banker", "player", "tie", "player_pair", "banker_pair"}
+
+
+def odds_json(capsys, *args: str) -> dict:
+    assert main(["odds", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_holds_the_probabilities_and_house_edges_of_spec_section_5(capsys) -> None:
+    doc = odds_json(capsys)
+    assert FIVE <= set(doc["probabilities"]) and FIVE <= set(doc["house_edge"])
+    assert doc["probabilities"]["banker"] == pytest.approx(0.458597423, abs=5e-10)
+    assert doc["probabilities"]["player"] == pytest.approx(0.446246609, abs=5e-10)
+    assert doc["probabilities"]["tie"] == pytest.approx(0.095155968, abs=5e-10)
+    assert doc["probabilities"]["player_pair"] == pytest.approx(31 / 415, abs=1e-15)
+    assert doc["house_edge"]["banker"] == pytest.approx(0.010579, abs=5e-7)
+    assert doc["house_edge"]["player"] == pytest.approx(0.012351, abs=5e-7)
+    assert doc["house_edge"]["tie"] == pytest.approx(0.143596, abs=5e-7)
+    assert doc["house_edge"]["player_pair"] == pytest.approx(1 - 12 * 31 / 415, abs=1e-15)  # priced at 11:1
+    assert doc["bets"]["player_pair"]["offered"] is False and doc["bets"]["banker"]["offered"] is True
+    assert doc["cards"] == 416 and doc["decks"] == 8
+
+
+def test_variant_bets_appear_with_their_edges(capsys) -> None:
+    doc = odds_json(capsys, "--rules", "ez-baccarat-8")
+    assert {"dragon7", "panda8"} <= set(doc["house_edge"])
+    banker = doc["bets"]["banker"]
+    assert banker["push"] == pytest.approx(doc["probabilities"]["tie"] + doc["probabilities"]["dragon7"], abs=1e-15)
+    assert banker["expected_value"] == pytest.approx(banker["win"] - banker["lose"], abs=1e-15)
+    assert doc["house_edge"]["dragon7"] == pytest.approx(1 - 41 * doc["probabilities"]["dragon7"], abs=1e-15)
+    super6 = odds_json(capsys, "--rules", "super-6-8")
+    p = super6["probabilities"]
+    assert super6["house_edge"]["banker"] == pytest.approx(-(p["banker"] - p["banker_six"] / 2 - p["player"]), abs=1e-15)
+
+
+def test_decks_changes_the_shoe(capsys) -> None:
+    doc = odds_json(capsys, "--decks", "6")
+    assert doc["probabilities"]["banker"] == pytest.approx(0.458653, abs=5e-7)
+    assert doc["probabilities"]["banker_pair"] == pytest.approx(23 / 311, abs=1e-15)
+
+
+def test_a_rules_file_sets_commission_and_tie_payout(tmp_path, capsys) -> None:
+    path = tmp_path / "house.yaml"
+    path.write_text("decks: 8\ncommission: 4%\ntie_pays: '9:1'\n", encoding="utf-8")
+    doc = odds_json(capsys, "--rules", str(path))
+    p = doc["probabilities"]
+    assert doc["rules"] == "house"
+    assert doc["house_edge"]["banker"] == pytest.approx(-(0.96 * p["banker"] - p["player"]), abs=1e-15)
+    assert doc["house_edge"]["tie"] == pytest.approx(1 - 10 * p["tie"], abs=1e-15)
+
+
+def test_remaining_overrides_the_named_ranks_only(capsys) -> None:
+    doc = odds_json(capsys, "--decks", "2", "--remaining", "A=0, t=3,K=1")
+    counts = [0] + [8] * 8 + [3, 8, 8, 1]
+    assert list(doc["remaining"].values()) == counts and doc["cards"] == sum(counts)
+    exact = round_odds(counts).events()
+    for name, p in exact.items():
+        assert doc["probabilities"][name] == float(p)
+    assert doc["probabilities"]["player_pair"] == float(Fraction(sum(c * (c - 1) for c in counts), sum(counts) * (sum(counts) - 1)))
+
+
+def test_the_table_is_readable(capsys) -> None:
+    assert main(["odds", "--rules", "ez-baccarat-8"]) == 0
+    out = capsys.readouterr().out
+    assert "Exact odds, rules ez-baccarat-8: 8 decks, 416 cards (a full shoe)" in out
+    assert "Banker wins with a three-card 7" in out
+    banker = next(line for line in out.splitlines() if line.startswith("Banker ") and "1:1" in line)
+    assert "push on a three-card 7" in banker and banker.endswith("1.0183%")
+    assert any(line.startswith("Dragon 7") and "40:1" in line for line in out.splitlines())
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--remaining", "X=3"], "'X=3' is not RANK=COUNT"),
+    (["--remaining", "A"], "'A' is not RANK=COUNT"),
+    (["--remaining", "A=1,a=2"], "the rank A is named twice"),
+    (["--remaining", "Q=two"], "the count in 'Q=two' is not a whole number"),
+    (["--remaining", "A=33"], "holds 0 to 32 cards of a rank"),
+    (["--remaining", "9=-1"], "holds 0 to 32 cards of a rank"),
+    (["--remaining", ","], "expected RANK=COUNT items"),
+    (["--decks", "1", "--remaining", "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=1,K=4"], "5 cards left cannot complete a round"),
+    (["--decks", "9"], "--decks must be between 1 and 8"),
+    (["--rules", "punto-banco-9"], "did you mean 'punto-banco-8'"),
+    (["--rules", "missing.yaml"], "missing.yaml: cannot read rules file"),
+])
+def test_bad_input_is_one_line_and_exit_status_2(capsys, args: list[str], message: str) -> None:
+    assert main(["odds", *args]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("baccarat: error: ") and captured.err.count("\n") == 1
+    assert message in captured.err
+
+
+def test_the_console_command_prints_json() -> None:
+    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json", "--decks", "1"],
+                          capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout)["probabilities"]["banker_pair"] == pytest.approx(3 / 51, abs=1e-15)
