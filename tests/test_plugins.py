@@ -286,6 +286,38 @@ def test_two_plugin_files_registering_one_selector_name(tmp_path: Path) -> None:
         registry([folder])
 
 
+def test_parameters_that_would_clash_in_one_strategy_are_an_error_naming_both(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, wide="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Streak
+
+        class Wide(Streak):
+            name = "wide"
+            params = {"wins": 2}
+
+        @hookimpl
+        def register_selectors(register):
+            register(Wide)
+    """)
+    with pytest.raises(StrategyError, match=r"parameter 'wins' belongs to both selector 'wide' of plugin 'wide' \(file: .*\) "
+                                            r"and progression 'paroli' of plugin 'builtin' \(built-in"):
+        registry([folder])
+    folder = plugin_folder(tmp_path / "b", unit="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Streak
+
+        class Unit(Streak):
+            name = "unit-selector"
+            params = {"unit": 2}
+
+        @hookimpl
+        def register_selectors(register):
+            register(Unit)
+    """)
+    with pytest.raises(StrategyError, match="parameter 'unit' of selector 'unit-selector' .* is already a parameter of every composed"):
+        registry([folder])
+
+
 def test_two_plugins_with_one_name_are_an_error(tmp_path: Path) -> None:
     a = plugin_folder(tmp_path / "a", same="")
     b = plugin_folder(tmp_path / "b", same="")

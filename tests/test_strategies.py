@@ -13,12 +13,14 @@ import numpy as np
 import pytest
 
 from baccarat.bets import settlement_table
+from baccarat.compose import StopRuled, with_stop_rules
 from baccarat.engine import SessionConfig, StrategyRun, run_strategy, strategy_rng
 from baccarat.errors import StrategyError
 from baccarat.plugins import default_session, registry
 from baccarat.rounds import OUTCOME_CODE, RoundTable
 from baccarat.rules import preset
 from baccarat.shoes import seeded_table
+from baccarat.strategy import Strategy
 
 LETTER = {"B": "banker", "P": "player", "T": "tie"}
 
@@ -378,6 +380,28 @@ def test_composed_strategies_pickle_to_the_same_class() -> None:
     assert again.sides(params) == {"banker", "player"}
     restored = pickle.loads(pickle.dumps(cls(default_session(), **params)))
     assert restored.chooser.length == 2 and restored.stops[0].goal == 50 * 1_000_000
+
+
+class Both(Strategy):
+    name = "both"
+    params = {"unit": 10}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker", "player"}
+
+    def bets(self, view):
+        return {"banker": self.unit, "player": self.unit}
+
+
+def test_a_free_form_strategy_takes_stop_rules_and_is_itself_without_them() -> None:
+    cls = with_stop_rules(Both, registry().stop_rules)
+    assert issubclass(cls, StopRuled) and pickle.loads(pickle.dumps(cls)) is cls
+    assert cls.accepted_params({}) == {"unit": 10, "stop_loss": None, "stop_win": None, "max_rounds": None}
+    assert cls.sides({"unit": 10, "max_rounds": 3}) == {"banker", "player"}
+    assert type(cls(default_session(), unit=10)) is Both
+    wrapped = cls(default_session(), unit=10, max_rounds=1)
+    assert isinstance(wrapped, StopRuled) and wrapped.strategy.unit == 10
 
 
 # Against the independent reference (tests/strategy_reference.py) on seeded shoes --------

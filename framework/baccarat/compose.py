@@ -26,8 +26,13 @@ bets; rounds sat out, stopped or ruined leave it as it was. The progression
 carries on across the shoes of a multi-shoe session; selectors that read the
 shoe start again with each new shoe.
 
-Composed classes are made once per combination and pickle as the recipe that
-makes them, so they can be sent to worker processes.
+Composed classes are made once per progression (and set of selectors and
+stop rules) and pickle as the recipe that makes them, so they can be sent to
+worker processes. A fast path recognises a composed strategy by
+``issubclass(cls, Composed)``, its pieces by ``cls.progression``,
+``cls.selector_for(params["side"])`` and the stop rules whose parameters are
+set; it must fall back to this reference for any piece it does not know
+(a plugin's). The built-in pieces keep all their state in plain ints.
 """
 
 from __future__ import annotations

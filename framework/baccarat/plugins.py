@@ -349,6 +349,27 @@ def _add(found: Registry, entry: Entry) -> None:
     found.entries[entry.kind][entry.name] = entry
 
 
+def _check_parameter_names(found: Registry) -> None:
+    """Refuse pieces whose parameters would clash in one composed strategy's flat namespace."""
+    stops = {key: e for e in found.entries["stop-rule"].values() for key in e.cls.params}
+    common = {key: None for key in COMPOSED_PARAMS} | stops
+    progressions = list(found.entries["progression"].values())
+    for piece in progressions + list(found.entries["selector"].values()):
+        for key in piece.cls.params:
+            if key in common:
+                owner = common[key]
+                whose = f"stop rule {owner.name!r} of {owner.plugin}" if owner else "every composed strategy"
+                raise StrategyError(f"parameter {key!r} of {piece.kind} {piece.name!r} of {piece.plugin} "
+                                    f"is already a parameter of {whose}; rename it")
+    for selector in found.entries["selector"].values():
+        for progression in progressions:
+            shared = set(selector.cls.params) & set(progression.cls.params)
+            if shared:
+                raise StrategyError(f"parameter {sorted(shared)[0]!r} belongs to both selector {selector.name!r} of "
+                                    f"{selector.plugin} and progression {progression.name!r} of {progression.plugin}; "
+                                    "rename one")
+
+
 _CACHE: dict[tuple[tuple[str, ...], frozenset[str]], Registry] = {}
 
 
@@ -365,6 +386,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
         plugins, warnings = load_plugins(pm, dirs, key[1])
         found = Registry(plugins=plugins, warnings=warnings)
         _collect(pm, plugins, found)
+        _check_parameter_names(found)
         _CACHE[key] = found
     return _CACHE[key]
 

@@ -50,7 +50,7 @@ def _describe(cls: type) -> str:
 def _value(value: Any) -> str:
     if value is None:
         return "none"
-    return value if isinstance(value, str) else json.dumps(value)
+    return value if isinstance(value, str) else json.dumps(value, default=str)
 
 
 def _table(records: list[dict[str, Any]]) -> str:
@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(records, indent=2))
+        print(json.dumps(records, indent=2, default=str))
     else:
         print(_table(records))
     return 0
