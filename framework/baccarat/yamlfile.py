@@ -26,7 +26,7 @@ _YAML = "tag:yaml.org,2002:"
 _MAP, _SEQ, _MERGE = _YAML + "map", _YAML + "seq", _YAML + "merge"
 _SCALAR_TAGS = frozenset(_YAML + name for name in ("null", "bool", "int", "float", "str", "timestamp"))
 _SEXAGESIMAL = frozenset({_YAML + "int", _YAML + "float"})
-MAX_NODES = 200_000
+MAX_NODES = 50_000
 """Largest number of values a document may expand to (aliases included): a guard against alias bombs."""
 
 
