@@ -6,41 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from baccarat.errors import InputError
 from baccarat.experiment import load_experiment
 from baccarat.runner import run_experiment, write_run
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 SHIPPED = sorted(str(p.relative_to(CONFIGS)) for p in CONFIGS.rglob("*.yaml") if p.parent.name != "rules")
 
-NEEDS: dict[str, list[tuple[str, dict[str, object]]]] = {
-    "pattern-followers.yaml": [("flat", {"side": "follow-last"}), ("flat", {"side": "chop"}),
-                               ("flat", {"side": "streak", "length": 3}), ("flat", {"side": "random"})],
-}
-"""Strategies a config uses that the registry may not provide yet: (use, params)."""
-
-
-def missing_features(config: str) -> list[str]:
-    """Return the strategies ``config`` needs that the installed plugins do not accept."""
-    missing = []
-    for use, params in NEEDS.get(config, []):
-        try:
-            load_experiment({"strategies": [{"use": use, "params": params}]})
-        except InputError:
-            missing.append(f"{use} with {params}")
-    return missing
-
 
 def test_every_rule_preset_has_a_shipped_experiment() -> None:
-    used = {load_experiment(CONFIGS / name).rules.name for name in SHIPPED if not missing_features(name)}
+    used = {load_experiment(CONFIGS / name).rules.name for name in SHIPPED}
     assert used >= {"punto-banco-8", "single-deck", "punto-banco-6", "punto-banco-8-pairs", "ez-baccarat-8", "super-6-8"}
 
 
 @pytest.mark.parametrize("config", SHIPPED)
 def test_shipped_config_runs(config: str, tmp_path: Path) -> None:
-    missing = missing_features(config)
-    if missing:
-        pytest.skip(f"{config} needs strategies not registered yet: {'; '.join(missing)}")
     source = load_experiment(CONFIGS / config)
     overrides = []
     if source.shoes["source"] == "seeded":
