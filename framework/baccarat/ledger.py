@@ -1,12 +1,14 @@
-"""Ledger frames: engine columns to polars, exact Decimal money, Parquet on disk.
+"""Ledger frames: engine columns to Arrow and polars, exact Decimal money, Parquet on disk.
 
 Money columns are ``Decimal(38, 6)``: exact, never binary floats. ``outcome``
-is a polars ``Enum``.
+is a polars ``Enum``. The Arrow table (:func:`ledger_table`) is the one
+builder; the polars frame and the Parquet parts of a run come from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 
 import numpy as np
 import polars as pl
@@ -19,10 +21,33 @@ MONEY = pl.Decimal(38, 6)
 OUTCOME = pl.Enum(OUTCOMES)
 """Polars type of the ``outcome`` column."""
 
+MICROS_PER_CENT = 10_000
+
 
 def micros(values: np.ndarray) -> pl.Expr:
     """Return an expression turning integer micro-units into exact Decimal amounts."""
     return pl.lit(pl.Series(values, dtype=pl.Int64)).cast(MONEY) / 1_000_000
+
+
+def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
+    """Return the ledger's columns and polars types, in order, for a table offering ``bets``."""
+    columns: dict[str, pl.DataType] = {
+        "strategy": pl.String(), "session": pl.Int64(), "shoe": pl.Int64(), "hand": pl.Int32(), "round": pl.Int32(),
+        "outcome": OUTCOME, "stake": MONEY, "net": MONEY, "expected_net": pl.Float64(), "bankroll": MONEY,
+        "capped": pl.Int32(),
+    }
+    for bet in bets:
+        columns[f"stake_{bet}"] = MONEY
+        columns[f"net_{bet}"] = MONEY
+    return columns
+
+
+@cache
+def ledger_schema(bets: tuple[str, ...]):  # -> pyarrow.Schema
+    """Return the Arrow schema of the ledger (as polars writes and reads it)."""
+    from baccarat.columnar import arrow_schema
+
+    return arrow_schema(ledger_columns(bets))
 
 
 def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float]) -> np.ndarray:
@@ -37,39 +62,39 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
     return total
 
 
-def ledger_frame(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
-                 expected: Mapping[str, float] | None = None) -> pl.DataFrame:
-    """Return one strategy's ledger as a frame with the columns of the ``ledger`` contract.
+def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
+                 expected: Mapping[str, float] | None = None):  # -> pyarrow.Table
+    """Return one strategy's ledger as an Arrow table with the columns of the ``ledger`` contract.
 
     ``columns`` come from :func:`baccarat.engine.run_strategy` (cents and micro-units).
     ``expected`` (bet -> expected value per unit staked) gives the Float64 column
     ``expected_net``, the theoretical result of the round's bets; it is null without it.
     """
+    import pyarrow as pa
+
+    from baccarat import columnar
+
     n = len(columns["stake"])
-    outcome_codes = pl.Series(columns["outcome"], dtype=pl.UInt8)
-    frame = pl.DataFrame({
-        "strategy": pl.Series([label], dtype=pl.String).new_from_index(0, n) if n else pl.Series([], dtype=pl.String),
-        "session": pl.Series(columns["session"], dtype=pl.Int64),
-        "shoe": pl.Series(columns["shoe"], dtype=pl.Int64),
-        "hand": pl.Series(columns["hand"], dtype=pl.Int32),
-        "round": pl.Series(columns["round"], dtype=pl.Int32),
-        "outcome": outcome_codes.replace_strict(list(range(len(OUTCOMES))), list(OUTCOMES), return_dtype=OUTCOME),
-    })
-    money: dict[str, np.ndarray] = {
-        "stake": columns["stake"] * 10_000,
-        "net": columns["net"],
-        "bankroll": columns["bankroll"],
+    data = {
+        "strategy": columnar.repeated_string(label, n),
+        "session": pa.array(np.asarray(columns["session"], dtype=np.int64)),
+        "shoe": pa.array(np.asarray(columns["shoe"], dtype=np.int64)),
+        "hand": pa.array(np.asarray(columns["hand"], dtype=np.int32)),
+        "round": pa.array(np.asarray(columns["round"], dtype=np.int32)),
+        "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
+        "stake": columnar.decimal_micros(columns["stake"] * MICROS_PER_CENT),
+        "net": columnar.decimal_micros(columns["net"]),
+        "expected_net": pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64()),
+        "bankroll": columnar.decimal_micros(columns["bankroll"]),
+        "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
     for bet in bets:
-        money[f"stake_{bet}"] = columns[f"stake_{bet}"] * 10_000
-        money[f"net_{bet}"] = columns[f"net_{bet}"]
-    frame = frame.with_columns(micros(values).alias(name) for name, values in money.items())
-    frame = frame.with_columns(
-        pl.Series("capped", columns["capped"], dtype=pl.Int32),
-        pl.Series("expected_net", expected_net(columns, bets, expected) if expected is not None else [None] * n,
-                  dtype=pl.Float64),
-    )
-    ordered = ["strategy", "session", "shoe", "hand", "round", "outcome", "stake", "net", "expected_net", "bankroll", "capped"]
-    for bet in bets:
-        ordered += [f"stake_{bet}", f"net_{bet}"]
-    return frame.select(ordered)
+        data[f"stake_{bet}"] = columnar.decimal_micros(columns[f"stake_{bet}"] * MICROS_PER_CENT)
+        data[f"net_{bet}"] = columnar.decimal_micros(columns[f"net_{bet}"])
+    return columnar.table(data, ledger_schema(bets))
+
+
+def ledger_frame(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
+                 expected: Mapping[str, float] | None = None) -> pl.DataFrame:
+    """Return one strategy's ledger as a polars frame with the columns of the ``ledger`` contract (see :func:`ledger_table`)."""
+    return pl.from_arrow(ledger_table(label, columns, bets, expected))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 import numpy as np
 
-from baccarat.cards import card_label
 from baccarat.dealer import OUTCOMES, Round
 
 OUTCOME_CODE: dict[str, int] = {name: code for code, name in enumerate(OUTCOMES)}
@@ -119,31 +119,38 @@ class RoundTable:
         stops = np.concatenate([change, [len(self)]])
         return list(zip(starts.tolist(), stops.tolist(), strict=True))
 
+    def to_arrow(self):  # -> pyarrow.Table
+        """Return the rounds as an Arrow table with the columns of the ``rounds`` contract."""
+        import pyarrow as pa
+
+        from baccarat import columnar
+
+        n = len(self)
+        columns = {"shoe": pa.array(self.shoe), "hand": pa.array(self.hand),
+                   "outcome": columnar.enum_array(self.outcome, OUTCOMES)}
+        if self.has_cards:
+            columns.update(player_cards=columnar.card_lists(self.player_cards), banker_cards=columnar.card_lists(self.banker_cards),
+                           player_total=pa.array(self.player_total), banker_total=pa.array(self.banker_total),
+                           natural=pa.array(self.natural), player_pair=pa.array(self.player_pair),
+                           banker_pair=pa.array(self.banker_pair))
+        schema = rounds_schema()
+        return columnar.table({name: columns.get(name, pa.nulls(n, schema.field(name).type)) for name in schema.names}, schema)
+
     def to_frame(self):  # -> polars.DataFrame
         """Return the rounds as a polars frame with the columns of the ``rounds`` contract."""
         import polars as pl
 
-        outcome = pl.Series("outcome", [OUTCOMES[c] for c in self.outcome.tolist()], dtype=pl.Enum(OUTCOMES))
-        data: dict[str, object] = {"shoe": self.shoe, "hand": self.hand}
-        if self.has_cards:
-            data["player_cards"] = [[card_label(c) for c in row if c] for row in self.player_cards.tolist()]
-            data["banker_cards"] = [[card_label(c) for c in row if c] for row in self.banker_cards.tolist()]
-            data["player_total"] = self.player_total
-            data["banker_total"] = self.banker_total
-        else:
-            data["player_cards"] = pl.Series([None] * len(self), dtype=pl.List(pl.String))
-            data["banker_cards"] = pl.Series([None] * len(self), dtype=pl.List(pl.String))
-            data["player_total"] = pl.Series([None] * len(self), dtype=pl.Int8)
-            data["banker_total"] = pl.Series([None] * len(self), dtype=pl.Int8)
-        frame = pl.DataFrame(data).with_columns(outcome)
-        if self.has_cards:
-            frame = frame.with_columns(
-                pl.Series("natural", self.natural),
-                pl.Series("player_pair", self.player_pair),
-                pl.Series("banker_pair", self.banker_pair),
-            )
-        else:
-            frame = frame.with_columns(
-                pl.lit(None, dtype=pl.Boolean).alias(name) for name in ("natural", "player_pair", "banker_pair")
-            )
-        return frame
+        return pl.from_arrow(self.to_arrow())
+
+
+@cache
+def rounds_schema():  # -> pyarrow.Schema
+    """Return the Arrow schema of the ``rounds`` table (as polars writes and reads it)."""
+    import polars as pl
+
+    from baccarat.columnar import arrow_schema
+
+    cards = pl.List(pl.String)
+    return arrow_schema({"shoe": pl.Int64, "hand": pl.Int32, "player_cards": cards, "banker_cards": cards,
+                         "player_total": pl.Int8, "banker_total": pl.Int8, "outcome": pl.Enum(OUTCOMES),
+                         "natural": pl.Boolean, "player_pair": pl.Boolean, "banker_pair": pl.Boolean})

@@ -1,0 +1,96 @@
+"""Arrow columns straight from numpy: exact decimals, strings, card lists, enums.
+
+The rounds and ledger frames are built here from integer columns without a
+Python object per value: a ``Decimal(38, 6)`` column is its int128 buffer of
+micro-units, a string column is an offsets buffer and a bytes buffer. polars
+takes the result without copying (``pl.from_arrow``), and Parquet parts are
+encoded from it directly (:func:`encode_parquet`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from baccarat.cards import card_label
+
+MONEY_TYPE = pa.decimal128(38, 6)
+"""Arrow type of every money column (polars ``Decimal(38, 6)``)."""
+
+_LABEL_BYTES = np.zeros((128, 3), dtype=np.uint8)
+_LABEL_LENGTHS = np.zeros(128, dtype=np.int64)
+for _code in range(128):
+    if _code % 16 and _code % 16 <= 13 and _code // 16 <= 4:
+        _label = card_label(_code).encode("ascii")
+        _LABEL_BYTES[_code, : len(_label)] = np.frombuffer(_label, dtype=np.uint8)
+        _LABEL_LENGTHS[_code] = len(_label)
+
+
+def decimal_micros(micros: np.ndarray) -> pa.Array:
+    """Return integer micro-units as an exact ``decimal128(38, 6)`` array (no rounding, no objects)."""
+    values = np.asarray(micros, dtype=np.int64)
+    wide = np.empty((len(values), 2), dtype=np.int64)
+    wide[:, 0] = values
+    np.right_shift(values, 63, out=wide[:, 1])  # sign extension: the high word of the int128
+    return pa.Array.from_buffers(MONEY_TYPE, len(values), [None, pa.py_buffer(wide)])
+
+
+def repeated_string(text: str, n: int) -> pa.Array:
+    """Return ``text`` repeated ``n`` times as a ``large_string`` array."""
+    data = text.encode("utf-8")
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
+    return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
+
+
+def card_lists(codes: np.ndarray) -> pa.Array:
+    """Return rows of card codes (0 = no card) as lists of card labels such as ``AS`` or ``10H``."""
+    codes = np.ascontiguousarray(codes, dtype=np.int8)
+    present = codes != 0
+    list_offsets = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(present.sum(axis=1), out=list_offsets[1:])
+    flat = codes[present].astype(np.int64)
+    lengths = _LABEL_LENGTHS[flat]
+    string_offsets = np.zeros(len(flat) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=string_offsets[1:])
+    data = _LABEL_BYTES[flat][np.arange(3) < lengths[:, None]]
+    labels = pa.Array.from_buffers(pa.large_string(), len(flat),
+                                   [None, pa.py_buffer(string_offsets), pa.py_buffer(data.tobytes())])
+    return pa.LargeListArray.from_arrays(pa.array(list_offsets), labels)
+
+
+def enum_array(codes: np.ndarray, names: Sequence[str]) -> pa.Array:
+    """Return integer codes as an ordered dictionary array of ``names`` (a polars ``Enum``)."""
+    indices = pa.array(np.asarray(codes, dtype=np.uint8))
+    return pa.DictionaryArray.from_arrays(indices, pa.array(list(names), type=pa.large_string()), ordered=True)
+
+
+def arrow_schema(polars_schema: Any) -> pa.Schema:
+    """Return the Arrow schema polars writes for ``polars_schema`` (Enum metadata included)."""
+    import polars as pl
+
+    return pl.DataFrame(schema=polars_schema).to_arrow().schema
+
+
+def table(columns: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
+    """Return the columns as a table of ``schema`` (same names, in the schema's order)."""
+    return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema)
+
+
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 1, "write_page_index": False}
+"""How parts are encoded: fast zstd, no page index (parts are appended byte for byte)."""
+
+
+def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = ()) -> bytes:
+    """Encode tables of one schema as one Parquet file in memory, one row group per table."""
+    buffer = io.BytesIO()
+    with pq.ParquetWriter(buffer, tables[0].schema, write_statistics=list(statistics) or False,
+                          **PARQUET_OPTIONS) as writer:
+        for part in tables:
+            if part.num_rows:
+                writer.write_table(part, row_group_size=max(part.num_rows, 1))
+    return buffer.getvalue()

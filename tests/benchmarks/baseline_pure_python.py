@@ -1,0 +1,176 @@
+"""A straightforward pure-Python baccarat simulator: the baseline of the speed benchmark.
+
+It does the job of ``job.yaml`` the plain way: every seeded 8-deck shoe is
+shuffled (numpy's seeded shuffle, the same shoes as ``baccarat run``, so the
+results can be compared exactly), dealt round by round by a plain Python
+tableau, and four strategies (flat banker, Martingale banker, Paroli banker,
+flat follow-last) bet on every round with exact integer money; every row of
+the ledger is kept in an in-memory list.
+
+    python tests/benchmarks/baseline_pure_python.py [--shoes N]
+
+Prints the time, the ledger size and each strategy's total net, in currency
+units, which ``bench_job.py`` checks against the ledger of ``baccarat run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+VALUE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]
+BURN = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+BANKER_DRAWS = {0: set(range(10)), 1: set(range(10)), 2: set(range(10)), 3: {0, 1, 2, 3, 4, 5, 6, 7, 9},
+                4: {2, 3, 4, 5, 6, 7}, 5: {4, 5, 6, 7}, 6: {6, 7}, 7: set()}
+DECK = [rank + 16 * suit for rank in range(1, 14) for suit in range(1, 5)]
+WIN_BANKER = 9500   # basis points of the stake: Banker pays 1:1 less 5% commission
+WIN = 10000
+LOSE = -10000
+
+
+def shuffled_shoe(seed: int, shoe_id: int, decks: int = 8) -> list[int]:
+    """The seeded shoe: numpy's shuffle of ``decks`` decks with the shoe's own stream."""
+    cards = np.tile(np.asarray(DECK, dtype=np.int8), decks)
+    np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe_id,)))).shuffle(cards)
+    return cards.tolist()
+
+
+def play_round(cards: list[int], i: int) -> tuple[str, int]:
+    """Play a round from position ``i``: return the winner and the number of cards used."""
+    p = (VALUE[cards[i] % 16] + VALUE[cards[i + 2] % 16]) % 10
+    b = (VALUE[cards[i + 1] % 16] + VALUE[cards[i + 3] % 16]) % 10
+    used = 4
+    if p < 8 and b < 8:
+        third = None
+        if p <= 5:
+            third = VALUE[cards[i + used] % 16]
+            used += 1
+            p = (p + third) % 10
+        if (b <= 5) if third is None else (third in BANKER_DRAWS[b]):
+            b = (b + VALUE[cards[i + used] % 16]) % 10
+            used += 1
+    return ("banker" if b > p else "player" if p > b else "tie"), used
+
+
+def deal_shoe(cards: list[int], cut_card: int = 14) -> list[str]:
+    """Burn, then deal rounds until the cut card; return the winners."""
+    i = 1 + BURN[cards[0] % 16]
+    winners = []
+    while i < len(cards) - cut_card:
+        winner, used = play_round(cards, i)
+        winners.append(winner)
+        i += used
+    return winners
+
+
+class Flat:
+    def __init__(self, side, unit):
+        self.side, self.unit = side, unit
+
+    def bet(self, history):
+        return self.side, self.unit
+
+    def settle(self, net):
+        pass
+
+
+class Martingale(Flat):
+    def __init__(self, side, unit):
+        super().__init__(side, unit)
+        self.stake = unit
+
+    def bet(self, history):
+        if self.stake > TABLE_MAX:
+            self.stake = self.unit
+        return self.side, self.stake
+
+    def settle(self, net):
+        if net > 0:
+            self.stake = self.unit
+        elif net < 0:
+            self.stake *= 2
+
+
+class Paroli(Martingale):
+    def __init__(self, side, unit, wins=3):
+        super().__init__(side, unit)
+        self.wins, self.streak = wins, 0
+
+    def settle(self, net):
+        if net > 0:
+            self.streak += 1
+            if self.streak == self.wins:
+                self.stake, self.streak = self.unit, 0
+            else:
+                self.stake *= 2
+        elif net < 0:
+            self.stake, self.streak = self.unit, 0
+
+
+class FollowLast(Flat):
+    def bet(self, history):
+        for winner in reversed(history):
+            if winner != "tie":
+                return winner, self.unit
+        return None, 0
+
+
+BANKROLL, TABLE_MIN, TABLE_MAX, UNIT = 100_000, 1_000, 100_000, 1_000   # cents
+STRATEGIES = {
+    "flat banker": lambda: Flat("banker", UNIT),
+    "martingale banker": lambda: Martingale("banker", UNIT),
+    "paroli banker": lambda: Paroli("banker", UNIT),
+    "flat follow-last": lambda: FollowLast(None, UNIT),
+}
+
+
+def multiplier(side: str, winner: str) -> int:
+    if winner == "tie":
+        return 0
+    if side == winner:
+        return WIN_BANKER if side == "banker" else WIN
+    return LOSE
+
+
+def simulate(seed: int, shoes: int) -> list[tuple]:
+    """Run every strategy on every shoe (one shoe per session); return the ledger rows."""
+    ledger = []
+    for shoe_id in range(1, shoes + 1):
+        winners = deal_shoe(shuffled_shoe(seed, shoe_id))
+        for label, make in STRATEGIES.items():
+            strategy = make()
+            bankroll = BANKROLL * 10_000            # micro-units
+            for hand, winner in enumerate(winners, start=1):
+                stake, net, capped, side = 0, 0, 0, None
+                if bankroll >= TABLE_MIN * 10_000:
+                    side, wanted = strategy.bet(winners[:hand - 1])
+                    if side is not None:
+                        stake = min(wanted, TABLE_MAX, bankroll // 10_000)
+                        capped = int(stake != wanted)
+                        net = stake * multiplier(side, winner)
+                        bankroll += net
+                        strategy.settle(net)
+                ledger.append((label, shoe_id, shoe_id, hand, hand, winner, side, stake, net, bankroll, capped))
+    return ledger
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shoes", type=int, default=100_000)
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    ledger = simulate(args.seed, args.shoes)
+    seconds = time.perf_counter() - start
+    totals: dict[str, int] = {}
+    for row in ledger:
+        totals[row[0]] = totals.get(row[0], 0) + row[8]
+    print(f"baseline: {args.shoes} shoes, {len(ledger)} ledger rows in {seconds:.2f} s")
+    for label, micros in totals.items():
+        print(f"  {label}: net {micros / 1_000_000:.6f}")
+
+
+if __name__ == "__main__":
+    main()
