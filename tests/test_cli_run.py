@@ -107,26 +107,28 @@ def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) 
 
 def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir: Path, monkeypatch: pytest.MonkeyPatch,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    real = pl.DataFrame.write_parquet
+    from baccarat.parquet_append import ParquetAppender
 
-    def failing(frame: pl.DataFrame, path: object, *args: object, **kwargs: object) -> None:
-        if str(path).endswith("ledger.parquet"):
+    real = ParquetAppender.append
+
+    def failing(appender: ParquetAppender, part: bytes) -> None:
+        if appender.path.name == "ledger.parquet":
             raise OSError(28, "No space left on device")
-        real(frame, path, *args, **kwargs)
+        real(appender, part)
 
-    monkeypatch.setattr(pl.DataFrame, "write_parquet", failing)
+    monkeypatch.setattr(ParquetAppender, "append", failing)
     with pytest.raises(OSError):
         main(["run", "small.yaml", "--quiet"])
     assert everything_under(workdir / "results") == []
 
 
 def test_an_interrupted_run_leaves_nothing(workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import baccarat.runner
+    import baccarat.executor
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(baccarat.runner, "ledger_frame", interrupted)
+    monkeypatch.setattr(baccarat.executor, "run_chunk", interrupted)
     assert main(["run", "small.yaml", "--quiet"]) == 130
     assert everything_under(workdir) == ["small.yaml"]
 

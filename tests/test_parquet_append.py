@@ -75,3 +75,16 @@ def test_a_part_with_a_page_index_is_refused(tmp_path) -> None:
 def test_not_a_parquet_file() -> None:
     with pytest.raises(ParquetPartError):
         split_part(b"PAR1 not really PAR1")
+
+
+def test_spools_taken_in_turn_reorder_the_parts(tmp_path) -> None:
+    final = ParquetAppender(tmp_path / "all.parquet")
+    spool = ParquetAppender(tmp_path / ".spool")
+    for seed in range(4):
+        (final if seed % 2 == 0 else spool).append(part([frame(seed, 100 + seed)]))
+    final.take(spool)
+    final.close()
+    assert not (tmp_path / ".spool").exists()
+    expected = pl.concat([frame(seed, 100 + seed) for seed in (0, 2, 1, 3)])
+    assert_frame_equal(pl.read_parquet(tmp_path / "all.parquet"), expected)
+    assert pq.ParquetFile(tmp_path / "all.parquet").metadata.num_row_groups == 4

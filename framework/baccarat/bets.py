@@ -44,6 +44,11 @@ def check_bets_offered(bets: set[str], rules: Rules, has_cards: bool = True) -> 
             raise RulesError(f"the bet {bet!r} needs {why}, but these shoes record outcomes only")
 
 
+def bets_settled(rules: Rules, has_cards: bool = True) -> tuple[str, ...]:
+    """Return the bets :func:`settlement_table` settles under ``rules``, in its order (the ledger's bet columns)."""
+    return ("banker", "player", "tie") + (tuple(rules.side_bets) if has_cards else ())
+
+
 def settlement_table(table: RoundTable, rules: Rules) -> dict[str, np.ndarray]:
     """Return, for every bet the rules offer, each round's multiplier in basis points (int64).
 

@@ -87,43 +87,28 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
-class _Columns:
-    """Growing ledger columns of one strategy."""
-
-    def __init__(self, bets: Sequence[str]) -> None:
-        self.ints: dict[str, list[int]] = {name: [] for name in LEDGER_INT_COLUMNS}
-        self.bet_stakes: dict[str, list[int]] = {b: [] for b in bets}
-        self.bet_nets: dict[str, list[int]] = {b: [] for b in bets}
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        out = {name: np.asarray(values, dtype=np.int64) for name, values in self.ints.items()}
-        for bet, values in self.bet_stakes.items():
-            out[f"stake_{bet}"] = np.asarray(values, dtype=np.int64)
-            out[f"net_{bet}"] = np.asarray(self.bet_nets[bet], dtype=np.int64)
-        return out
-
-
 def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
                  rules: Rules, config: SessionConfig, seed: int,
                  sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
     """Play one strategy over every session of ``table``; return its ledger columns.
 
-    Money columns are integers: ``stake`` and ``stake_<bet>`` in cents,
-    ``net``, ``net_<bet>`` and ``bankroll`` in micro-units.
+    One ledger row per round of every session. Money columns are integers:
+    ``stake`` and ``stake_<bet>`` in cents, ``net``, ``net_<bet>`` and
+    ``bankroll`` in micro-units. The loop logs only the bets placed; the dense
+    columns are built from the log at the end (:func:`ledger_columns`).
     """
-    bets_offered = tuple(multipliers)
-    mult = {bet: arr.tolist() for bet, arr in multipliers.items()}
+    offered = {bet: k for k, bet in enumerate(multipliers)}
+    mult = [arr.tolist() for arr in multipliers.values()]
     outcomes = table.outcome.tolist()
     shoes = table.shoe.tolist()
-    hands = table.hand.tolist()
-    cols = _Columns(bets_offered)
-    c_session, c_shoe, c_hand, c_round = (cols.ints[k] for k in ("session", "shoe", "hand", "round"))
-    c_outcome, c_stake, c_net, c_bank, c_capped = (cols.ints[k] for k in ("outcome", "stake", "net", "bankroll", "capped"))
-    min_micros = config.table_min_cents * MICROS_PER_CENT
-    table_max = config.table_max_cents
+    table_min, table_max = config.table_min_cents, config.table_max_cents
+    min_micros = table_min * MICROS_PER_CENT
     initial = config.bankroll_cents * MICROS_PER_CENT
     if sessions is None:
         sessions = session_bounds(table, config.shoes_per_session)
+    placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
+    capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
+    out_row = 0
     for session, start, stop in sessions:
         info = SessionInfo(session, rules, cents_to_decimal(config.bankroll_cents),
                            cents_to_decimal(config.table_min_cents), cents_to_decimal(config.table_max_cents),
@@ -132,49 +117,84 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
             strategy = run.cls(info, **run.params)
         except Exception as exc:
             raise StrategyError(f"strategy {run.label!r} could not start session {session}: {exc}") from None
-        view = TableView(table, session, initial, config.table_min_cents, table_max)
+        view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents)
+        enter, record, bets, settle = view._enter, view._record, strategy.bets, strategy.settle
         bankroll = initial
         previous_shoe = None
+        to_out = out_row - start
         for row in range(start, stop):
             shoe = shoes[row]
-            view._enter(row, shoe != previous_shoe)
+            enter(row, shoe != previous_shoe)
             previous_shoe = shoe
-            placed: dict[str, int] = {}
-            capped = 0
             if bankroll >= min_micros:
                 try:
-                    wanted = strategy.bets(view)
+                    wanted = bets(view)
                 except Exception as exc:
                     raise _misbehaved(run, view, f"raised {type(exc).__name__}: {exc}") from None
                 if wanted:
-                    placed, capped = _check_bets(run, view, wanted, bets_offered, bankroll, config)
-            net = 0
-            nets: dict[str, int] = {}
-            for bet, cents in placed.items():
-                won = cents * mult[bet][row]
-                nets[bet] = won
-                net += won
-            bankroll += net
-            stake = sum(placed.values())
-            c_session.append(session)
-            c_shoe.append(shoe)
-            c_hand.append(hands[row])
-            c_round.append(view.round)
-            c_outcome.append(outcomes[row])
-            c_stake.append(stake)
-            c_net.append(net)
-            c_bank.append(bankroll)
-            c_capped.append(capped)
-            for bet in bets_offered:
-                cols.bet_stakes[bet].append(placed.get(bet, 0))
-                cols.bet_nets[bet].append(nets.get(bet, 0))
-            view._record(outcomes[row], bankroll)
-            if placed:
-                try:
-                    strategy.settle(view, nets)
-                except Exception as exc:
-                    raise _misbehaved(run, view, f"raised {type(exc).__name__}: {exc}") from None
-    return cols.arrays()
+                    placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
+                    if capped:
+                        capped_log.append((row + to_out, capped))
+                    if placed:
+                        nets: dict[str, int] = {}
+                        for bet, cents in placed.items():
+                            k = offered[bet]
+                            won = cents * mult[k][row]
+                            nets[bet] = won
+                            bankroll += won
+                            placed_log.append((row + to_out, k, cents, won))
+                        record(outcomes[row], bankroll)
+                        try:
+                            settle(view, nets)
+                        except Exception as exc:
+                            raise _misbehaved(run, view, f"raised {type(exc).__name__}: {exc}") from None
+                        continue
+            record(outcomes[row], bankroll)
+        out_row += stop - start
+    return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
+
+
+def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], bets: tuple[str, ...], initial: int,
+                   placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]]) -> dict[str, np.ndarray]:
+    """Return the dense ledger columns of a strategy from the log of its bets.
+
+    ``placed`` holds ``(ledger row, bet index, cents, net micro-units)`` for
+    every bet placed; ``capped`` holds ``(ledger row, bets capped)``. Ledger
+    rows are the sessions' table rows, session after session.
+    """
+    lengths = np.asarray([stop - start for _, start, stop in sessions], dtype=np.int64)
+    n = int(lengths.sum())
+    rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
+            if sessions else np.zeros(0, dtype=np.int64))
+    first_out = np.cumsum(lengths) - lengths
+    out: dict[str, np.ndarray] = {
+        "session": np.repeat(np.asarray([s for s, _, _ in sessions], dtype=np.int64), lengths),
+        "shoe": table.shoe[rows].astype(np.int64),
+        "hand": table.hand[rows].astype(np.int64),
+        "round": np.arange(n, dtype=np.int64) - np.repeat(first_out, lengths) + 1,
+        "outcome": table.outcome[rows].astype(np.int64),
+    }
+    log = np.asarray(placed, dtype=np.int64).reshape(-1, 4)
+    stake = np.zeros(n, dtype=np.int64)
+    net = np.zeros(n, dtype=np.int64)
+    for k, bet in enumerate(bets):
+        mine = log[log[:, 1] == k]
+        bet_stake = np.zeros(n, dtype=np.int64)
+        bet_net = np.zeros(n, dtype=np.int64)
+        bet_stake[mine[:, 0]] = mine[:, 2]
+        bet_net[mine[:, 0]] = mine[:, 3]
+        stake += bet_stake
+        net += bet_net
+        out[f"stake_{bet}"] = bet_stake
+        out[f"net_{bet}"] = bet_net
+    running = np.cumsum(net)
+    before = running[first_out] - net[first_out] if n else np.zeros(0, dtype=np.int64)
+    capped_column = np.zeros(n, dtype=np.int64)
+    if capped:
+        capped_log = np.asarray(capped, dtype=np.int64)
+        capped_column[capped_log[:, 0]] = capped_log[:, 1]
+    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column)
+    return out
 
 
 def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
@@ -182,10 +202,10 @@ def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
                          f"hand {view.hand}, round {view.round})")
 
 
-def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Sequence[str],
-                bankroll_micros: int, config: SessionConfig) -> tuple[dict[str, int], int]:
-    """Validate a strategy's bets; cut them to the table maximum and the bankroll."""
-    if not isinstance(wanted, Mapping):
+def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Mapping[str, int],
+                bankroll_micros: int, table_min: int, table_max: int) -> tuple[dict[str, int], int]:
+    """Validate a strategy's bets (amounts in currency units); cut them to the table maximum and the bankroll (cents)."""
+    if type(wanted) is not dict and not isinstance(wanted, Mapping):
         raise _misbehaved(run, view, f"returned {type(wanted).__name__}, not a mapping of side to amount")
     placed: dict[str, int] = {}
     capped = 0
@@ -193,23 +213,25 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
     for side, amount in wanted.items():
         if side not in offered:
             raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
-        try:
-            cents = amount_to_cents(amount)
-        except ValueError as exc:
-            raise _misbehaved(run, view, f"bet an invalid amount on {side}: {exc}") from None
+        if type(amount) is int:
+            cents = amount * 100
+        else:
+            try:
+                cents = amount_to_cents(amount)
+            except ValueError as exc:
+                raise _misbehaved(run, view, f"bet an invalid amount on {side}: {exc}") from None
         if cents == 0:
             continue
         if cents < 0:
             raise _misbehaved(run, view, f"bet a negative amount ({amount}) on {side}")
-        if cents < config.table_min_cents:
+        if cents < table_min:
             raise _misbehaved(run, view, f"bet {cents_to_decimal(cents)} on {side}, below the table minimum "
-                                         f"{cents_to_decimal(config.table_min_cents)}")
-        asked = cents
-        cents = min(cents, config.table_max_cents, available)
-        if cents != asked:
+                                         f"{cents_to_decimal(table_min)}")
+        if cents > table_max or cents > available:
+            cents = min(table_max, available)
             capped += 1
-        if cents <= 0:
-            continue
+            if cents <= 0:
+                continue
         available -= cents
         placed[side] = cents
     return placed, capped

@@ -13,6 +13,7 @@ footer); :func:`baccarat.parts.encode` writes them that way.
 
 from __future__ import annotations
 
+import shutil
 import struct
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -253,7 +254,39 @@ class ParquetAppender:
             moved.append(_set(column, _CC_META, _STRUCT, _shift(meta, _CMD_OFFSETS, delta)))
         group = _set(group, _RG_COLUMNS, _LIST, (element, moved))
         group = _shift(group, (_RG_FILE_OFFSET,), delta)
-        return _set(group, _RG_ORDINAL, _I16, len(self._row_groups)) if _get(group, _RG_ORDINAL) is not None else group
+        if _get(group, _RG_ORDINAL) is None:
+            return group
+        ordinal = len(self._row_groups)
+        if ordinal > 0x7FFF:  # the optional ordinal is an i16: leave it out past that
+            return [f for f in group if f[0] != _RG_ORDINAL]
+        return _set(group, _RG_ORDINAL, _I16, ordinal)
+
+    def take(self, spool: ParquetAppender) -> None:
+        """Append every row group appended so far to ``spool`` (another appender of the same schema), then remove it.
+
+        Spools let rows arrive in one order and be written in another: a run
+        writes each strategy's ledger parts to its own spool as chunks come,
+        then takes the spools one after the other.
+        """
+        spool._file.close()
+        try:
+            if spool._head is None:
+                return
+            if self._head is None:
+                self._head = spool._head
+            elif (_get(spool._head, _FMD_SCHEMA) != _get(self._head, _FMD_SCHEMA)
+                  or _get(spool._head, _FMD_KEY_VALUE) != _get(self._head, _FMD_KEY_VALUE)):
+                raise ParquetPartError("a spool has another schema than this file")
+            delta = self._position - len(MAGIC)
+            for group in spool._row_groups:
+                self._row_groups.append(self._moved_row_group(group, delta))
+            with spool.path.open("rb") as source:
+                source.seek(len(MAGIC))
+                shutil.copyfileobj(source, self._file, 1 << 20)
+            self._position += spool._position - len(MAGIC)
+            self.rows += spool.rows
+        finally:
+            spool.path.unlink(missing_ok=True)
 
     def close(self) -> None:
         """Write the footer and close the file; at least one part must have been appended."""

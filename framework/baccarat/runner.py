@@ -15,29 +15,64 @@ from typing import Any
 import polars as pl
 
 from baccarat import __version__
-from baccarat.bets import check_bets_offered, settlement_table
-from baccarat.engine import StrategyRun, run_strategy, session_bounds
+from baccarat.bets import bets_settled, check_bets_offered
+from baccarat.engine import StrategyRun
 from baccarat.errors import InputError, StrategyError
+from baccarat.executor import Chunk, RunCounts, RunPlan, StrategySpec, collect_outputs, execute, seeded_chunks, table_chunks, write_outputs
 from baccarat.experiment import Experiment
-from baccarat.ledger import ledger_frame
 from baccarat.odds import expected_values
 from baccarat.plugins import registry
 from baccarat.recorded import format_has_cards, read_shoes
 from baccarat.report import Analysis, write_results
-from baccarat.rounds import RoundTable
-from baccarat.shoes import seeded_table
 
 
-@dataclasses.dataclass
 class RunResult:
-    """Frames of a finished run."""
+    """A finished run: its rounds and ledger (in memory, or read from the run's folder when first asked for)."""
 
-    experiment: Experiment
-    rounds: pl.DataFrame
-    ledger: pl.DataFrame
-    warnings: list[str]
-    out_dir: Path | None = None
-    analysis: Analysis | None = None
+    def __init__(self, experiment: Experiment, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
+                 warnings: list[str] | None = None, out_dir: Path | None = None, counts: RunCounts | None = None,
+                 analysis: Analysis | None = None) -> None:
+        self.experiment = experiment
+        self.analysis = analysis
+        self._rounds = rounds
+        self._ledger = ledger
+        self.warnings = list(warnings or [])
+        self.out_dir = out_dir
+        self.counts = counts if counts is not None else _frame_counts(rounds, ledger)
+
+    @property
+    def rounds(self) -> pl.DataFrame:
+        """One row per dealt round."""
+        if self._rounds is None:
+            self._rounds = self.scan_rounds().collect()
+        return self._rounds
+
+    @property
+    def ledger(self) -> pl.DataFrame:
+        """One row per round per strategy per session."""
+        if self._ledger is None:
+            self._ledger = self.scan_ledger().collect()
+        return self._ledger
+
+    def scan_rounds(self) -> pl.LazyFrame:
+        """The rounds as a lazy frame (read from the run's folder when it was written there)."""
+        return self._rounds.lazy() if self._rounds is not None else pl.scan_parquet(self._folder() / "rounds.parquet")
+
+    def scan_ledger(self) -> pl.LazyFrame:
+        """The ledger as a lazy frame: summaries of runs larger than memory stream from disk."""
+        return self._ledger.lazy() if self._ledger is not None else pl.scan_parquet(self._folder() / "ledger.parquet")
+
+    def _folder(self) -> Path:
+        if self.out_dir is None:
+            raise ValueError("this run was neither kept in memory nor written to a folder")
+        return self.out_dir
+
+
+def _frame_counts(rounds: pl.DataFrame | None, ledger: pl.DataFrame | None) -> RunCounts:
+    if rounds is None or ledger is None:
+        return RunCounts()
+    return RunCounts(shoes=rounds["shoe"].n_unique() if rounds.height else 0, sessions=ledger["session"].n_unique() if ledger.height else 0,
+                     rounds=rounds.height, ledger_rows=ledger.height)
 
 
 def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
@@ -62,66 +97,59 @@ def recorded_path(experiment: Experiment) -> Path:
     return Path(experiment.path).parent / path
 
 
-def deal(experiment: Experiment) -> tuple[RoundTable, list[str]]:
-    """Return the round table of the experiment's shoes and any warnings about them."""
-    shoes = experiment.shoes
-    if shoes["source"] == "seeded":
-        return seeded_table(experiment.rules, int(shoes["seed"]), 1, int(shoes["count"])), []
-    recorded = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
-    return recorded.table, recorded.warnings
+@dataclasses.dataclass(frozen=True)
+class PreparedRun:
+    """An experiment ready to run: the plan every chunk shares, the chunks, warnings about the shoes."""
+
+    plan: RunPlan
+    chunks: list[Chunk]
+    warnings: list[str]
+
+    @property
+    def shoes(self) -> int:
+        """Shoes dealt in all (every seed)."""
+        return sum(chunk.shoes for chunk in self.chunks)
 
 
-def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
-    """Deal the shoes and play every strategy on them, once per seed; return rounds and ledger frames.
-
-    With several seeds, the seeds' runs are joined in the order given, both
-    frames gain a ``seed`` column, and shoe and session numbers continue from
-    one seed to the next (seed 2's first shoe follows seed 1's last), so
-    ``shoe`` and ``session`` stay unique; each seed's rounds and results are
-    exactly those of a run with that seed alone.
-    """
-    if len(experiment.seeds) == 1:
-        return _run_seed(experiment, progress)
-    parts = [_run_seed(experiment.with_seed(seed), progress) for seed in experiment.seeds]
-    shoes = sessions = 0
-    rounds, ledgers = [], []
-    for seed, part in zip(experiment.seeds, parts, strict=True):
-        rounds.append(part.rounds.with_columns(pl.col("shoe") + shoes, pl.lit(seed, dtype=pl.Int64).alias("seed")))
-        ledgers.append(part.ledger.with_columns(pl.col("shoe") + shoes, pl.col("session") + sessions,
-                                                pl.lit(seed, dtype=pl.Int64).alias("seed")))
-        if part.rounds.height:
-            shoes += int(part.rounds["shoe"].max())
-        if part.ledger.height:
-            sessions += int(part.ledger["session"].max())
-    warnings = list(dict.fromkeys(w for part in parts for w in part.warnings))
-    return RunResult(experiment, pl.concat(rounds), pl.concat(ledgers), warnings)
-
-
-def _run_seed(experiment: Experiment, progress: Callable[[int], None] | None = None) -> RunResult:
-    """Run an experiment with a single seed.
+def prepare(experiment: Experiment) -> PreparedRun:
+    """Check the experiment's strategies and bets, read recorded shoes, and cut the run into chunks.
 
     Bets the rules do not offer, and card-level bets on shoes that record only
-    outcomes, are refused before any shoe is dealt or read.
+    outcomes, are refused before any shoe is dealt or read. With several seeds,
+    the seeds' runs follow each other in the order given, both tables gain a
+    ``seed`` column, and shoe and session numbers continue from one seed to the
+    next (seed 2's first shoe follows seed 1's last), so ``shoe`` and
+    ``session`` stay unique; each seed's rounds and results are exactly those
+    of a run with that seed alone.
     """
     runs = strategy_runs(experiment)
     used: set[str] = set()
     for run in runs:
         used |= run.cls.sides(run.params)
     shoes = experiment.shoes
-    check_bets_offered(used, experiment.rules, shoes["source"] == "seeded" or format_has_cards(str(shoes["format"])))
-    table, warnings = deal(experiment)
-    warnings = registry(experiment.plugins_dirs).warnings + warnings
-    multipliers = settlement_table(table, experiment.rules)
-    bets = tuple(multipliers)
-    expected = expected_values(experiment.rules)
-    sessions = session_bounds(table, experiment.session.shoes_per_session)
-    frames = []
-    for run in runs:
-        columns = run_strategy(run, table, multipliers, experiment.rules, experiment.session, experiment.seed, sessions)
-        frames.append(ledger_frame(run.label, columns, bets, expected))
-        if progress is not None:
-            progress(1)
-    return RunResult(experiment, table.to_frame(), pl.concat(frames), warnings)
+    has_cards = shoes["source"] == "seeded" or format_has_cards(str(shoes["format"]))
+    check_bets_offered(used, experiment.rules, has_cards)
+    bets = bets_settled(experiment.rules, has_cards)
+    specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
+    plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
+                   expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
+    warnings = list(registry(experiment.plugins_dirs).warnings)
+    if shoes["source"] == "seeded":
+        return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
+    recorded = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
+    return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
+
+
+def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None,
+                   workers: int = 1, executor: str = "processes") -> RunResult:
+    """Deal the shoes and play every strategy on them; return rounds and ledger frames held in memory.
+
+    ``progress`` is called with the number of shoes done as chunks finish.
+    For runs larger than memory, use :func:`run_to_folder`.
+    """
+    prepared = prepare(experiment)
+    rounds, ledger = collect_outputs(execute(prepared.plan, prepared.chunks, workers, executor), progress)
+    return RunResult(experiment, rounds, ledger, prepared.warnings)
 
 
 def _resolved_yaml(experiment: Experiment) -> str:
@@ -133,57 +161,103 @@ def _resolved_yaml(experiment: Experiment) -> str:
     return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
 
 
-def check_output_folder(out: Path) -> None:
-    """Refuse an output folder that exists and does not hold a previous run (checked again before writing)."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
-        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
-
-
 def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
-    """Write rounds, ledger, experiment, manifest, summary, plots and report atomically into ``out_dir``.
+    """Write a run held in memory (rounds, ledger, experiment, manifest) atomically into ``out_dir``."""
+
+    def fill(folder: Path) -> RunCounts:
+        result.rounds.write_parquet(folder / "rounds.parquet")
+        result.ledger.write_parquet(folder / "ledger.parquet")
+        return result.counts
+
+    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings)
+    return result.out_dir
+
+
+def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
+                  progress: Callable[[int], None] | None = None) -> RunResult:
+    """Run the experiment chunk by chunk straight into ``out_dir``: memory stays flat however many shoes.
+
+    ``workers`` processes (or Ray tasks) play the chunks; the output is the
+    same for any number of workers. ``progress`` is called with the number of
+    shoes done as chunks finish. The returned result reads its frames from
+    the folder when asked.
+    """
+    start = time.perf_counter()
+    prepared = prepare(experiment)
+
+    def fill(folder: Path) -> RunCounts:
+        return write_outputs(execute(prepared.plan, prepared.chunks, workers, executor), folder, progress)
+
+    timings: dict[str, float] = {}
+    counts: list[RunCounts] = []
+
+    def timed_fill(folder: Path) -> RunCounts:
+        counts.append(fill(folder))
+        timings["run"] = time.perf_counter() - start
+        return counts[0]
+
+    out, analysis = write_folder(experiment, out_dir, timed_fill, timings, prepared.warnings, workers=workers, executor=executor)
+    return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
+
+
+def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
+                 timings: Mapping[str, float], warnings: list[str], **run_info: Any) -> tuple[Path, Analysis]:
+    """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
+    summary, plots and report (from a scan of the ledger written).
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted run leaves a complete folder or none.
     """
     out = Path(out_dir)
     check_output_folder(out)
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     out.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
     try:
-        result.rounds.write_parquet(tmp / "rounds.parquet")
-        result.ledger.write_parquet(tmp / "ledger.parquet")
-        (tmp / "experiment.yaml").write_text(_resolved_yaml(result.experiment), encoding="utf-8")
+        counts = fill(tmp)
+        (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
         manifest = {
-            "name": result.experiment.name,
-            "seed": result.experiment.seed,
-            "seeds": list(result.experiment.seeds),
-            "source": result.experiment.path,
-            "overrides": list(result.experiment.overrides),
+            "name": experiment.name,
+            "seed": experiment.seed,
+            "seeds": list(experiment.seeds),
+            "source": experiment.path,
+            "overrides": list(experiment.overrides),
             "versions": _versions(),
             "timings_seconds": dict(timings),
             "counts": {
-                "seeds": len(result.experiment.seeds),
-                "shoes": result.rounds["shoe"].n_unique(),
-                "rounds": result.rounds.height,
-                "strategies": len(result.experiment.strategies),
-                "sessions": result.ledger["session"].n_unique() if result.ledger.height else 0,
-                "ledger_rows": result.ledger.height,
+                "seeds": len(experiment.seeds),
+                "shoes": counts.shoes,
+                "rounds": counts.rounds,
+                "strategies": len(experiment.strategies),
+                "sessions": counts.sessions,
+                "ledger_rows": counts.ledger_rows,
             },
-            "rounds": result.rounds.height,
-            "ledger_rows": result.ledger.height,
-            "strategies": [e.name for e in result.experiment.strategies],
-            "warnings": result.warnings,
+            "rounds": counts.rounds,
+            "ledger_rows": counts.ledger_rows,
+            "strategies": [e.name for e in experiment.strategies],
+            "warnings": warnings,
+            **run_info,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        result.analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), result.experiment)
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment)
         if out.exists():
             shutil.rmtree(out)
         os.replace(tmp, out)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
+        for folder in made:  # folders made for this run, innermost first, if still empty
+            try:
+                folder.rmdir()
+            except OSError:
+                break
         raise
-    result.out_dir = out
-    return out
+    return out, analysis
+
+
+def check_output_folder(out: Path) -> None:
+    """Refuse an output folder that exists and does not hold a previous run (checked again before writing)."""
+    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
+        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
 
 
 def _versions() -> dict[str, str]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 from baccarat.commands.strategies import add_plugins_dir_option
 
@@ -18,8 +20,23 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--set", metavar="KEY.PATH=VALUE", action="append", default=[], dest="overrides",
                         help="override a value of the experiment, e.g. --set shoes.count=100 "
                              "--set strategies.0.params.unit=5 (repeatable)")
+    parser.add_argument("--workers", metavar="N", type=_positive_int, default=None,
+                        help="worker processes (default: all cores); the results are the same for any N")
+    parser.add_argument("--executor", choices=("processes", "ray"), default="processes",
+                        help="run the chunks of shoes in worker processes on this machine (default) or as Ray tasks "
+                             "(on the cluster named by RAY_ADDRESS, else on a local Ray; needs the [ray] extra)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_plugins_dir_option(parser)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of workers, 1 or more, not {text!r}")
+    return value
 
 
 def default_out(name: str, now: datetime | None = None, root: Path = Path("results")) -> Path:
@@ -37,25 +54,33 @@ def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table."""
     from tqdm import tqdm
 
+    from baccarat.executor import default_workers
     from baccarat.experiment import load_experiment
-    from baccarat.runner import check_output_folder, run_experiment, timed, write_run
+    from baccarat.runner import check_output_folder, run_to_folder
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     out = Path(args.out) if args.out else default_out(experiment.name)
     check_output_folder(out)  # before the run, not only before writing
     show = not args.quiet and sys.stderr.isatty()
-    total = len(experiment.strategies) * len(experiment.seeds)
-    bar = tqdm(total=total, unit="run", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
+    workers = args.workers or default_workers()
+    total = _shoes_to_deal(experiment)
+    bar = tqdm(total=total, unit="shoe", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
     with bar:
-        result, seconds = timed(lambda: run_experiment(experiment, progress=bar.update))
+        result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update)
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
-    written, write_seconds = timed(lambda: write_run(result, out, {"run": seconds}))
     if result.analysis is not None:
         from baccarat.report import format_summary
 
         print(format_summary(result.analysis.summary))
-    print(f"{result.rounds.height:,} rounds x {len(experiment.strategies)} strategies in {seconds + write_seconds:.1f} s "
-          f"-> {written}")
+    seconds = json.loads((result.out_dir / "manifest.json").read_text(encoding="utf-8"))["timings_seconds"]["run"]
+    print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
+          f"-> {result.out_dir}")
     return 0
 
+
+def _shoes_to_deal(experiment: Any) -> int | None:
+    """Return the number of shoes the run deals (None when they are read from a file)."""
+    if experiment.shoes["source"] != "seeded":
+        return None
+    return int(experiment.shoes["count"]) * len(experiment.seeds)

@@ -1,0 +1,341 @@
+"""Chunks of whole sessions, run in this process, in worker processes or on Ray.
+
+A run is cut into chunks of consecutive sessions. The cut depends on the
+experiment only (never on the number of workers), each chunk is dealt and
+played on its own (a seeded shoe's cards come from its own random stream, a
+strategy's from its label and session number), and the main process appends
+the chunks' Parquet parts in chunk order. So one worker, N workers or a Ray
+cluster write the same bytes; and only a few chunks are in memory at a time,
+whatever the number of shoes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine import SessionConfig, StrategyRun, session_bounds
+from baccarat.rounds import RoundTable
+from baccarat.rules import Rules
+
+EXECUTORS: tuple[str, ...] = ("processes", "ray")
+"""Ways to run the chunks: worker processes on this machine, or tasks on a Ray cluster."""
+
+LEDGER_ROWS_PER_CHUNK = 400_000
+"""About how many ledger rows (rounds x strategies) a chunk holds."""
+
+CHUNKS_IN_FLIGHT_PER_WORKER = 2
+"""Chunks submitted ahead per worker: enough to keep workers busy, few enough to bound memory."""
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategySpec:
+    """A strategy of the experiment as written: its label, registered name and parameters."""
+
+    label: str
+    use: str
+    params: dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunPlan:
+    """What every chunk of a run needs: rules, sessions, strategies, the ledger's bets.
+
+    Strategies travel by name and are resolved against the plugins in the
+    process that plays the chunk (composed strategy classes are made at run
+    time and cannot be pickled); ``plugins_dirs`` must exist there too.
+    """
+
+    rules: Rules
+    config: SessionConfig
+    strategies: tuple[StrategySpec, ...]
+    plugins_dirs: tuple[str, ...]
+    bets: tuple[str, ...]
+    expected: dict[str, float]
+    """Exact expected value per unit staked of every bet (the ledger's ``expected_net``)."""
+    seed_column: bool = False
+    """Several seeds: rounds and ledger gain a ``seed`` column."""
+
+    def runs(self) -> list[StrategyRun]:
+        """Return the strategies resolved against the plugins of this process."""
+        from baccarat.plugins import registry
+
+        found = registry(self.plugins_dirs)
+        runs = []
+        for spec in self.strategies:
+            cls, params = found.configure(spec.use, spec.params)
+            runs.append(StrategyRun(spec.label, cls, params))
+        return runs
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """Consecutive whole sessions of one seed: seeded shoes to deal, or rows of recorded shoes."""
+
+    index: int
+    seed: int
+    first_session: int
+    sessions: int
+    first_shoe: int = 1
+    shoes: int = 0
+    table: RoundTable | None = None
+    shoe_offset: int = 0
+    session_offset: int = 0
+    """Added to shoe ids and session numbers in the output (runs of several seeds continue the numbering)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkOutput:
+    """A played chunk: its rounds, and each strategy's ledger, as Parquet parts; and their sizes."""
+
+    index: int
+    shoes: int
+    sessions: int
+    rounds: int
+    ledger_rows: int
+    rounds_part: bytes
+    ledger_parts: tuple[bytes, ...]
+
+
+def default_workers() -> int:
+    """Return the number of cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def rounds_per_shoe_estimate(rules: Rules) -> float:
+    """Return about how many rounds a seeded shoe holds (4.94 cards a round on average)."""
+    if rules.reshuffle_every_round:
+        return 1.0
+    return max(1.0, (52 * rules.decks - rules.cut_card - 6) / 4.94)
+
+
+def sessions_per_chunk(rules: Rules, config: SessionConfig, strategies: int) -> int:
+    """Return how many sessions of seeded shoes make a chunk (from the experiment only)."""
+    rows_per_session = rounds_per_shoe_estimate(rules) * config.shoes_per_session * max(strategies, 1)
+    return max(1, int(LEDGER_ROWS_PER_CHUNK // rows_per_session))
+
+
+def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk]:
+    """Cut ``count`` seeded shoes of each seed into chunks of whole sessions."""
+    per_session = plan.config.shoes_per_session
+    sessions_total = math.ceil(count / per_session)
+    step = sessions_per_chunk(plan.rules, plan.config, len(plan.strategies))
+    chunks: list[Chunk] = []
+    for k, seed in enumerate(seeds):
+        for first_session in range(1, sessions_total + 1, step):
+            sessions = min(step, sessions_total - first_session + 1)
+            first_shoe = (first_session - 1) * per_session + 1
+            shoes = min(sessions * per_session, count - first_shoe + 1)
+            chunks.append(Chunk(len(chunks), seed, first_session, sessions, first_shoe, shoes,
+                                shoe_offset=k * count, session_offset=k * sessions_total))
+    return chunks
+
+
+def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list[Chunk]:
+    """Cut a table of recorded shoes into chunks of whole sessions of about the same size, for each seed."""
+    bounds = session_bounds(table, plan.config.shoes_per_session)
+    shoes_total = int(table.shoe[-1]) if len(table) else 0
+    rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(len(plan.strategies), 1))
+    groups: list[list[tuple[int, int, int]]] = [[]]
+    for bound in bounds:
+        if groups[-1] and bound[2] - groups[-1][0][1] > rows_per_chunk:
+            groups.append([])
+        groups[-1].append(bound)
+    chunks: list[Chunk] = []
+    for k, seed in enumerate(seeds):
+        for group in groups:
+            if not group:
+                continue
+            start, stop = group[0][1], group[-1][2]
+            shoes = len(np.unique(table.shoe[start:stop]))
+            chunks.append(Chunk(len(chunks), seed, group[0][0], len(group), shoes=shoes, table=table.slice(start, stop),
+                                shoe_offset=k * shoes_total, session_offset=k * len(bounds)))
+    return chunks
+
+
+def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
+                  config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]]) -> dict[str, np.ndarray]:
+    """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference."""
+    from baccarat.engine import run_strategy
+    from baccarat.fastpath import play_fast
+
+    columns = play_fast(run, table, multipliers, rules, config, seed, sessions)
+    if columns is None:
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+    return columns
+
+
+def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
+    """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
+    import pyarrow as pa
+
+    from baccarat.bets import settlement_table
+    from baccarat.columnar import encode_parquet
+    from baccarat.fastdeal import seeded_table_fast
+    from baccarat.ledger import ledger_table
+
+    table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
+    multipliers = settlement_table(table, plan.rules)
+    sessions = [(chunk.first_session + k - 1, start, stop)
+                for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
+    ledgers = []
+    for run in plan.runs():
+        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions)
+        if chunk.shoe_offset or chunk.session_offset:
+            columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
+        ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))
+    if chunk.shoe_offset:
+        table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
+    rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
+    return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
+                       encode_parquet([rounds], statistics=("shoe",)),
+                       tuple(encode_parquet([ledger], statistics=("session", "shoe")) for ledger in ledgers))
+
+
+def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:
+    if not plan.seed_column:
+        return arrow
+    return arrow.append_column("seed", pa.array(np.full(arrow.num_rows, chunk.seed, dtype=np.int64)))
+
+
+def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: str = "processes") -> Iterator[ChunkOutput]:
+    """Yield every chunk's output, in chunk order, computed by ``workers`` processes or on Ray."""
+    if executor == "ray":
+        yield from _ray_outputs(plan, chunks, workers)
+    elif workers <= 1 or len(chunks) <= 1:
+        for chunk in chunks:
+            yield run_chunk(plan, chunk)
+    else:
+        yield from _process_outputs(plan, chunks, workers)
+
+
+def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
+              window: int) -> Iterator[ChunkOutput]:
+    """Keep ``window`` chunks submitted ahead and yield their outputs in chunk order."""
+    pending: deque[Any] = deque()
+    queue = iter(chunks)
+    for chunk in queue:
+        pending.append(submit(chunk))
+        if len(pending) >= window:
+            break
+    while pending:
+        output = result(pending.popleft())
+        for chunk in queue:
+            pending.append(submit(chunk))
+            break
+        yield output
+
+
+def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context("spawn"))
+    try:
+        yield from _in_order(lambda chunk: pool.submit(run_chunk, plan, chunk), lambda future: future.result(),
+                             chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
+    """Run the chunks as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here."""
+    try:
+        import ray
+    except ImportError:
+        from baccarat.errors import InputError
+
+        raise InputError("the Ray executor needs Ray: pip install 'baccarat-backtest[ray]'") from None
+    started = not ray.is_initialized()
+    if started:
+        local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
+        ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
+    try:
+        task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
+        plan_ref = ray.put(plan)
+        window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
+        yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), ray.get, chunks, window)
+    finally:
+        if started:
+            ray.shutdown()
+
+
+@dataclasses.dataclass
+class RunCounts:
+    """Sizes of a written run."""
+
+    shoes: int = 0
+    sessions: int = 0
+    rounds: int = 0
+    ledger_rows: int = 0
+
+    def add(self, output: ChunkOutput) -> None:
+        """Count one chunk's output."""
+        self.shoes += output.shoes
+        self.sessions += output.sessions
+        self.rounds += output.rounds
+        self.ledger_rows += output.ledger_rows
+
+
+def write_outputs(outputs: Iterable[ChunkOutput], folder: Path,
+                  progress: Callable[[int], None] | None = None) -> RunCounts:
+    """Write the outputs into ``folder``/rounds.parquet and ``folder``/ledger.parquet.
+
+    Rounds are appended in chunk order. The ledger is ordered strategy by
+    strategy (each strategy's sessions in order), as the reference engine
+    gives it: the first strategy's parts go straight into the file, the
+    others' into one spool file each, taken in turn at the end.
+    """
+    from baccarat.parquet_append import ParquetAppender
+
+    counts = RunCounts()
+    rounds = ParquetAppender(folder / "rounds.parquet")
+    ledgers: list[ParquetAppender] = [ParquetAppender(folder / "ledger.parquet")]
+    try:
+        for output in outputs:
+            rounds.append(output.rounds_part)
+            for k, part in enumerate(output.ledger_parts):
+                if k == len(ledgers):
+                    ledgers.append(ParquetAppender(folder / f".ledger.{k}.spool"))
+                ledgers[k].append(part)
+            counts.add(output)
+            if progress is not None:
+                progress(output.shoes)
+        for spool in ledgers[1:]:
+            ledgers[0].take(spool)
+    except BaseException:
+        for appender in (rounds, *ledgers):
+            appender.abort()
+        raise
+    rounds.close()
+    ledgers[0].close()
+    return counts
+
+
+def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], None] | None = None):  # -> (rounds, ledger)
+    """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_outputs` writes them."""
+    import io
+
+    import polars as pl
+
+    rounds: list[pl.DataFrame] = []
+    ledgers: list[list[pl.DataFrame]] = []
+    for output in outputs:
+        rounds.append(pl.read_parquet(io.BytesIO(output.rounds_part)))
+        for k, part in enumerate(output.ledger_parts):
+            if k == len(ledgers):
+                ledgers.append([])
+            ledgers[k].append(pl.read_parquet(io.BytesIO(part)))
+        if progress is not None:
+            progress(output.shoes)
+    return pl.concat(rounds), pl.concat([frame for frames in ledgers for frame in frames])

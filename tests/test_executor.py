@@ -1,0 +1,134 @@
+"""Chunked runs: whole sessions per chunk, the same bytes for any number of workers, equal to the reference."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from baccarat import executor
+from baccarat.bets import settlement_table
+from baccarat.engine import run_strategy, session_bounds
+from baccarat.experiment import load_experiment
+from baccarat.ledger import ledger_frame
+from baccarat.runner import prepare, run_experiment, run_to_folder, strategy_runs
+from baccarat.shoes import seeded_table
+
+EXPERIMENT = {
+    "name": "chunks",
+    "rules": "punto-banco-8",
+    "shoes": {"source": "seeded", "seed": 11, "count": 37},
+    "session": {"bankroll": 300, "shoes_per_session": 3, "table_min": 10, "table_max": 200},
+    "strategies": [
+        {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+        {"name": "martingale player", "use": "martingale", "params": {"side": "player", "unit": 10}},
+    ],
+}
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """About 2 sessions per chunk, so that a small run has many chunks."""
+    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 900)
+
+
+def experiment(**changes):
+    data = {**EXPERIMENT, **changes}
+    return load_experiment(data)
+
+
+def reference_ledger(exp) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Rounds and ledger of the experiment by the reference dealer and engine, in one piece, sessions in order."""
+    rules = exp.rules
+    table = seeded_table(rules, exp.seed, 1, int(exp.shoes["count"]))
+    multipliers = settlement_table(table, rules)
+    sessions = session_bounds(table, exp.session.shoes_per_session)
+    frames = [ledger_frame(run.label, run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
+                           tuple(multipliers)) for run in strategy_runs(exp)]
+    return table.to_frame(), pl.concat(frames)
+
+
+def test_chunks_hold_whole_sessions_and_every_shoe_once(small_chunks: None) -> None:
+    prepared = prepare(experiment())
+    chunks = prepared.chunks
+    assert len(chunks) > 5
+    assert [c.index for c in chunks] == list(range(len(chunks)))
+    shoes = [shoe for c in chunks for shoe in range(c.first_shoe, c.first_shoe + c.shoes)]
+    assert shoes == list(range(1, 38))
+    assert all((c.first_shoe - 1) % 3 == 0 for c in chunks)  # a chunk starts a session
+    sessions = [s for c in chunks for s in range(c.first_session, c.first_session + c.sessions)]
+    assert sessions == list(range(1, 14))
+
+
+def test_chunked_run_equals_the_reference_engine_on_the_reference_dealer(small_chunks: None) -> None:
+    exp = experiment()
+    result = run_experiment(exp)
+    rounds, ledger = reference_ledger(exp)
+    assert_frame_equal(result.rounds, rounds)
+    assert_frame_equal(result.ledger, ledger)  # strategy by strategy, sessions in order, as the reference gives it
+
+
+def test_any_number_of_workers_writes_the_same_bytes(small_chunks: None, tmp_path: Path) -> None:
+    exp = experiment()
+    one = run_to_folder(exp, tmp_path / "one", workers=1)
+    two = run_to_folder(exp, tmp_path / "two", workers=2)
+    three = run_to_folder(exp, tmp_path / "three", workers=3)
+    for name in ("rounds.parquet", "ledger.parquet"):
+        data = (tmp_path / "one" / name).read_bytes()
+        assert data == (tmp_path / "two" / name).read_bytes() == (tmp_path / "three" / name).read_bytes()
+    assert one.counts == two.counts == three.counts
+    assert one.counts.shoes == 37 and one.counts.sessions == 13 and one.counts.ledger_rows == 2 * one.counts.rounds
+    in_memory = run_experiment(exp)
+    assert_frame_equal(pl.read_parquet(tmp_path / "two" / "ledger.parquet"), in_memory.ledger)
+    assert_frame_equal(two.rounds, in_memory.rounds)
+
+
+def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    exp = experiment(shoes={"source": "seeded", "seed": [3, 4], "count": 10})
+    chunked = run_experiment(exp)
+    assert len(prepare(exp).chunks) > 2
+    with monkeypatch.context() as patch:
+        patch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 10**9)
+        assert len(prepare(exp).chunks) == 2
+        whole = run_experiment(exp)
+    assert_frame_equal(chunked.ledger, whole.ledger)
+    assert_frame_equal(chunked.rounds, whole.rounds)
+    assert chunked.rounds["seed"].unique(maintain_order=True).to_list() == [3, 4]
+    assert chunked.rounds["shoe"].to_list() == sorted(chunked.rounds["shoe"].to_list())
+    # Recorded shoes: the seeded shoes written as a cards file replay to the same rounds, chunked.
+    from baccarat.cards import labels
+
+    table = seeded_table(exp.rules, 3, 1, 10)
+    lines = []
+    for shoe in np.unique(table.shoe):
+        rows = table.shoe == shoe
+        cards = []
+        for p, b in zip(table.player_cards[rows], table.banker_cards[rows], strict=True):
+            cards += [p[0], b[0], p[1], b[1], *[c for c in (p[2], b[2]) if c]]
+        lines.append(" ".join(labels(cards)))
+    path = tmp_path / "shoes.txt"
+    path.write_text("\n".join(lines) + "\n")
+    recorded = run_experiment(experiment(shoes={"source": "recorded", "path": str(path), "format": "cards", "seed": 3}))
+    seeded = run_experiment(experiment(shoes={"source": "seeded", "seed": 3, "count": 10}))
+    assert len(prepare(experiment(shoes={"source": "recorded", "path": str(path), "format": "cards"})).chunks) > 1
+    assert_frame_equal(recorded.ledger, seeded.ledger)
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
+def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) -> None:
+    import ray
+
+    exp = experiment()
+    run_to_folder(exp, tmp_path / "processes", workers=2)
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
+    try:
+        run_to_folder(exp, tmp_path / "ray", workers=2, executor="ray")
+    finally:
+        ray.shutdown()
+    for name in ("rounds.parquet", "ledger.parquet"):
+        assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "processes" / name).read_bytes()
