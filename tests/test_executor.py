@@ -15,6 +15,7 @@ from baccarat.bets import settlement_table
 from baccarat.engine import run_strategy, session_bounds
 from baccarat.experiment import load_experiment
 from baccarat.ledger import ledger_frame
+from baccarat.odds import expected_values
 from baccarat.runner import prepare, run_experiment, run_to_folder, strategy_runs
 from baccarat.shoes import seeded_table
 
@@ -48,7 +49,7 @@ def reference_ledger(exp) -> tuple[pl.DataFrame, pl.DataFrame]:
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, exp.session.shoes_per_session)
     frames = [ledger_frame(run.label, run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
-                           tuple(multipliers)) for run in strategy_runs(exp)]
+                           tuple(multipliers), expected_values(rules)) for run in strategy_runs(exp)]
     return table.to_frame(), pl.concat(frames)
 
 
