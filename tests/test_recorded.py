@@ -100,7 +100,7 @@ def test_rounds_keep_their_shoe_numbers_and_ignore_other_columns(tmp_path: Path)
     with pytest.raises(ShoeError, match=r":3:2: shoe 17, round 2: Banker with 4 must draw when Player stands, but stood"):
         read_shoes(path, "rounds", preset("punto-banco-8"))
     # 9 v 5 (natural); 7 v 6 (both stand); Player 0 draws 5, Banker 3 draws on a 5 and makes 3.
-    path.write_text(header + "9 K,a,17,2 3\n" + '"7h, KS",b,17,6 K\n' + "\n# next shoe\n" + "3 K K,c,5,QD KD 5\n")
+    path.write_text(header + "9 K,a,17,2 3\n" + '"7h, KS",b,17,6 K\n' + "\n# next shoe\n" + "3 K K,c,5,QD KD 5\n,,,\n , ,,\n")
     table = read_shoes(path, "rounds", preset("punto-banco-8")).table
     assert table.shoe.tolist() == [17, 17, 5] and table.hand.tolist() == [1, 2, 1]
     assert table.outcome.tolist() == [0, 0, 1]
@@ -108,6 +108,16 @@ def test_rounds_keep_their_shoe_numbers_and_ignore_other_columns(tmp_path: Path)
     assert table.natural.tolist() == [True, False, False]
     assert labels(table.banker_cards[1][:2].tolist()) == ["7H", "KS"]
     assert labels(table.player_cards[2].tolist()) == ["QD", "KD", "5"]
+
+
+def test_lines_may_end_in_lf_crlf_or_cr(tmp_path: Path) -> None:
+    path = tmp_path / "o.txt"
+    path.write_bytes(b"BPT\rBB\r\nPP\nT\rBX\r")
+    with pytest.raises(ShoeError, match=r":5:2: invalid outcome 'X'"):
+        read_shoes(path, "outcomes", preset("punto-banco-8"))
+    path.write_bytes(b"BPT\rBB\r\nPP\nT\rB\r")
+    recorded = read_shoes(path, "outcomes", preset("punto-banco-8"))
+    assert recorded.shoes == 5 and recorded.table.shoe.tolist() == [1, 1, 1, 2, 2, 3, 3, 4, 5]
 
 
 def test_trailing_cards_are_a_warning(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ Run: ``python tests/benchmarks/recorded_shoes.py [SHOES ...] [--formats cards,ou
 (default 1,000 10,000 100,000 shoes of punto-banco-8). Each step runs as its own ``baccarat``
 process, so the peak resident memory printed is that step's alone. ``check`` streams the file in
 chunks and keeps no table, so its memory should stay flat as the file grows; ``read`` (what a run
-does) keeps the round table, about 28 bytes a round.
+does) keeps the round table, 24 bytes a round.
 """
 
 from __future__ import annotations

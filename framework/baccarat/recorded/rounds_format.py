@@ -5,7 +5,8 @@ any order; other columns are ignored). ``shoe`` is the shoe's number (a
 whole number from 1); a shoe's rows are together, in dealing order.
 ``player`` and ``banker`` hold each hand's cards in dealing order, as in the
 ``cards`` format, separated by spaces (``AS 10h``; commas only inside a
-quoted field). Blank lines and lines starting with ``#`` are ignored.
+quoted field). Blank lines, rows of empty fields and lines starting with
+``#`` are ignored.
 
 Every row is checked against the tableau: a hand that drew where the rules
 stand, or stood where they draw, is an error naming the shoe, the round and
@@ -91,18 +92,32 @@ def _shoe_id(text: str, column: int, path: str, line: int) -> int:
     return int(value)
 
 
-def _hand(who: str, field: str, column: int, path: str, line: int) -> tuple[tuple[int, ...], list[int]]:
-    cards: list[int] = []
-    columns: list[int] = []
-    for token, offset in token_columns(field):
-        code = CARD_CODES.get(token)
-        if code is None:
-            raise ShoeError(card_token_error(token), path=path, line=line, column=column + offset - 1)
-        cards.append(code)
-        columns.append(column + offset - 1)
+def _hand(who: str, field: str, column: int, path: str, line: int) -> tuple[int, ...]:
+    cards = tuple(map(CARD_CODES.get, field.replace(",", " ").split()))
+    if None in cards:
+        token, offset = next((t, o) for t, o in token_columns(field) if t not in CARD_CODES)
+        raise ShoeError(card_token_error(token), path=path, line=line, column=column + offset - 1)
     if not 2 <= len(cards) <= 3:
         raise ShoeError(f"{who}'s hand must hold 2 or 3 cards, not {len(cards)}", path=path, line=line, column=column)
-    return tuple(cards), columns
+    return cards  # type: ignore[return-value]
+
+
+def _card_column(field: str, column: int, index: int) -> int:
+    """Column of the ``index``-th card of a hand field that starts at ``column``."""
+    offsets = [offset for _, offset in token_columns(field)]
+    return column + offsets[index] - 1
+
+
+def _fields(text: str, path: str, line: int) -> list[tuple[str, int]]:
+    """Split a row: a fast path for rows without quotes, :func:`split_csv_line` otherwise."""
+    if '"' in text:
+        return split_csv_line(text, path, line)
+    fields = []
+    column = 1
+    for value in text.split(","):
+        fields.append((value, column))
+        column += len(value) + 1
+    return fields
 
 
 def dealing_order(player: tuple[int, ...], banker: tuple[int, ...]) -> list[int]:
@@ -153,39 +168,47 @@ def rounds_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) -> I
     columns: dict[str, int] | None = None
     seen: set[int] = set()
     shoe_id = 0
+    current = None  # the shoe field's text on the previous row
     rounds: list[Round] = []
     counter = CopyCounter(rules)
     for line, text in lines:
         if not text.strip() or text.lstrip().startswith("#"):
             continue
-        fields = split_csv_line(text, path, line)
+        fields = _fields(text, path, line)
+        if all(not value.strip() for value, _ in fields):
+            continue  # a row of empty fields, as spreadsheets export after the data
         if columns is None:
             columns = _header(fields, path, line)
             width = len(fields)
+            shoe_at, player_at, banker_at = columns["shoe"], columns["player"], columns["banker"]
             continue
         if len(fields) != width:
             raise ShoeError(f"this row has {len(fields)} field(s) but the header has {width}", path=path, line=line)
-        shoe_text, shoe_column = fields[columns["shoe"]]
-        row_shoe = _shoe_id(shoe_text, shoe_column, path, line)
-        if row_shoe != shoe_id:
-            if row_shoe in seen:
-                raise ShoeError(f"shoe {row_shoe} appears again after shoe {shoe_id}; the rows of a shoe must be together",
-                                path=path, line=line, column=shoe_column)
-            if rounds:
-                yield shoe_id, rounds
-            seen.add(row_shoe)
-            shoe_id, rounds, counter = row_shoe, [], CopyCounter(rules)
-        player, player_columns = _hand("Player", *fields[columns["player"]], path, line)
-        banker, banker_columns = _hand("Banker", *fields[columns["banker"]], path, line)
-        for card, column in zip(player + banker, player_columns + banker_columns, strict=True):
+        shoe_text, shoe_column = fields[shoe_at]
+        if shoe_text != current:
+            row_shoe = _shoe_id(shoe_text, shoe_column, path, line)
+            if row_shoe != shoe_id:
+                if row_shoe in seen:
+                    raise ShoeError(f"shoe {row_shoe} appears again after shoe {shoe_id}; the rows of a shoe must be together",
+                                    path=path, line=line, column=shoe_column)
+                if rounds:
+                    yield shoe_id, rounds
+                seen.add(row_shoe)
+                shoe_id, rounds, counter = row_shoe, [], CopyCounter(rules)
+            current = shoe_text
+        player = _hand("Player", *fields[player_at], path, line)
+        banker = _hand("Banker", *fields[banker_at], path, line)
+        for index, card in enumerate(player + banker):
             message = counter.add(card, shoe_id)
             if message is not None:
-                raise ShoeError(message, path=path, line=line, column=column)
+                field, column = fields[player_at] if index < len(player) else fields[banker_at]
+                raise ShoeError(message, path=path, line=line,
+                                column=_card_column(field, column, index if index < len(player) else index - len(player)))
         rnd = played_as_recorded(player, banker)
         if rnd is None:
             hand, rule = broken_rule(player, banker)
             raise ShoeError(f"shoe {shoe_id}, round {len(rounds) + 1}: {rule}", path=path, line=line,
-                            column=fields[columns[hand]][1])
+                            column=fields[player_at if hand == "player" else banker_at][1])
         rounds.append(rnd)
     if rounds:
         yield shoe_id, rounds

@@ -22,7 +22,7 @@ _TOKEN = re.compile(r"[^\s,]+")
 
 
 def read_lines(path: Path) -> Iterator[tuple[int, str]]:
-    """Yield ``(line_number, text)`` for every line of ``path``, line ends removed.
+    """Yield ``(line_number, text)`` for every line of ``path``, line ends (LF, CRLF or CR) removed.
 
     Raises :class:`ShoeError` for an unreadable file, binary data, text that is
     not UTF-8, or a line longer than :data:`MAX_LINE_BYTES`.
@@ -44,7 +44,14 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
             number += 1
             if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
                 raise ShoeError(f"line longer than {MAX_LINE_BYTES:,} bytes: this is not a shoe file", path=where, line=number)
-            yield number, decode_line(raw, where, number)
+            text = decode_line(raw, where, number)
+            if "\r" in text:  # old Mac line ends: a lone carriage return ends a line, as editors show it
+                parts = text.split("\r")
+                for part in parts[:-1]:
+                    yield number, part
+                    number += 1
+                text = parts[-1]
+            yield number, text
 
 
 def decode_line(raw: bytes, path: str, line: int) -> str:
