@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from baccarat.hookspecs import hookimpl
-from baccarat_strategies import progressions, selectors, stop_rules
+from baccarat_strategies import progressions, road_selectors, selectors, stop_rules
 
 
 @hookimpl
@@ -21,8 +21,8 @@ def register_progressions(register: Callable[[type], None]) -> None:
 
 @hookimpl
 def register_selectors(register: Callable[[type], None]) -> None:
-    """Register the built-in selectors, fixed sides first."""
-    for cls in selectors.BUILT_IN:
+    """Register the built-in selectors, fixed sides first, then those that read the roads."""
+    for cls in selectors.BUILT_IN + road_selectors.BUILT_IN:
         register(cls)
 
 
