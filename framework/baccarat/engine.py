@@ -117,7 +117,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
             strategy = run.cls(info, **run.params)
         except Exception as exc:
             raise StrategyError(f"strategy {run.label!r} could not start session {session}: {exc}") from None
-        view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents)
+        view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
         enter, record, bets, settle = view._enter, view._record, strategy.bets, strategy.settle
         bankroll = initial
         previous_shoe = None

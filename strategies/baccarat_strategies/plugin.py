@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from baccarat.hookspecs import hookimpl
-from baccarat_strategies import progressions, road_selectors, selectors, stop_rules
+from baccarat_strategies import ev_counter, progressions, road_selectors, selectors, stop_rules
 
 
 @hookimpl
@@ -31,3 +31,9 @@ def register_stop_rules(register: Callable[[type], None]) -> None:
     """Register the built-in stop rules."""
     for cls in stop_rules.BUILT_IN:
         register(cls)
+
+
+@hookimpl
+def register_strategies(register: Callable[[type], None]) -> None:
+    """Register the built-in free-form strategies."""
+    register(ev_counter.EvCounter)
