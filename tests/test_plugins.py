@@ -164,8 +164,10 @@ def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
     spec = {"progression": ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
                             "1-3-2-6", "oscars-grind"],
             "selector": ["banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8",
-                         "follow-last", "chop", "streak", "pattern", "random"],
-            "stop-rule": ["stop_loss", "stop_win", "max_rounds"]}
+                         "follow-last", "chop", "streak", "pattern", "random",
+                         "road-ask", "road-follow", "road-consensus"],
+            "stop-rule": ["stop_loss", "stop_win", "max_rounds"],
+            "strategy": ["ev-counter"]}
     for kind, names in spec.items():
         mine = [name for name, e in reg.entries[kind].items() if e.plugin.name == "builtin"]
         assert mine == names
