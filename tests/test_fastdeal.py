@@ -33,7 +33,7 @@ def test_seed_sequence_and_pcg64_state_match_numpy(seed: int) -> None:
         sequence = np.random.SeedSequence(seed, spawn_key=(shoe_id,))
         fastdeal._seed_sequence_state(fastdeal.seed_words(seed), shoe_id, state)
         assert state.tolist() == sequence.generate_state(4, np.uint64).tolist()
-        fastdeal._pcg_seed(rng, state)
+        fastdeal.pcg_seed(rng, state)
         expected = np.random.PCG64(sequence).state["state"]
         assert (int(rng[0]) << 64 | int(rng[1])) == expected["state"]
         assert (int(rng[2]) << 64 | int(rng[3])) == expected["inc"]

@@ -154,6 +154,27 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
 
 
+def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray]:
+    """Return the ledger's round columns (session, shoe, hand, round, outcome) for ``sessions``, session after session.
+
+    Also ``first`` and ``length``: each session's first ledger row and its number of rows.
+    """
+    lengths = np.asarray([stop - start for _, start, stop in sessions], dtype=np.int64)
+    n = int(lengths.sum())
+    rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
+            if sessions else np.zeros(0, dtype=np.int64))
+    first_out = np.cumsum(lengths) - lengths
+    return {
+        "session": np.repeat(np.asarray([s for s, _, _ in sessions], dtype=np.int64), lengths),
+        "shoe": table.shoe[rows].astype(np.int64),
+        "hand": table.hand[rows].astype(np.int64),
+        "round": np.arange(n, dtype=np.int64) - np.repeat(first_out, lengths) + 1,
+        "outcome": table.outcome[rows].astype(np.int64),
+        "first": first_out,
+        "length": lengths,
+    }
+
+
 def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], bets: tuple[str, ...], initial: int,
                    placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]]) -> dict[str, np.ndarray]:
     """Return the dense ledger columns of a strategy from the log of its bets.
@@ -162,18 +183,9 @@ def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], 
     every bet placed; ``capped`` holds ``(ledger row, bets capped)``. Ledger
     rows are the sessions' table rows, session after session.
     """
-    lengths = np.asarray([stop - start for _, start, stop in sessions], dtype=np.int64)
+    out = session_rows(table, sessions)
+    lengths, first_out = out.pop("length"), out.pop("first")
     n = int(lengths.sum())
-    rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
-            if sessions else np.zeros(0, dtype=np.int64))
-    first_out = np.cumsum(lengths) - lengths
-    out: dict[str, np.ndarray] = {
-        "session": np.repeat(np.asarray([s for s, _, _ in sessions], dtype=np.int64), lengths),
-        "shoe": table.shoe[rows].astype(np.int64),
-        "hand": table.hand[rows].astype(np.int64),
-        "round": np.arange(n, dtype=np.int64) - np.repeat(first_out, lengths) + 1,
-        "outcome": table.outcome[rows].astype(np.int64),
-    }
     log = np.asarray(placed, dtype=np.int64).reshape(-1, 4)
     stake = np.zeros(n, dtype=np.int64)
     net = np.zeros(n, dtype=np.int64)

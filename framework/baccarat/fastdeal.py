@@ -77,29 +77,24 @@ def _mix(x, y):
 
 
 @njit(cache=True)
-def _seed_sequence_state(run_words, shoe_id, out):
-    """Write ``SeedSequence(seed, spawn_key=(shoe_id,)).generate_state(4, uint64)`` into ``out``."""
-    spawn = np.empty(2, dtype=np.uint64)
-    spawn[0] = np.uint64(shoe_id) & _M32
-    n_spawn = 1
-    if np.uint64(shoe_id) >> _S32:
-        spawn[1] = np.uint64(shoe_id) >> _S32
-        n_spawn = 2
-    n_run = run_words.shape[0]
-    total = n_run + n_spawn
+def seed_state(words, n_words, out):
+    """Write ``SeedSequence`` of the entropy ``words[:n_words]`` -> ``generate_state(4, uint64)`` into ``out``.
+
+    ``words`` are 32-bit entropy words (in uint64): the seed's words padded to
+    the pool size, then the spawn key's words, as numpy assembles them.
+    """
     hash_const = np.empty(1, dtype=np.uint64)
     hash_const[0] = _INIT_A
     pool = np.empty(_POOL, dtype=np.uint64)
     for i in range(_POOL):
-        pool[i] = _hashmix(run_words[i], hash_const)
+        pool[i] = _hashmix(words[i], hash_const)
     for i_src in range(_POOL):
         for i_dst in range(_POOL):
             if i_src != i_dst:
                 pool[i_dst] = _mix(pool[i_dst], _hashmix(pool[i_src], hash_const))
-    for i_src in range(_POOL, total):
-        word = run_words[i_src] if i_src < n_run else spawn[i_src - n_run]
+    for i_src in range(_POOL, n_words):
         for i_dst in range(_POOL):
-            pool[i_dst] = _mix(pool[i_dst], _hashmix(word, hash_const))
+            pool[i_dst] = _mix(pool[i_dst], _hashmix(words[i_src], hash_const))
     hash_b = _INIT_B
     for k in range(4):
         halves = np.empty(2, dtype=np.uint64)
@@ -110,6 +105,29 @@ def _seed_sequence_state(run_words, shoe_id, out):
             value = (value * hash_b) & _M32
             halves[h] = value ^ (value >> _S16)
         out[k] = halves[0] | (halves[1] << _S32)
+
+
+@njit(cache=True, inline="always")
+def put_int_words(words, at, value):
+    """Write a non-negative int as numpy's entropy words (32 bits each, at least one) from ``at``; return the next index."""
+    v = np.uint64(value)
+    words[at] = v & _M32
+    at += 1
+    v >>= _S32
+    while v:
+        words[at] = v & _M32
+        at += 1
+        v >>= _S32
+    return at
+
+
+@njit(cache=True)
+def _seed_sequence_state(run_words, shoe_id, out):
+    """Write ``SeedSequence(seed, spawn_key=(shoe_id,)).generate_state(4, uint64)`` into ``out``."""
+    n_run = run_words.shape[0]
+    words = np.empty(n_run + 2, dtype=np.uint64)
+    words[:n_run] = run_words
+    seed_state(words, put_int_words(words, n_run, shoe_id), out)
 
 
 @njit(cache=True, inline="always")
@@ -126,6 +144,16 @@ def _mulhi64(a, b):
 
 
 @njit(cache=True, inline="always")
+def pcg_next64(rng):
+    """Advance PCG64 (``rng`` = [state_hi, state_lo, inc_hi, inc_lo]) and return its next 64-bit output."""
+    _pcg_step(rng)
+    hi = rng[0]
+    x = hi ^ rng[1]
+    rot = hi >> np.uint64(58)
+    return (x >> rot) | (x << ((np.uint64(64) - rot) & np.uint64(63)))
+
+
+@njit(cache=True, inline="always")
 def _pcg_step(rng):
     """Advance the 128-bit LCG: state = state * MULT + inc (rng = [state_hi, state_lo, inc_hi, inc_lo, ...])."""
     hi = rng[0]
@@ -139,7 +167,7 @@ def _pcg_step(rng):
 
 
 @njit(cache=True)
-def _pcg_seed(rng, state):
+def pcg_seed(rng, state):
     """Seed PCG64 from SeedSequence output as numpy does (initstate = s0:s1, initseq = s2:s3)."""
     rng[2] = (state[2] << _ONE) | (state[3] >> np.uint64(63))
     rng[3] = (state[3] << _ONE) | _ONE
@@ -166,7 +194,7 @@ def _shuffle_shoes(template, run_words, first_shoe, count, out):
     rng = np.empty(4, dtype=np.uint64)
     for k in range(count):
         _seed_sequence_state(run_words, first_shoe + k, state)
-        _pcg_seed(rng, state)
+        pcg_seed(rng, state)
         hi, lo, inc_hi, inc_lo = rng[0], rng[1], rng[2], rng[3]
         spare = np.uint64(0)
         has_spare = False

@@ -3,9 +3,11 @@
 It does the job of ``job.yaml`` the plain way: every seeded 8-deck shoe is
 shuffled (numpy's seeded shuffle, the same shoes as ``baccarat run``, so the
 results can be compared exactly), dealt round by round by a plain Python
-tableau, and four strategies (flat banker, Martingale banker, Paroli banker,
-flat follow-last) bet on every round with exact integer money; every row of
-the ledger is kept in an in-memory list.
+tableau into a list of round records (cards, totals, winner, natural,
+pairs), and four strategies (flat banker, Martingale banker, Paroli banker,
+flat follow-last) bet on every round with exact integer money; every ledger
+row (the columns of ``ledger.parquet``, per-bet detail included) is kept in
+an in-memory list. No file is written.
 
     python tests/benchmarks/baseline_pure_python.py [--shoes N]
 
@@ -37,32 +39,39 @@ def shuffled_shoe(seed: int, shoe_id: int, decks: int = 8) -> list[int]:
     return cards.tolist()
 
 
-def play_round(cards: list[int], i: int) -> tuple[str, int]:
-    """Play a round from position ``i``: return the winner and the number of cards used."""
-    p = (VALUE[cards[i] % 16] + VALUE[cards[i + 2] % 16]) % 10
-    b = (VALUE[cards[i + 1] % 16] + VALUE[cards[i + 3] % 16]) % 10
+def play_round(cards: list[int], i: int) -> tuple:
+    """Play a round from position ``i``: return its record (cards, totals, winner, natural, pairs) and the cards used."""
+    player = [cards[i], cards[i + 2]]
+    banker = [cards[i + 1], cards[i + 3]]
+    p = (VALUE[player[0] % 16] + VALUE[player[1] % 16]) % 10
+    b = (VALUE[banker[0] % 16] + VALUE[banker[1] % 16]) % 10
+    natural = p >= 8 or b >= 8
     used = 4
-    if p < 8 and b < 8:
+    if not natural:
         third = None
         if p <= 5:
-            third = VALUE[cards[i + used] % 16]
+            player.append(cards[i + used])
+            third = VALUE[player[2] % 16]
             used += 1
             p = (p + third) % 10
         if (b <= 5) if third is None else (third in BANKER_DRAWS[b]):
-            b = (b + VALUE[cards[i + used] % 16]) % 10
+            banker.append(cards[i + used])
+            b = (b + VALUE[banker[2] % 16]) % 10
             used += 1
-    return ("banker" if b > p else "player" if p > b else "tie"), used
+    winner = "banker" if b > p else "player" if p > b else "tie"
+    record = (player, banker, p, b, winner, natural, player[0] % 16 == player[1] % 16, banker[0] % 16 == banker[1] % 16)
+    return record, used
 
 
-def deal_shoe(cards: list[int], cut_card: int = 14) -> list[str]:
-    """Burn, then deal rounds until the cut card; return the winners."""
+def deal_shoe(cards: list[int], cut_card: int = 14) -> list[tuple]:
+    """Burn, then deal rounds until the cut card; return the round records."""
     i = 1 + BURN[cards[0] % 16]
-    winners = []
+    rounds = []
     while i < len(cards) - cut_card:
-        winner, used = play_round(cards, i)
-        winners.append(winner)
+        record, used = play_round(cards, i)
+        rounds.append(record)
         i += used
-    return winners
+    return rounds
 
 
 class Flat:
@@ -134,11 +143,17 @@ def multiplier(side: str, winner: str) -> int:
     return LOSE
 
 
-def simulate(seed: int, shoes: int) -> list[tuple]:
-    """Run every strategy on every shoe (one shoe per session); return the ledger rows."""
+BETS = ("banker", "player", "tie")
+
+
+def simulate(seed: int, shoes: int) -> tuple[list[tuple], list[tuple]]:
+    """Run every strategy on every shoe (one shoe per session); return the round records and the ledger rows."""
+    rounds = []
     ledger = []
     for shoe_id in range(1, shoes + 1):
-        winners = deal_shoe(shuffled_shoe(seed, shoe_id))
+        records = deal_shoe(shuffled_shoe(seed, shoe_id))
+        rounds.extend((shoe_id, hand, *record) for hand, record in enumerate(records, start=1))
+        winners = [record[4] for record in records]
         for label, make in STRATEGIES.items():
             strategy = make()
             bankroll = BANKROLL * 10_000            # micro-units
@@ -152,8 +167,9 @@ def simulate(seed: int, shoes: int) -> list[tuple]:
                         net = stake * multiplier(side, winner)
                         bankroll += net
                         strategy.settle(net)
-                ledger.append((label, shoe_id, shoe_id, hand, hand, winner, side, stake, net, bankroll, capped))
-    return ledger
+                detail = [value for bet in BETS for value in ((stake, net) if bet == side else (0, 0))]
+                ledger.append((label, shoe_id, shoe_id, hand, hand, winner, stake, net, bankroll, capped, *detail))
+    return rounds, ledger
 
 
 def main() -> None:
@@ -162,12 +178,12 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=7)
     args = parser.parse_args()
     start = time.perf_counter()
-    ledger = simulate(args.seed, args.shoes)
+    rounds, ledger = simulate(args.seed, args.shoes)
     seconds = time.perf_counter() - start
     totals: dict[str, int] = {}
     for row in ledger:
-        totals[row[0]] = totals.get(row[0], 0) + row[8]
-    print(f"baseline: {args.shoes} shoes, {len(ledger)} ledger rows in {seconds:.2f} s")
+        totals[row[0]] = totals.get(row[0], 0) + row[7]
+    print(f"baseline: {args.shoes} shoes, {len(rounds)} rounds, {len(ledger)} ledger rows in {seconds:.2f} s")
     for label, micros in totals.items():
         print(f"  {label}: net {micros / 1_000_000:.6f}")
 
