@@ -117,9 +117,10 @@ def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir
         real(appender, part)
 
     monkeypatch.setattr(ParquetAppender, "append", failing)
-    with pytest.raises(OSError):
-        main(["run", "small.yaml", "--quiet"])
-    assert everything_under(workdir / "results") == []
+    assert main(["run", "small.yaml", "--quiet", "--out", "results/run"]) == 1
+    assert capsys.readouterr().err == ("baccarat: error: results/run: cannot write the results: No space left on device "
+                                       "(the disk is full); nothing was left behind\n")
+    assert everything_under(workdir) == ["small.yaml"]  # not even results/
 
 
 def test_an_interrupted_run_leaves_nothing(workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:

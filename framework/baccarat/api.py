@@ -161,4 +161,22 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
     for name in ("ledger.parquet", "experiment.yaml"):
         if not (folder / name).is_file():
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
+    check_ledger_file(folder / "ledger.parquet")
     return Result(load_experiment(folder / "experiment.yaml"), out_dir=folder, baseline=baseline)
+
+
+LEDGER_COLUMNS: tuple[str, ...] = ("strategy", "session", "round", "stake", "net", "bankroll")
+"""Ledger columns every statistic needs."""
+
+
+def check_ledger_file(path: Path) -> None:
+    """Refuse a ``ledger.parquet`` that cannot be read as Parquet or lacks the ledger's columns."""
+    try:
+        schema = pl.read_parquet_schema(path)
+    except (pl.exceptions.PolarsError, OSError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise InputError(f"cannot be read as Parquet ({reason}); the run folder is damaged", path=str(path)) from None
+    missing = [name for name in LEDGER_COLUMNS if name not in schema]
+    if missing:
+        raise InputError(f"is not a ledger: it has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}",
+                         path=str(path))

@@ -33,16 +33,40 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status (2 for bad input, 130 on Ctrl-C)."""
-    from baccarat.errors import InputError
+    """Run the command line; return the exit status.
 
-    args = build_parser().parse_args(argv)
-    module = importlib.import_module(f"baccarat.commands.{args.command}")
+    0 on success; 2 for bad input and 1 for results that could not be
+    written, each with one line on stderr; 128 + the signal's number when
+    stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129), after cleaning up.
+    """
+    from baccarat import interrupts
+    from baccarat.errors import BaccaratError
+
     try:
-        return int(module.run(args) or 0)
-    except InputError as exc:
+        with interrupts.stop_on_signals():
+            args = build_parser().parse_args(argv)
+            module = importlib.import_module(f"baccarat.commands.{args.command}")
+            status = int(module.run(args) or 0)
+            sys.stdout.flush()
+            return status
+    except BaccaratError as exc:
         print(f"baccarat: error: {exc}", file=sys.stderr)
         return exc.exit_status
-    except KeyboardInterrupt:
-        print("baccarat: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        print(f"baccarat: {interrupts.describe(exc)}", file=sys.stderr)
+        return interrupts.exit_status(exc)
+    except BrokenPipeError:  # the reader of our output went away (`baccarat strategies | head`)
+        _silence_stdout()
+        return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass

@@ -1,16 +1,21 @@
-"""Errors the user can cause: one clear sentence, exit status 2, no traceback.
+"""Errors the command line reports as one clear sentence, without a traceback.
 
-Every layer raises ``InputError`` (or a subclass) for bad input; the command
-line prints ``str(error)`` and exits with status 2.
+Every layer raises ``InputError`` (or a subclass) for bad input: the command
+line prints ``str(error)`` and exits with status 2. ``OutputError`` is a
+result that could not be written (a folder that cannot be made or written
+to, a full disk): exit status 1, and nothing half-written is left behind.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 
-class InputError(Exception):
-    """A mistake in the user's input: files, experiments, parameters, options."""
 
-    exit_status = 2
+class BaccaratError(Exception):
+    """An error the command line reports as ``baccarat: error: MESSAGE`` and exits with ``exit_status``."""
+
+    exit_status = 1
 
     def __init__(self, message: str, *, path: str | None = None,
                  line: int | None = None, column: int | None = None) -> None:
@@ -24,6 +29,35 @@ class InputError(Exception):
         """Return the error as ``FILE:LINE:COL: message`` (the parts that are known)."""
         where = [str(p) for p in (self.path, self.line, self.column) if p is not None]
         return ": ".join([":".join(where), self.message]) if where else self.message
+
+
+class InputError(BaccaratError):
+    """A mistake in the user's input: files, experiments, parameters, options."""
+
+    exit_status = 2
+
+
+class OutputError(BaccaratError):
+    """Results that could not be written: the folder cannot be made or written to, or the disk is full."""
+
+    exit_status = 1
+
+    @classmethod
+    def from_os_error(cls, exc: OSError, path: str | os.PathLike[str], what: str = "the results", after: str = "") -> OutputError:
+        """Return the error of writing ``what`` to ``path`` that failed with ``exc``; ``after`` ends the sentence."""
+        return cls(f"cannot write {what}: {os_reason(exc)}{after}", path=str(path))
+
+
+def os_reason(exc: OSError) -> str:
+    """Return why the operating system refused, in words (``No space left on device (the disk is full)``)."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        reason += " (the disk is full)"
+    elif exc.errno == errno.EFBIG:
+        reason += " (larger than this system allows a file to be)"
+    elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+        reason += " (the folder cannot be written to)"
+    return reason
 
 
 class RulesError(InputError):

@@ -105,8 +105,12 @@ def png_bytes(fig: Figure) -> bytes:
 
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
@@ -138,10 +142,29 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         stale.unlink()
     yaml_path, manifest_path = out / "experiment.yaml", out / "manifest.json"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else experiment_yaml_text(experiment)
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
+    manifest = read_manifest(manifest_path)
     page = render_html(analysis, experiment, images, experiment_text, manifest, road_images)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
+
+
+def read_manifest(path: Path) -> dict[str, Any] | None:
+    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line."""
+    from baccarat.errors import InputError
+
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_bytes().decode("utf-8"))
+    except UnicodeDecodeError:
+        raise InputError("is not UTF-8 text; a run's manifest is JSON", path=str(path)) from None
+    except json.JSONDecodeError as exc:
+        raise InputError(f"is not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
+    except OSError as exc:
+        raise InputError(f"cannot read the file: {exc.strerror or exc}", path=str(path)) from None
+    if not isinstance(data, dict):
+        raise InputError("must hold a JSON object (the manifest written by baccarat run)", path=str(path))
+    return data
 
 
 def experiment_yaml_text(experiment: Experiment) -> str:
@@ -363,14 +386,19 @@ def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> s
                      f"table minimum {fmt_money(s.table_min_cents * cents)}, maximum {fmt_money(s.table_max_cents * cents)}"),
     ]
     if manifest:
-        if manifest.get("versions"):
-            facts.append(("Versions", ", ".join(f"{k} {v}" for k, v in manifest["versions"].items())))
-        if manifest.get("timings_seconds"):
-            facts.append(("Timings", ", ".join(f"{k} {float(v):.2f} s" for k, v in manifest["timings_seconds"].items())))
-        for warning in manifest.get("warnings") or []:
+        versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
+        if versions and isinstance(versions, Mapping):
+            facts.append(("Versions", ", ".join(f"{k} {v}" for k, v in versions.items())))
+        if timings and isinstance(timings, Mapping):
+            facts.append(("Timings", ", ".join(f"{k} {_seconds(v)}" for k, v in timings.items())))
+        for warning in warnings if isinstance(warnings, list) else []:
             facts.append(("Warning", str(warning)))
     rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in facts)
     return f"<table>{rows}</table>"
+
+
+def _seconds(value: Any) -> str:
+    return f"{float(value):.2f} s" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
 
 
 def _roads_html(roads: Mapping[int, bytes] | None) -> str:

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
-import shutil
-import tempfile
 import time
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -17,10 +14,11 @@ import polars as pl
 from baccarat import __version__
 from baccarat.bets import bets_settled, check_bets_offered
 from baccarat.engine import StrategyRun
-from baccarat.errors import InputError, StrategyError
+from baccarat.errors import StrategyError
 from baccarat.executor import Chunk, RunCounts, RunPlan, StrategySpec, collect_outputs, execute, seeded_chunks, table_chunks, write_outputs
 from baccarat.experiment import Experiment
 from baccarat.odds import expected_values
+from baccarat.outfolder import atomic_folder
 from baccarat.plugins import registry
 from baccarat.recorded import format_has_cards, read_shoes
 from baccarat.report import Analysis, write_results
@@ -206,14 +204,10 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
     summary, plots and report (from a scan of the ledger written).
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
-    when complete, so an interrupted run leaves a complete folder or none.
+    when complete, so an interrupted or failed run leaves a complete folder or
+    none (:func:`baccarat.outfolder.atomic_folder`).
     """
-    out = Path(out_dir)
-    check_output_folder(out)
-    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
-    try:
+    with atomic_folder(out_dir) as tmp:
         counts = fill(tmp)
         (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
         manifest = {
@@ -240,24 +234,7 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment)
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        for folder in made:  # folders made for this run, innermost first, if still empty
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-        raise
-    return out, analysis
-
-
-def check_output_folder(out: Path) -> None:
-    """Refuse an output folder that exists and does not hold a previous run (checked again before writing)."""
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file())):
-        raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+    return Path(out_dir), analysis
 
 
 def _versions() -> dict[str, str]:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import tempfile
 from pathlib import Path
 
 
@@ -38,6 +36,7 @@ def render_text(road) -> str:
 def run(args: argparse.Namespace) -> int:
     """Compute the roads of one shoe, write them as PNG and print them."""
     from baccarat.errors import InputError
+    from baccarat.outfolder import atomic_file
     from baccarat.roads import roads
     from baccarat.roads_plot import load_shoe, save_roads_png
 
@@ -46,20 +45,8 @@ def run(args: argparse.Namespace) -> int:
     outcomes, pairs = load_shoe(args.source, args.shoe, args.fmt, args.rules)
     road = roads(outcomes)
     out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
-    if out.is_dir():
-        raise InputError(f"--out {out} is a folder; name a PNG file")
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".png", dir=out.parent)
-    os.close(fd)
-    try:
+    with atomic_file(out, "the roads", suffix=".png") as tmp:
         save_roads_png(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     if args.json:
         print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
     else:

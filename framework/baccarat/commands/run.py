@@ -56,7 +56,8 @@ def run(args: argparse.Namespace) -> int:
 
     from baccarat.executor import default_workers
     from baccarat.experiment import load_experiment
-    from baccarat.runner import check_output_folder, run_to_folder
+    from baccarat.outfolder import check_output_folder
+    from baccarat.runner import run_to_folder
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     out = Path(args.out) if args.out else default_out(experiment.name)

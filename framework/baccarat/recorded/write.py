@@ -2,31 +2,23 @@
 
 Shoes are written as dealt, burned cards excluded, one shoe at a time (any
 number of shoes in bounded memory), to a temporary file renamed into place
-when complete: an interrupted write leaves the old file or none, never half
-a file.
+when complete: an interrupted or failed write leaves the old file or none,
+never half a file (:func:`baccarat.outfolder.atomic_file`).
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from baccarat.cards import labels
 from baccarat.dealer import Round
-from baccarat.errors import InputError
+from baccarat.outfolder import atomic_file
 from baccarat.recorded import check_format
 from baccarat.recorded.rounds_format import COLUMNS, dealing_order
 
 OUTCOME_LETTER: dict[str, str] = {"banker": "B", "player": "P", "tie": "T"}
 """Outcome name -> its letter in the ``outcomes`` format."""
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def shoe_lines(fmt: str, shoe_id: int, rounds: Sequence[Round]) -> list[str]:
@@ -47,34 +39,16 @@ def write_shoes(path: str | Path, fmt: str, shoes: Iterable[tuple[int, Sequence[
     files number shoes by line, so their shoe ids must run 1, 2, 3, ...
     """
     check_format(fmt)
-    out = Path(path)
-    if out.is_dir():
-        raise InputError("is a folder; give the path of the shoe file to write", path=str(out))
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        handle = tempfile.NamedTemporaryFile("w", encoding="utf-8", newline="\n", dir=out.parent,
-                                             prefix=f".{out.name}.", suffix=".tmp", delete=False)
-    except OSError as exc:
-        raise InputError(f"cannot write the shoe file: {exc.strerror or exc}", path=str(out)) from None
     shoes_written = rounds_written = 0
-    try:
-        with handle:
-            if fmt == "rounds":
-                handle.write(",".join(COLUMNS) + "\n")
-            elif comment:
-                handle.writelines(f"# {text}\n" for text in comment.splitlines())
-            for shoe_id, rounds in shoes:
-                if fmt != "rounds" and shoe_id != shoes_written + 1:
-                    raise ValueError(f"the {fmt} format numbers shoes by line: shoe {shoe_id} cannot be line {shoes_written + 1}")
-                handle.writelines(line + "\n" for line in shoe_lines(fmt, shoe_id, rounds))
-                shoes_written += 1
-                rounds_written += len(rounds)
-        os.chmod(handle.name, 0o666 & ~_umask())
-        os.replace(handle.name, out)
-    except OSError as exc:
-        Path(handle.name).unlink(missing_ok=True)
-        raise InputError(f"cannot write the shoe file: {exc.strerror or exc}", path=str(out)) from None
-    except BaseException:
-        Path(handle.name).unlink(missing_ok=True)
-        raise
+    with atomic_file(path, "the shoe file") as tmp, tmp.open("w", encoding="utf-8", newline="\n") as handle:
+        if fmt == "rounds":
+            handle.write(",".join(COLUMNS) + "\n")
+        elif comment:
+            handle.writelines(f"# {text}\n" for text in comment.splitlines())
+        for shoe_id, rounds in shoes:
+            if fmt != "rounds" and shoe_id != shoes_written + 1:
+                raise ValueError(f"the {fmt} format numbers shoes by line: shoe {shoe_id} cannot be line {shoes_written + 1}")
+            handle.writelines(line + "\n" for line in shoe_lines(fmt, shoe_id, rounds))
+            shoes_written += 1
+            rounds_written += len(rounds)
     return shoes_written, rounds_written

@@ -1,0 +1,158 @@
+"""Output folders and files written whole or not at all.
+
+A run's folder is written into a temporary folder beside it and renamed
+into place when complete (:func:`atomic_folder`); a single file is written
+beside its place and renamed (:func:`atomic_file`). On any failure, Ctrl-C
+or SIGTERM included, the temporary folder or file is removed, and so are
+the parent folders made for it; a failure of the operating system (a
+folder that cannot be written to, a full disk) becomes an
+:class:`~baccarat.errors.OutputError`, one line and exit status 1.
+
+:func:`check_output_folder` refuses, before a run starts, a folder that
+holds something other than a previous run, or that cannot be made.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from baccarat.errors import InputError, OutputError, os_reason
+
+_OS_ERROR = re.compile(r"\(os error (\d+)\)")
+
+
+def os_error_of(exc: BaseException) -> OSError | None:
+    """Return the operating-system error behind ``exc`` (an ``OSError``, or a polars error wrapping one), else None.
+
+    polars reports a failed write as ``ComputeError: ... (os error 28)``,
+    sometimes as an ``OSError`` without an errno; both are read back here.
+    """
+    if isinstance(exc, OSError) and exc.errno is not None:
+        return exc
+    found = _OS_ERROR.search(str(exc)) if isinstance(exc, OSError) or type(exc).__module__.startswith("polars") else None
+    if found is not None:
+        code = int(found.group(1))
+        return OSError(code, os.strerror(code))
+    return exc if isinstance(exc, OSError) else None
+
+
+def nearest_existing(path: Path) -> Path:
+    """Return ``path`` or its nearest parent that exists."""
+    path = Path(os.path.abspath(path))
+    while not os.path.lexists(path) and path != path.parent:
+        path = path.parent
+    return path
+
+
+def check_output_folder(out: str | os.PathLike[str]) -> None:
+    """Refuse an output folder that holds something other than a previous run, or that cannot be made.
+
+    A folder that exists must be empty or hold a previous run (its
+    ``manifest.json``), which the new run replaces. A folder to be made must
+    have a folder as its nearest existing parent, one that can be written
+    to: this is tried by making and removing an empty folder there.
+    """
+    out = Path(out)
+    if out.exists() or out.is_symlink():
+        if not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file()):
+            raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+        where = out.parent
+    else:
+        where = nearest_existing(out)
+        if not where.is_dir():
+            raise InputError(f"the output folder {out} cannot be made: {where} is not a folder; choose another --out")
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".baccarat-check-", dir=where))
+    except OSError as exc:
+        raise OutputError(f"the output folder {out} cannot be made: {where} refuses new folders ({os_reason(exc)}); "
+                          "choose another --out") from None
+
+
+@contextmanager
+def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Iterator[Path]:
+    """Yield a temporary folder beside ``out``; rename it to ``out`` when the block ends without error.
+
+    A previous run in ``out`` is replaced. On any error or interrupt, the
+    temporary folder and the parents made for it are removed, and an
+    operating-system error is raised as :class:`OutputError`.
+    """
+    out = Path(out)
+    check_output_folder(out)
+    made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
+    tmp: Path | None = None
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        yield tmp
+        if out.exists():
+            shutil.rmtree(out)
+        os.replace(tmp, out)
+    except BaseException as exc:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        _remove_empty(made)
+        cause = os_error_of(exc)
+        if cause is not None and not isinstance(exc, OutputError):
+            raise OutputError.from_os_error(cause, out, what, "; nothing was left behind") from None
+        raise
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: str = "") -> Iterator[Path]:
+    """Yield a temporary file name beside ``path``; rename it to ``path`` when the block ends without error.
+
+    ``path`` may exist only as a regular file (it is replaced); the new file
+    gets the usual permissions (0666 less the umask). On any error or
+    interrupt, the temporary file and the parents made for it are removed,
+    and an operating-system error is raised as :class:`OutputError`.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise InputError(f"{path} is a folder; give the name of the file to write")
+    if path.exists() and not path.is_file():
+        raise InputError(f"{path} is not a regular file (a device or a pipe); give the name of a file to write")
+    made = [p for p in (path.parent, *path.parent.parents) if not p.exists()]
+    tmp: Path | None = None
+    try:
+        where = nearest_existing(path.parent)
+        if not where.is_dir():
+            raise InputError(f"{path} cannot be written: {where} is not a folder")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
+        os.close(fd)
+        tmp = Path(name)
+        yield tmp
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        if tmp is not None:
+            tmp.unlink(missing_ok=True)
+        _remove_empty(made)
+        cause = os_error_of(exc)
+        if cause is not None and not isinstance(exc, OutputError):
+            raise OutputError.from_os_error(cause, path, what, "; nothing was left behind") from None
+        raise
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    """Remove ``folders`` (innermost first) while they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            break
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+__all__ = ["atomic_file", "atomic_folder", "check_output_folder", "nearest_existing", "os_error_of"]
