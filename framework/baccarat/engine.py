@@ -6,15 +6,34 @@ gets a fresh instance per session and starts with the full bankroll. Before
 each round: a bankroll below the table minimum is ruin (the session stops
 betting); otherwise the strategy's bets are checked, cut to the table
 maximum and to the bankroll (counted as capped), and settled exactly.
+
+What a strategy may bet (anything else stops the run with a StrategyError
+naming the strategy, session, shoe, hand and round):
+
+- ``None`` or an empty mapping sits the round out; otherwise a mapping of
+  offered sides to amounts in currency units: finite real numbers (int,
+  float, Decimal, Fraction, numpy numbers) that are whole cents, zero (no
+  bet on that side) or at least the table minimum. Negative amounts, NaN,
+  infinities, text, booleans, fractions of a cent and unknown sides are
+  errors; so are an exception (or ``sys.exit``) from the strategy's code.
+- A bet above the table maximum is cut to it, and a bet above what is left
+  of the bankroll is cut to that (SPEC: "a stake is never more than the
+  bankroll: it is cut to the bankroll"); each cut bet counts in ``capped``.
+  Bets are taken in the order the strategy gives them; a further bet that
+  the bankroll would cut below the table minimum is not placed (counted as
+  capped). So every stake placed lies between the table minimum and maximum,
+  and a session's stakes never exceed its bankroll.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
+import numbers
 import zlib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal, InvalidOperation
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -69,20 +88,36 @@ def strategy_rng(seed: int, label: str, session: int) -> np.random.Generator:
 
 
 def amount_to_cents(amount: Any) -> int:
-    """Return a bet amount in currency units as whole cents; raise ValueError when it is not one."""
+    """Return a bet amount in currency units as whole cents; raise ValueError when it is not one.
+
+    Any real number is an amount (``int``, ``float``, ``Decimal``, ``Fraction``,
+    numpy numbers) when it is finite and a whole number of cents; text,
+    booleans and anything else are not.
+    """
     if type(amount) is int:
         return amount * 100
-    if isinstance(amount, bool):
+    if isinstance(amount, bool | str | bytes) or not isinstance(amount, numbers.Number | Decimal):
         raise ValueError(f"{amount!r} is not an amount")
-    if isinstance(amount, float):
+    if isinstance(amount, numbers.Integral):
+        return int(amount) * 100
+    if isinstance(amount, numbers.Rational):
+        cents = Fraction(amount) * 100
+        if cents.denominator != 1:
+            raise ValueError(f"{amount} is not a whole number of cents")
+        return int(cents)
+    if isinstance(amount, np.floating | float):
         if not math.isfinite(amount):
             raise ValueError(f"{amount!r} is not an amount")
-        amount = Decimal(repr(amount))
+        amount = Decimal(str(amount) if isinstance(amount, np.floating) else repr(float(amount)))  # shortest form
+    if not isinstance(amount, Decimal):
+        raise ValueError(f"{amount!r} is not an amount")
     try:
-        cents = Decimal(amount) * 100
-    except (InvalidOperation, TypeError, ValueError):
+        cents = amount * 100
+    except InvalidOperation:
         raise ValueError(f"{amount!r} is not an amount") from None
-    if not cents.is_finite() or cents != cents.to_integral_value():
+    if not cents.is_finite():
+        raise ValueError(f"{amount!r} is not an amount")
+    if cents != cents.to_integral_value():
         raise ValueError(f"{amount} is not a whole number of cents")
     return int(cents)
 
@@ -115,8 +150,9 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                            strategy_rng(seed, run.label, session))
         try:
             strategy = run.cls(info, **run.params)
-        except Exception as exc:
-            raise StrategyError(f"strategy {run.label!r} could not start session {session}: {exc}") from None
+        except (Exception, SystemExit) as exc:
+            raise StrategyError(f"strategy {run.label!r} could not start: {_raised(exc)} "
+                                f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)") from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
         enter, record, bets, settle = view._enter, view._record, strategy.bets, strategy.settle
         bankroll = initial
@@ -129,9 +165,9 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
-                except Exception as exc:
-                    raise _misbehaved(run, view, f"raised {type(exc).__name__}: {exc}") from None
-                if wanted:
+                except (Exception, SystemExit) as exc:
+                    raise _misbehaved(run, view, _raised(exc)) from None
+                if wanted is not None:
                     placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
                     if capped:
                         capped_log.append((row + to_out, capped))
@@ -146,8 +182,8 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                         record(outcomes[row], bankroll)
                         try:
                             settle(view, nets)
-                        except Exception as exc:
-                            raise _misbehaved(run, view, f"raised {type(exc).__name__}: {exc}") from None
+                        except (Exception, SystemExit) as exc:
+                            raise _misbehaved(run, view, _raised(exc)) from None
                         continue
             record(outcomes[row], bankroll)
         out_row += stop - start
@@ -214,6 +250,14 @@ def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
                          f"hand {view.hand}, round {view.round})")
 
 
+def _raised(exc: BaseException) -> str:
+    """Say what a strategy's exception was: ``raised ValueError: reason``, ``called sys.exit(3)``."""
+    if isinstance(exc, SystemExit):
+        return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    text = str(exc).splitlines()[0] if str(exc).strip() else ""
+    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"
+
+
 def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Mapping[str, int],
                 bankroll_micros: int, table_min: int, table_max: int) -> tuple[dict[str, int], int]:
     """Validate a strategy's bets (amounts in currency units); cut them to the table maximum and the bankroll (cents)."""
@@ -222,8 +266,15 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
     placed: dict[str, int] = {}
     capped = 0
     available = bankroll_micros // MICROS_PER_CENT
-    for side, amount in wanted.items():
-        if side not in offered:
+    if type(wanted) is dict:
+        items = wanted.items()
+    else:
+        try:
+            items = list(wanted.items())
+        except Exception as exc:
+            raise _misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc)}") from None
+    for side, amount in items:
+        if not isinstance(side, str) or side not in offered:
             raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
         if type(amount) is int:
             cents = amount * 100
@@ -242,7 +293,7 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
         if cents > table_max or cents > available:
             cents = min(table_max, available)
             capped += 1
-            if cents <= 0:
+            if cents <= 0 or cents < table_min:  # what the bankroll leaves for a further bet is below the minimum
                 continue
         available -= cents
         placed[side] = cents

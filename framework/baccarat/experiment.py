@@ -625,7 +625,7 @@ class _Resolver:
         try:
             run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0)
         except StrategyError as exc:
-            what = re.sub(r" \(session \d+, shoe \d+, hand \d+, round \d+\)$", "", exc.message)
+            what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
             raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
 
