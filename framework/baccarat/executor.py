@@ -220,42 +220,87 @@ def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: 
 
 
 def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
-              window: int) -> Iterator[ChunkOutput]:
-    """Keep ``window`` chunks submitted ahead and yield their outputs in chunk order."""
+              window: int, cancel: Callable[[Any], Any] | None = None) -> Iterator[ChunkOutput]:
+    """Keep ``window`` chunks submitted ahead and yield their outputs in chunk order.
+
+    When the consumer stops early (an error, Ctrl-C), the chunks still
+    pending are cancelled with ``cancel``.
+    """
     pending: deque[Any] = deque()
     queue = iter(chunks)
-    for chunk in queue:
-        pending.append(submit(chunk))
-        if len(pending) >= window:
-            break
-    while pending:
-        output = result(pending.popleft())
+    try:
         for chunk in queue:
             pending.append(submit(chunk))
-            break
-        yield output
+            if len(pending) >= window:
+                break
+        while pending:
+            output = result(pending.popleft())
+            for chunk in queue:
+                pending.append(submit(chunk))
+                break
+            yield output
+    except BaseException:
+        if cancel is not None:
+            for handle in pending:
+                cancel(handle)
+        raise
 
 
 def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    """Run the chunks in worker processes; on an error or an interrupt, stop the workers at once.
 
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(chunks)), mp_context=multiprocessing.get_context("spawn"))
+    Workers ignore Ctrl-C (a terminal sends it to every process of the
+    group): the main process alone handles it, and terminates them.
+    """
+    import concurrent.futures
+    import multiprocessing
+
+    from baccarat.interrupts import ignore_interrupts, starting_workers, wait_interruptibly
+
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(chunks)), initializer=ignore_interrupts,
+                                                  mp_context=multiprocessing.get_context("spawn"))
+
+    def submit(chunk: Chunk) -> concurrent.futures.Future[ChunkOutput]:
+        with starting_workers():  # the pool starts its workers as chunks are submitted
+            return pool.submit(run_chunk, plan, chunk)
+
+    def result(future: concurrent.futures.Future[ChunkOutput]) -> ChunkOutput:
+        return wait_interruptibly(future.result, (concurrent.futures.TimeoutError,))
+
+    finished = False
     try:
-        yield from _in_order(lambda chunk: pool.submit(run_chunk, plan, chunk), lambda future: future.result(),
-                             chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
+        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER, cancel=lambda future: future.cancel())
+        finished = True
     finally:
+        if not finished:
+            _terminate_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+def _terminate_workers(pool: Any) -> None:
+    """Stop the worker processes of a process pool now, whatever they are doing."""
+    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        if process.is_alive():
+            process.terminate()
+
+
 def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    """Run the chunks as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here."""
+    """Run the chunks as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here.
+
+    On an error or an interrupt, the tasks still pending are cancelled.
+    """
     try:
         import ray
     except ImportError:
         from baccarat.errors import InputError
 
         raise InputError("the Ray executor needs Ray: pip install 'baccarat-backtest[ray]'") from None
+    from baccarat.interrupts import wait_interruptibly
+
     started = not ray.is_initialized()
     if started:
         local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
@@ -264,7 +309,11 @@ def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterat
         task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
         plan_ref = ray.put(plan)
         window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
-        yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), ray.get, chunks, window)
+        def result(ref: Any) -> ChunkOutput:
+            return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
+
+        yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), result, chunks, window,
+                             cancel=lambda ref: ray.cancel(ref, force=True))
     finally:
         if started:
             ray.shutdown()

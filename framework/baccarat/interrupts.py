@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
+from typing import TypeVar
+
+T = TypeVar("T")
 
 STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -44,7 +47,15 @@ class Interrupted(KeyboardInterrupt):
         return f"interrupted ({SIGNAL_NAMES.get(self.signum, f'signal {self.signum}')})"
 
 
+_held: list[int] = []
+"""Signals received while :func:`starting_workers` holds them (and a marker that it does)."""
+_HOLDING = -1
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
+    if _held and _held[0] == _HOLDING:
+        _held.append(signum)  # acted on when starting_workers ends
+        return
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)  # clean up undisturbed; stop_on_signals restores the handlers
     raise Interrupted(signum)
@@ -70,6 +81,51 @@ def stop_on_signals() -> Iterator[None]:
 def ignore_interrupts() -> None:
     """Ignore Ctrl-C in a worker process: the main process stops the workers itself."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def starting_workers() -> Iterator[None]:
+    """Hold stop signals while worker processes start, so that none is killed half-started.
+
+    Ctrl-C is blocked in this thread, and a blocked signal stays blocked
+    across ``fork`` and ``exec``: the workers are deaf to it from their first
+    instruction (a terminal sends Ctrl-C to the whole process group). A stop
+    signal that arrives meanwhile (it may reach another thread) is acted on
+    when the block ends, never lost, never in the middle of a start.
+    """
+    if _held or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held.append(_HOLDING)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
+    try:
+        yield
+    finally:
+        if previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+        pending = _held[1:]
+        _held.clear()
+        if pending:
+            _stop(pending[0], None)
+
+
+WAKE_SECONDS = 0.2
+"""How often a main thread waiting on workers wakes up to let a signal handler run."""
+
+
+def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...]) -> T:
+    """Return ``wait(WAKE_SECONDS)``, called again while it times out.
+
+    A signal may be delivered to any thread; one blocked in a long wait in
+    the main thread is not woken by it, and Python runs signal handlers only
+    in the main thread. Waking up now and then lets Ctrl-C and SIGTERM act
+    within a fraction of a second however long a worker's task takes.
+    """
+    while True:
+        try:
+            return wait(WAKE_SECONDS)
+        except timeout_errors:
+            continue
 
 
 def exit_status(exc: KeyboardInterrupt) -> int:

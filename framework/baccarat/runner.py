@@ -6,6 +6,7 @@ import dataclasses
 import json
 import time
 from collections.abc import Callable, Mapping
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,8 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
     For runs larger than memory, use :func:`run_to_folder`.
     """
     prepared = prepare(experiment)
-    rounds, ledger = collect_outputs(execute(prepared.plan, prepared.chunks, workers, executor), progress)
+    with closing(execute(prepared.plan, prepared.chunks, workers, executor)) as outputs:
+        rounds, ledger = collect_outputs(outputs, progress)
     return RunResult(experiment, rounds, ledger, prepared.warnings)
 
 
@@ -184,7 +186,8 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     prepared = prepare(experiment)
 
     def fill(folder: Path) -> RunCounts:
-        return write_outputs(execute(prepared.plan, prepared.chunks, workers, executor), folder, progress)
+        with closing(execute(prepared.plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
+            return write_outputs(outputs, folder, progress)
 
     timings: dict[str, float] = {}
     counts: list[RunCounts] = []
