@@ -6,8 +6,9 @@ print (``stderr:``), and may name the command to run (``command:``; by
 default ``run FILE --out out`` for ``.yaml`` files and ``shoes check FILE
 --format F`` for shoe files: ``.cards``, ``.outcomes``, ``.csv`` for
 rounds). ``{file}`` stands for the input as given on the command line,
-``{dir}`` for the absolute path of the folder; ``data/`` holds valid files
-the cases refer to.
+``{dir}`` for the absolute path of the folder; a line ending in `` ...`` is the start
+of the message (a list that grows as plugins add to it). ``data/`` holds
+valid files the cases refer to.
 """
 
 from __future__ import annotations
@@ -68,5 +69,9 @@ def test_a_mistake_gets_its_one_line_exit_2_and_nothing_is_written(
     assert main(shlex.split((command or command_of(rel)).replace("{file}", rel).replace("{out}", "out"))) == status == 2
     out, err = capsys.readouterr()
     assert out == ""
-    assert err == stderr.replace("{file}", rel).replace("{dir}", str(work)) + "\n"
+    expected = stderr.replace("{file}", rel).replace("{dir}", str(work))
+    if expected.endswith(" ..."):  # a list that grows as plugins add to it
+        assert err.startswith(expected[:-3]) and err.count("\n") == 1
+    else:
+        assert err == expected + "\n"
     assert everything_under(work) == before  # no output folder, no temporary file, nothing else
