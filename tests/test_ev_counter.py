@@ -15,13 +15,20 @@ from baccarat.odds import bet_evs, round_odds
 from baccarat.plugins import default_session, registry
 from baccarat.rounds import RoundTable
 from baccarat.rules import preset
-from baccarat.shoes import seeded_table
+from baccarat.shoes import seeded_table, shuffled_shoe
 from baccarat.strategy import Strategy
 
 
-def seen_counts(table: RoundTable, row: int, decks: int) -> list[int]:
-    """Cards not seen before ``row``: the full shoe minus every card of the earlier rounds of the same shoe."""
+def seen_counts(table: RoundTable, row: int, decks: int, seed: int | None = None) -> list[int]:
+    """Cards not seen before ``row``: the full shoe minus every card of the earlier rounds of the same shoe.
+
+    With ``seed`` (a seeded 8-deck shoe with burn), the first card of the shuffled shoe, turned to start the
+    burn, is seen too.
+    """
     counts = [4 * decks] * 13
+    if seed is not None:
+        first_card = int(shuffled_shoe(preset("punto-banco-8"), seed, int(table.shoe[row]))[0])
+        counts[first_card % 16 - 1] -= 1
     first = row
     while first > 0 and table.shoe[first - 1] == table.shoe[row]:
         first -= 1
@@ -65,7 +72,7 @@ def test_view_prices_every_bet_from_the_cards_dealt_before_this_round() -> None:
         assert len(Asker.asked) == len(table)
         for row, (shoe, hand, counts, evs) in enumerate(Asker.asked):
             assert (shoe, hand) == (table.shoe[row], table.hand[row])
-            assert list(counts) == seen_counts(table, row, rules.decks)
+            assert list(counts) == seen_counts(table, row, rules.decks, 21 if rules.burn and not rules.reshuffle_every_round else None)
             if row % 7 == 0:
                 reference = bet_evs(rules, np.asarray(counts))
                 assert set(evs) == set(rules.bets)
@@ -95,7 +102,7 @@ def test_ev_counter_bets_a_pair_exactly_when_its_ev_beats_the_threshold(threshol
     rules = preset("punto-banco-8-pairs")
     table = seeded_table(rules, 5, 1, 120)
     cols = run(table, rules, "ev-counter", threshold=str(threshold), unit=1)
-    evs = [exact_pair_ev(seen_counts(table, row, 8)) for row in range(len(table))]
+    evs = [exact_pair_ev(seen_counts(table, row, 8, 5)) for row in range(len(table))]
     for bet in ("player_pair", "banker_pair"):
         assert placed(cols, bet) == [ev > threshold for ev in evs]
     assert any(placed(cols, "player_pair")) or threshold > 0
@@ -106,7 +113,7 @@ def test_ev_counter_bets_a_pair_exactly_when_its_ev_beats_the_threshold(threshol
 def test_an_ev_equal_to_the_threshold_is_not_bet() -> None:
     rules = preset("punto-banco-8-pairs")
     table = seeded_table(rules, 5, 1, 60)
-    evs = [exact_pair_ev(seen_counts(table, row, 8)) for row in range(len(table))]
+    evs = [exact_pair_ev(seen_counts(table, row, 8, 5)) for row in range(len(table))]
     target = sorted(set(evs))[-3]  # an EV reached exactly, with two higher ones above it
     cols = run(table, rules, "ev-counter", bets=["banker_pair"], threshold=str(target), unit=1)
     assert placed(cols, "banker_pair") == [ev > target for ev in evs]
@@ -120,7 +127,7 @@ def test_ev_counter_on_ez_side_bets_follows_the_exact_enumeration() -> None:
     threshold = Fraction(-7, 100)
     cols = run(table, rules, "ev-counter", bets=["dragon7", "panda8"], threshold="-0.07", unit=1)
     for row in range(len(table)):
-        exact = round_odds(seen_counts(table, row, 8))
+        exact = round_odds(seen_counts(table, row, 8, 9))
         for bet in ("dragon7", "panda8"):
             assert placed(cols, bet)[row] == (exact.bet(rules, bet).expected_value > threshold)
     assert any(placed(cols, "dragon7")) and not all(placed(cols, "dragon7"))

@@ -88,7 +88,9 @@ def test_dealing_given_shoes_matches_the_reference_on_unsuited_cards() -> None:
     rng = np.random.default_rng(5)
     shoes = np.stack([rng.permutation(np.tile(np.arange(1, 14, dtype=np.int8), 24)) for _ in range(50)])
     from baccarat.rounds import RoundTable
-    from baccarat.shoes import deal_seeded_shoe
+    from baccarat.shoes import deal_seeded_shoe, turned_card
 
-    reference = RoundTable.from_rounds((k + 1, deal_seeded_shoe(shoes[k].tolist(), rules)) for k in range(50))
+    dealt = [deal_seeded_shoe(shoes[k].tolist(), rules) for k in range(50)]
+    reference = RoundTable.from_rounds((k + 1, rounds) for k, rounds in enumerate(dealt))
+    reference.turned = np.asarray([turned_card(shoes[k], rules) for k, rounds in enumerate(dealt) for _ in rounds], dtype=np.int8)
     assert_tables_equal(fastdeal.deal_shoes(shoes, np.arange(1, 51), rules), reference)

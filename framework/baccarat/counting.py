@@ -1,16 +1,18 @@
 """Exact expected values from the cards already seen in a shoe: card counting with exact odds.
 
-What the player knows. Every dealt card is face up, so after some rounds the
-player knows which cards have left the shoe. The burn is not used: the first
-burn card of a seeded shoe is turned and the others are burned face down,
-but the round table does not keep the burn (and recorded shoes exclude it),
-so every burned card counts as *unseen*. The unseen cards — those still in
-the shoe and those burned face down — lie in uniformly random order given
-what was seen, so the next round is dealt from them exactly as from a shoe
-holding all of them: the expected value computed from "full shoe minus the
-dealt cards" is the exact expected value given the dealt cards, not an
-approximation. (Also counting the turned burn card would add a little
-information; leaving it out never makes a figure wrong.)
+What the player knows. Every dealt card is face up. In a seeded shoe with a
+burn, the first card is turned (everyone sees it; the round table keeps it
+as ``turned``) and that many cards are burned face down. So the seen cards
+are the turned card and the cards dealt so far; the *unseen* ones are those
+still in the shoe plus those burned face down. Given what was seen, the
+unseen cards lie in uniformly random order, so the next round is dealt from
+them exactly as from a shoe holding all of them: the expected value computed
+from "full shoe minus seen cards" is the exact expected value given what the
+player saw, not an approximation. (Knowing the turned card matters: the burn
+length it sets decides when the cut card stops the shoe, so without it the
+mere fact that a late round is dealt would say something about the burned
+cards.) Recorded shoes exclude the burn: there every burned card is unknown
+and the composition is the full shoe minus the cards dealt.
 
 Speed. Pair bets have a closed form (a hand's first two cards make a pair
 with probability ``sum c_r (c_r - 1) / (N (N - 1))``), so asking only for

@@ -358,7 +358,11 @@ def deal_shoes(shoes: np.ndarray, shoe_ids: np.ndarray, rules: Rules) -> RoundTa
     rows = _deal_shoes(np.ascontiguousarray(shoes, dtype=np.int8), np.asarray(shoe_ids, dtype=np.int64),
                        rules.burn, rules.cut_card, rules.reshuffle_every_round, _VALUE, _BURN, _BANKER_DRAWS,
                        *columns.values())
-    return RoundTable(**{name: column[:rows] for name, column in columns.items()})
+    table = RoundTable(**{name: column[:rows] for name, column in columns.items()})
+    if rules.burn and not rules.reshuffle_every_round:  # the turned card starts the burn, as in baccarat.shoes
+        index = np.cumsum(np.r_[True, table.shoe[1:] != table.shoe[:-1]]) - 1  # row -> shoe (every shoe has a round)
+        table.turned = np.ascontiguousarray(shoes[index, 0], dtype=np.int8)
+    return table
 
 
 def seeded_table_fast(rules: Rules, seed: int, first_shoe: int, count: int) -> RoundTable:

@@ -35,6 +35,13 @@ class RoundTable:
     player_pair: np.ndarray  # bool
     banker_pair: np.ndarray  # bool
     has_cards: bool = True
+    turned: np.ndarray | None = None
+    """int8: the card the dealer turned to start the burn of this row's shoe (players see it); 0 when the
+    shoe had no burn or its burn is unknown (recorded shoes). Zeros when not given."""
+
+    def __post_init__(self) -> None:
+        if self.turned is None:
+            self.turned = np.zeros(len(self.outcome), dtype=np.int8)
 
     def __len__(self) -> int:
         return len(self.outcome)

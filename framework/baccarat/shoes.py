@@ -75,6 +75,20 @@ def seeded_rounds(rules: Rules, seed: int, first_shoe: int, count: int) -> Itera
         yield shoe_id, deal_seeded_shoe(shuffled_shoe(rules, seed, shoe_id), rules)
 
 
+def turned_card(cards: Sequence[int], rules: Rules) -> int:
+    """Return the card turned to start the burn of a fresh shoe (seen by the players), or 0 when there is no burn."""
+    return int(cards[0]) if burned_cards(cards, rules) else 0
+
+
 def seeded_table(rules: Rules, seed: int, first_shoe: int, count: int) -> RoundTable:
     """Deal shoes ``first_shoe .. first_shoe + count - 1`` into a round table (reference path)."""
-    return RoundTable.from_rounds(seeded_rounds(rules, seed, first_shoe, count))
+    shoes: list[tuple[int, list[Round]]] = []
+    turned: list[int] = []
+    for shoe_id in range(first_shoe, first_shoe + count):
+        cards = shuffled_shoe(rules, seed, shoe_id)
+        rounds = deal_seeded_shoe(cards, rules)
+        shoes.append((shoe_id, rounds))
+        turned.extend([turned_card(cards, rules)] * len(rounds))
+    table = RoundTable.from_rounds(shoes)
+    table.turned = np.asarray(turned, dtype=np.int8)
+    return table

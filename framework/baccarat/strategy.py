@@ -241,10 +241,11 @@ class TableView:
 
     # Exact odds from the cards seen (see baccarat.counting) ---------------
     def unseen_counts(self) -> tuple[int, ...]:
-        """Count per rank (ace first) of the cards not seen yet in this shoe: the full shoe minus the cards dealt.
+        """Count per rank (ace first) of the cards not seen yet in this shoe: the full shoe minus the cards seen.
 
-        Burned cards count as unseen (see ``baccarat.counting``). Raises
-        ValueError for a shoe recorded without cards.
+        Seen: the card turned to start the burn (seeded shoes) and every card
+        dealt so far; the cards burned face down are unseen (see
+        ``baccarat.counting``). Raises ValueError for a shoe recorded without cards.
         """
         return tuple(self._counts())
 
@@ -284,6 +285,9 @@ class TableView:
         if self._unseen is None:
             self._unseen = [4 * self._rules().decks] * 13
             self._counted_row = self._shoe_start
+            turned = int(table.turned[self._shoe_start]) % SUIT_SHIFT
+            if turned:  # the card turned to start the burn is seen by everyone at the table
+                self._unseen[turned - 1] -= 1
         unseen = self._unseen
         if self._counted_row < self._row:
             rows = slice(self._counted_row, self._row)

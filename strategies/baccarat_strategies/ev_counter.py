@@ -1,8 +1,8 @@
 """``ev-counter``: bet a side bet only when its exact expected value, from the cards seen, is above a threshold.
 
 Each round it asks the view for the exact EV of each bet it watches, given
-the cards already dealt from the shoe (``view.exact_ev``; burned cards count
-as unseen, see ``baccarat.counting``), and stakes ``unit`` on every one whose
+the cards seen in the shoe (``view.exact_ev``: the turned burn card and the
+cards dealt; the face-down burn is unseen, see ``baccarat.counting``), and stakes ``unit`` on every one whose
 EV is strictly above ``threshold`` (per unit staked; default 0, i.e. only
 bets the player is expected to win). Close to the threshold the decision is
 made with exact fractions, so a bet whose EV equals the threshold is never
