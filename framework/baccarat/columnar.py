@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+from numba import njit
 
 from baccarat.cards import card_label
 
@@ -47,19 +48,42 @@ def repeated_string(text: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
+@njit(cache=True)
+def _card_label_buffers(codes, label_bytes, label_lengths):
+    """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card)."""
+    n = codes.shape[0]
+    list_offsets = np.zeros(n + 1, dtype=np.int64)
+    cards = 0
+    size = 0
+    for i in range(n):
+        for j in range(codes.shape[1]):
+            code = codes[i, j]
+            if code != 0:
+                cards += 1
+                size += label_lengths[code]
+        list_offsets[i + 1] = cards
+    string_offsets = np.zeros(cards + 1, dtype=np.int64)
+    data = np.empty(size, dtype=np.uint8)
+    k = 0
+    at = 0
+    for i in range(n):
+        for j in range(codes.shape[1]):
+            code = codes[i, j]
+            if code != 0:
+                for b in range(label_lengths[code]):
+                    data[at + b] = label_bytes[code, b]
+                at += label_lengths[code]
+                k += 1
+                string_offsets[k] = at
+    return list_offsets, string_offsets, data
+
+
 def card_lists(codes: np.ndarray) -> pa.Array:
     """Return rows of card codes (0 = no card) as lists of card labels such as ``AS`` or ``10H``."""
-    codes = np.ascontiguousarray(codes, dtype=np.int8)
-    present = codes != 0
-    list_offsets = np.zeros(len(codes) + 1, dtype=np.int64)
-    np.cumsum(present.sum(axis=1), out=list_offsets[1:])
-    flat = codes[present].astype(np.int64)
-    lengths = _LABEL_LENGTHS[flat]
-    string_offsets = np.zeros(len(flat) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=string_offsets[1:])
-    data = _LABEL_BYTES[flat][np.arange(3) < lengths[:, None]]
-    labels = pa.Array.from_buffers(pa.large_string(), len(flat),
-                                   [None, pa.py_buffer(string_offsets), pa.py_buffer(data.tobytes())])
+    list_offsets, string_offsets, data = _card_label_buffers(np.ascontiguousarray(codes, dtype=np.int8),
+                                                             _LABEL_BYTES, _LABEL_LENGTHS)
+    labels = pa.Array.from_buffers(pa.large_string(), len(string_offsets) - 1,
+                                   [None, pa.py_buffer(string_offsets), pa.py_buffer(data)])
     return pa.LargeListArray.from_arrays(pa.array(list_offsets), labels)
 
 
@@ -81,8 +105,8 @@ def table(columns: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
     return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema)
 
 
-PARQUET_OPTIONS: dict[str, Any] = {"compression": "zstd", "compression_level": 1, "write_page_index": False}
-"""How parts are encoded: fast zstd, no page index (parts are appended byte for byte)."""
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "lz4", "write_page_index": False}
+"""How parts are encoded: LZ4 (fast both ways), no page index (parts are appended byte for byte)."""
 
 
 def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = ()) -> bytes:

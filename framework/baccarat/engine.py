@@ -195,13 +195,17 @@ def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) ->
 
     Also ``first`` and ``length``: each session's first ledger row and its number of rows.
     """
-    lengths = np.asarray([stop - start for _, start, stop in sessions], dtype=np.int64)
+    bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+    lengths = bounds[:, 2] - bounds[:, 1]
     n = int(lengths.sum())
-    rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
-            if sessions else np.zeros(0, dtype=np.int64))
+    if len(bounds) and (bounds[1:, 1] == bounds[:-1, 2]).all():  # sessions follow each other: one range of rows
+        rows = np.arange(bounds[0, 1], bounds[-1, 2], dtype=np.int64)
+    else:
+        rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
+                if sessions else np.zeros(0, dtype=np.int64))
     first_out = np.cumsum(lengths) - lengths
     return {
-        "session": np.repeat(np.asarray([s for s, _, _ in sessions], dtype=np.int64), lengths),
+        "session": np.repeat(bounds[:, 0], lengths),
         "shoe": table.shoe[rows].astype(np.int64),
         "hand": table.hand[rows].astype(np.int64),
         "round": np.arange(n, dtype=np.int64) - np.repeat(first_out, lengths) + 1,

@@ -12,6 +12,7 @@ whatever the number of shoes.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import os
 from collections import deque
@@ -62,6 +63,8 @@ class RunPlan:
     """Exact expected value per unit staked of every bet (the ledger's ``expected_net``)."""
     seed_column: bool = False
     """Several seeds: rounds and ledger gain a ``seed`` column."""
+    gather_stats: bool = False
+    """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.runstats`)."""
 
     def runs(self) -> list[StrategyRun]:
         """Return the strategies resolved against the plugins of this process."""
@@ -102,6 +105,10 @@ class ChunkOutput:
     ledger_rows: int
     rounds_part: bytes
     ledger_parts: tuple[bytes, ...]
+    session_rows: tuple[Any, ...] = ()
+    """Each strategy's :class:`baccarat.runstats.SessionRows` (when the plan gathers statistics)."""
+    bankrolls: tuple[np.ndarray, ...] = ()
+    """Each strategy's bankroll column, micro-units (when the plan gathers statistics)."""
 
 
 def default_workers() -> int:
@@ -175,31 +182,60 @@ def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np
     return columns
 
 
+@functools.cache
+def keep_freed_memory() -> None:
+    """Let this process's allocator keep freed memory for reuse (glibc; once per process).
+
+    Every chunk allocates and frees the same large arrays; returning them to
+    the system and faulting them in again costs more system time than the
+    chunk's own work. Peak memory is unchanged.
+    """
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
     import pyarrow as pa
 
+    keep_freed_memory()
     from baccarat.bets import settlement_table
     from baccarat.columnar import encode_parquet
     from baccarat.fastdeal import seeded_table_fast
-    from baccarat.ledger import ledger_table
+    from baccarat.ledger import expected_net, ledger_table
 
     table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
     multipliers = settlement_table(table, plan.rules)
     sessions = [(chunk.first_session + k - 1, start, stop)
                 for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
+    folded = []
+    bankrolls = []
     for run in plan.runs():
         columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions)
+        columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
+        if plan.gather_stats:
+            from baccarat.runstats import fold_sessions
+
+            folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * 10_000,
+                                        plan.config.table_min_cents))
+            bankrolls.append(columns["bankroll"])
         ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
     return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
                        encode_parquet([rounds], statistics=("shoe",)),
-                       tuple(encode_parquet([ledger], statistics=("session", "shoe")) for ledger in ledgers))
+                       tuple(encode_parquet([ledger], statistics=("session", "shoe")) for ledger in ledgers),
+                       tuple(folded), tuple(bankrolls))
 
 
 def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:
@@ -336,14 +372,15 @@ class RunCounts:
         self.ledger_rows += output.ledger_rows
 
 
-def write_outputs(outputs: Iterable[ChunkOutput], folder: Path,
-                  progress: Callable[[int], None] | None = None) -> RunCounts:
+def write_outputs(outputs: Iterable[ChunkOutput], folder: Path, progress: Callable[[int], None] | None = None,
+                  collect: Callable[[ChunkOutput], None] | None = None) -> RunCounts:
     """Write the outputs into ``folder``/rounds.parquet and ``folder``/ledger.parquet.
 
     Rounds are appended in chunk order. The ledger is ordered strategy by
     strategy (each strategy's sessions in order), as the reference engine
     gives it: the first strategy's parts go straight into the file, the
-    others' into one spool file each, taken in turn at the end.
+    others' into one spool file each, taken in turn at the end. ``collect``
+    sees every output as it passes (statistics gathered during the run).
     """
     from baccarat.parquet_append import ParquetAppender
 
@@ -358,6 +395,8 @@ def write_outputs(outputs: Iterable[ChunkOutput], folder: Path,
                     ledgers.append(ParquetAppender(folder / f".ledger.{k}.spool"))
                 ledgers[k].append(part)
             counts.add(output)
+            if collect is not None:
+                collect(output)
             if progress is not None:
                 progress(output.shoes)
         for spool in ledgers[1:]:

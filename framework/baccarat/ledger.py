@@ -68,7 +68,8 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
 
     ``columns`` come from :func:`baccarat.engine.run_strategy` (cents and micro-units).
     ``expected`` (bet -> expected value per unit staked) gives the Float64 column
-    ``expected_net``, the theoretical result of the round's bets; it is null without it.
+    ``expected_net``, the theoretical result of the round's bets; it is null without it
+    (``columns`` may carry it already computed, as ``expected_net``).
     """
     import pyarrow as pa
 
@@ -84,7 +85,8 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
         "stake": columnar.decimal_micros(columns["stake"] * MICROS_PER_CENT),
         "net": columnar.decimal_micros(columns["net"]),
-        "expected_net": pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64()),
+        "expected_net": (pa.array(columns["expected_net"]) if "expected_net" in columns
+                         else pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64())),
         "bankroll": columnar.decimal_micros(columns["bankroll"]),
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }

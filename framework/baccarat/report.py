@@ -72,15 +72,22 @@ class Analysis:
 
 
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
-            baseline: str | None = None, samples: int = 5) -> Analysis:
-    """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory)."""
+            baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
+            bands: pl.DataFrame | None = None) -> Analysis:
+    """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
+
+    ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
+    :func:`stats.bankroll_bands` of that ledger already computed (``baccarat run``
+    gathers them while it plays, see :mod:`baccarat.runstats`).
+    """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
-    sessions = stats.session_table(ledger, initial, minimum)
+    if sessions is None:
+        sessions = stats.session_table(ledger, initial, minimum)
     return Analysis(
         sessions=sessions,
         summary=stats.summary_table(sessions),
         comparison=stats.paired_comparison(sessions, baseline),
-        bands=stats.bankroll_bands(ledger, sessions, initial),
+        bands=bands if bands is not None else stats.bankroll_bands(ledger, sessions, initial),
         ruin=stats.ruin_curve(sessions),
         paths=stats.sample_paths(ledger, sessions, initial, samples),
         initial_bankroll=initial,
@@ -88,10 +95,12 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     )
 
 
-def analyse_experiment(ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None) -> Analysis:
+def analyse_experiment(ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
+                       **precomputed: pl.DataFrame) -> Analysis:
     """:func:`analyse` with the initial bankroll and table minimum of ``experiment``."""
     cents = Decimal("0.01")
-    return analyse(ledger, experiment.session.bankroll_cents * cents, experiment.session.table_min_cents * cents, baseline)
+    return analyse(ledger, experiment.session.bankroll_cents * cents, experiment.session.table_min_cents * cents, baseline,
+                   **precomputed)
 
 
 def png_bytes(fig: Figure) -> bytes:
@@ -114,12 +123,13 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
-                  roads: Sequence[int] = ()) -> Analysis:
+                  roads: Sequence[int] = (), **precomputed: pl.DataFrame) -> Analysis:
     """Write ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
     holds them, and the scoreboard roads of the shoes listed in ``roads``.
+    ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
     Each file is replaced atomically.
     """
     from baccarat.plots import PLOT_FILES
@@ -130,7 +140,7 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         from baccarat.roads_plot import run_roads_images
 
         road_images = run_roads_images(out, roads)
-    analysis = analyse_experiment(ledger, experiment, baseline)
+    analysis = analyse_experiment(ledger, experiment, baseline, **precomputed)
     _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
     images = {}

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -179,32 +180,43 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 
     ``workers`` processes (or Ray tasks) play the chunks; the output is the
     same for any number of workers. ``progress`` is called with the number of
-    shoes done as chunks finish. The returned result reads its frames from
-    the folder when asked.
+    shoes done as chunks finish. The summary and plots come from statistics
+    the chunks gather as they play (:mod:`baccarat.runstats`), not from reading
+    the ledger back. The returned result reads its frames from the folder
+    when asked.
     """
+    from baccarat.runstats import RunStatsCollector
+
     start = time.perf_counter()
     prepared = prepare(experiment)
-
-    def fill(folder: Path) -> RunCounts:
-        with closing(execute(prepared.plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
-            return write_outputs(outputs, folder, progress)
-
+    plan = dataclasses.replace(prepared.plan, gather_stats=True)
     timings: dict[str, float] = {}
     counts: list[RunCounts] = []
+    gathered: list[RunStatsCollector] = []
 
-    def timed_fill(folder: Path) -> RunCounts:
-        counts.append(fill(folder))
+    def fill(folder: Path) -> RunCounts:
+        collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies])
+        gathered.append(collector)
+        with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
+            counts.append(write_outputs(outputs, folder, progress,
+                                        lambda output: collector.add(output.session_rows, output.bankrolls)))
         timings["run"] = time.perf_counter() - start
         return counts[0]
 
-    out, analysis = write_folder(experiment, out_dir, timed_fill, timings, prepared.warnings, workers=workers, executor=executor)
+    def statistics() -> dict[str, Any]:
+        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100)
+
+    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
+                                 workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
 
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
-                 timings: Mapping[str, float], warnings: list[str], **run_info: Any) -> tuple[Path, Analysis]:
+                 timings: Mapping[str, float], warnings: list[str],
+                 statistics: Callable[[], dict[str, Any]] | None = None, **run_info: Any) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
-    summary, plots and report (from a scan of the ledger written).
+    summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
+    while it was written: keyword arguments of :func:`baccarat.report.write_results`).
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted or failed run leaves a complete folder or
@@ -236,7 +248,8 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
             **run_info,
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
-        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment)
+        precomputed = statistics() if statistics is not None else {}
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, **precomputed)
     return Path(out_dir), analysis
 
 

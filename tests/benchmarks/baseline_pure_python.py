@@ -1,15 +1,16 @@
 """A straightforward pure-Python baccarat simulator: the baseline of the speed benchmark.
 
 It does the job of ``job.yaml`` the plain way: every seeded 8-deck shoe is
-shuffled (numpy's seeded shuffle, the same shoes as ``baccarat run``, so the
-results can be compared exactly), dealt round by round by a plain Python
-tableau into a list of round records (cards, totals, winner, natural,
-pairs), and four strategies (flat banker, Martingale banker, Paroli banker,
-flat follow-last) bet on every round with exact integer money; every ledger
-row (the columns of ``ledger.parquet``, per-bet detail included) is kept in
-an in-memory list. No file is written.
+shuffled by Python's ``random`` module (``--shuffle python``, the default)
+or by numpy's seeded shuffle (``--shuffle numpy``: the very shoes of
+``baccarat run``, so the results can be compared exactly), dealt round by
+round by a plain Python tableau into a list of round records (cards,
+totals, winner, natural, pairs), and four strategies (flat banker,
+Martingale banker, Paroli banker, flat follow-last) bet on every round with
+exact integer money; every ledger row (the columns of ``ledger.parquet``,
+per-bet detail included) is kept in an in-memory list. No file is written.
 
-    python tests/benchmarks/baseline_pure_python.py [--shoes N]
+    python tests/benchmarks/baseline_pure_python.py [--shoes N] [--shuffle python|numpy]
 
 Prints the time, the ledger size and each strategy's total net, in currency
 units, which ``bench_job.py`` checks against the ledger of ``baccarat run``.
@@ -18,6 +19,7 @@ units, which ``bench_job.py`` checks against the ledger of ``baccarat run``.
 from __future__ import annotations
 
 import argparse
+import random
 import time
 
 import numpy as np
@@ -32,11 +34,21 @@ WIN = 10000
 LOSE = -10000
 
 
-def shuffled_shoe(seed: int, shoe_id: int, decks: int = 8) -> list[int]:
-    """The seeded shoe: numpy's shuffle of ``decks`` decks with the shoe's own stream."""
+def numpy_shoe(seed: int, shoe_id: int, decks: int = 8) -> list[int]:
+    """The seeded shoe of ``baccarat run``: numpy's shuffle of ``decks`` decks with the shoe's own stream."""
     cards = np.tile(np.asarray(DECK, dtype=np.int8), decks)
     np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe_id,)))).shuffle(cards)
     return cards.tolist()
+
+
+def python_shoe(seed: int, shoe_id: int, decks: int = 8) -> list[int]:
+    """A seeded shoe the pure-Python way: ``random.Random`` seeded by the seed and the shoe id."""
+    cards = DECK * decks
+    random.Random(f"{seed}:{shoe_id}").shuffle(cards)
+    return cards
+
+
+SHUFFLES = {"python": python_shoe, "numpy": numpy_shoe}
 
 
 def play_round(cards: list[int], i: int) -> tuple:
@@ -126,6 +138,22 @@ class FollowLast(Flat):
         return None, 0
 
 
+# A strategy sees the winners of the shoe so far: ``history`` (a list), of which the first ``hand - 1`` are past.
+
+
+class History:
+    """The winners of the rounds dealt so far in the shoe (a read-only view of a prefix of the shoe's winners)."""
+
+    __slots__ = ("winners", "length")
+
+    def __init__(self, winners):
+        self.winners, self.length = winners, 0
+
+    def __reversed__(self):
+        for i in range(self.length - 1, -1, -1):
+            yield self.winners[i]
+
+
 BANKROLL, TABLE_MIN, TABLE_MAX, UNIT = 100_000, 1_000, 100_000, 1_000   # cents
 STRATEGIES = {
     "flat banker": lambda: Flat("banker", UNIT),
@@ -146,21 +174,23 @@ def multiplier(side: str, winner: str) -> int:
 BETS = ("banker", "player", "tie")
 
 
-def simulate(seed: int, shoes: int) -> tuple[list[tuple], list[tuple]]:
+def simulate(seed: int, shoes: int, shuffle=python_shoe) -> tuple[list[tuple], list[tuple]]:
     """Run every strategy on every shoe (one shoe per session); return the round records and the ledger rows."""
     rounds = []
     ledger = []
     for shoe_id in range(1, shoes + 1):
-        records = deal_shoe(shuffled_shoe(seed, shoe_id))
+        records = deal_shoe(shuffle(seed, shoe_id))
         rounds.extend((shoe_id, hand, *record) for hand, record in enumerate(records, start=1))
         winners = [record[4] for record in records]
         for label, make in STRATEGIES.items():
             strategy = make()
             bankroll = BANKROLL * 10_000            # micro-units
+            history = History(winners)
             for hand, winner in enumerate(winners, start=1):
+                history.length = hand - 1
                 stake, net, capped, side = 0, 0, 0, None
                 if bankroll >= TABLE_MIN * 10_000:
-                    side, wanted = strategy.bet(winners[:hand - 1])
+                    side, wanted = strategy.bet(history)
                     if side is not None:
                         stake = min(wanted, TABLE_MAX, bankroll // 10_000)
                         capped = int(stake != wanted)
@@ -176,14 +206,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shoes", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--shuffle", choices=SHUFFLES, default="python",
+                        help="python: random.shuffle (pure Python); numpy: the shoes of baccarat run, for an exact check")
     args = parser.parse_args()
     start = time.perf_counter()
-    rounds, ledger = simulate(args.seed, args.shoes)
+    rounds, ledger = simulate(args.seed, args.shoes, SHUFFLES[args.shuffle])
     seconds = time.perf_counter() - start
     totals: dict[str, int] = {}
     for row in ledger:
         totals[row[0]] = totals.get(row[0], 0) + row[7]
-    print(f"baseline: {args.shoes} shoes, {len(rounds)} rounds, {len(ledger)} ledger rows in {seconds:.2f} s")
+    print(f"baseline ({args.shuffle} shuffle): {args.shoes} shoes, {len(rounds)} rounds, {len(ledger)} ledger rows "
+          f"in {seconds:.2f} s")
     for label, micros in totals.items():
         print(f"  {label}: net {micros / 1_000_000:.6f}")
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
+import time
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -66,15 +66,16 @@ def run(args: argparse.Namespace) -> int:
     workers = args.workers or default_workers()
     total = _shoes_to_deal(experiment)
     bar = tqdm(total=total, unit="shoe", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
+    start = time.perf_counter()
     with bar:
         result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update)
+    seconds = time.perf_counter() - start
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     if result.analysis is not None:
         from baccarat.report import format_summary
 
         print(format_summary(result.analysis.summary))
-    seconds = json.loads((result.out_dir / "manifest.json").read_text(encoding="utf-8"))["timings_seconds"]["run"]
     print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
           f"-> {result.out_dir}")
     return 0

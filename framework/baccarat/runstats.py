@@ -1,0 +1,221 @@
+"""Statistics gathered while a run plays, so that its summary and plots never read the ledger back.
+
+The summary of a run is a pure function of its ledger (:mod:`baccarat.stats`
+is the definition). Reading a ledger of tens of millions of rows back from
+Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
+integer ledger columns, in the worker that played it, into the rows of the
+session table (:func:`fold_sessions`, the same numbers as
+:func:`baccarat.stats.session_table`), and keeps each strategy's bankroll
+column in a spool file of the run folder, from which
+:func:`bankroll_bands` computes the plots' percentiles exactly as
+:func:`baccarat.stats.bankroll_bands` does. Parity tests hold both to the
+definition.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from numba import njit
+
+from baccarat.columnar import decimal_micros
+
+MICROS_PER_CENT = 10_000
+
+SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
+                   "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
+"""Columns of :func:`baccarat.stats.session_table`, in order."""
+
+_INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_losing_streak", "capped_bets")
+_MONEY_FIELDS = ("wagered", "net", "final_bankroll", "max_drawdown", "max_stake")
+
+
+@njit(cache=True)
+def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, min_micros, out, out_expected):
+    """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows."""
+    for k in range(first.shape[0]):
+        start = first[k]
+        rounds = 0
+        wagered = 0
+        total = 0
+        expected_total = 0.0
+        ruin = -1 if initial >= min_micros else 0
+        peak = initial
+        drawdown = 0
+        streak = 0
+        longest = 0
+        max_stake = 0
+        capped_total = 0
+        for i in range(start, start + length[k]):
+            stake = stake_cents[i]
+            if stake > 0:
+                rounds += 1
+                if net[i] != 0:
+                    streak = streak + 1 if net[i] < 0 else 0
+                    longest = max(longest, streak)
+            wagered += stake
+            total += net[i]
+            expected_total += expected[i]
+            value = bankroll[i]
+            peak = max(peak, value)
+            drawdown = max(drawdown, peak - value)
+            if ruin < 0 and value < min_micros:
+                ruin = i - start + 1
+            max_stake = max(max_stake, stake)
+            capped_total += capped[i]
+        out[k, 0] = length[k]
+        out[k, 1] = rounds
+        out[k, 2] = wagered * 10_000
+        out[k, 3] = total
+        out[k, 4] = bankroll[start + length[k] - 1]
+        out[k, 5] = ruin
+        out[k, 6] = drawdown
+        out[k, 7] = longest
+        out[k, 8] = max_stake * 10_000
+        out[k, 9] = capped_total
+        out_expected[k] = expected_total
+
+
+@dataclasses.dataclass
+class SessionRows:
+    """One strategy's session-table rows of a chunk, as integers (money in micro-units)."""
+
+    session: np.ndarray
+    values: np.ndarray
+    """Columns: rounds_dealt, rounds, wagered, net, final_bankroll, rounds_to_ruin (-1: never), max_drawdown,
+    longest_losing_streak, max_stake, capped_bets."""
+    expected: np.ndarray
+
+
+def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | None, initial_micros: int,
+                  table_min_cents: int) -> SessionRows:
+    """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows."""
+    session = columns["session"]
+    n = len(session)
+    starts = np.flatnonzero(np.diff(session, prepend=session[0] - 1)) if n else np.zeros(0, dtype=np.int64)
+    lengths = np.diff(np.append(starts, n))
+    out = np.zeros((len(starts), 10), dtype=np.int64)
+    out_expected = np.zeros(len(starts), dtype=np.float64)
+    expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
+    _fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
+          columns["capped"], expected, initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
+    return SessionRows(session[starts].astype(np.int64), out, out_expected)
+
+
+def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
+    """Return the session table (as :func:`baccarat.stats.session_table`) from every strategy's rows, chunk by chunk."""
+    parts = []
+    for label, chunks in zip(labels, rows, strict=True):
+        session = np.concatenate([c.session for c in chunks]) if chunks else np.zeros(0, dtype=np.int64)
+        values = np.concatenate([c.values for c in chunks]) if chunks else np.zeros((0, 10), dtype=np.int64)
+        expected = np.concatenate([c.expected for c in chunks]) if chunks else np.zeros(0, dtype=np.float64)
+        ruin = values[:, 5]
+        data = {
+            "strategy": pl.Series([label], dtype=pl.String).new_from_index(0, len(session)),
+            "session": session,
+            "rounds_dealt": values[:, 0],
+            "rounds": values[:, 1],
+            "wagered": pl.from_arrow(decimal_micros(values[:, 2])),
+            "net": pl.from_arrow(decimal_micros(values[:, 3])),
+            "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected
+                             else pl.Series([None] * len(session), dtype=pl.Float64)),
+            "final_bankroll": pl.from_arrow(decimal_micros(values[:, 4])),
+            "ruined": ruin >= 0,
+            "rounds_to_ruin": pl.Series(ruin).set(pl.Series(ruin < 0), None),
+            "max_drawdown": pl.from_arrow(decimal_micros(values[:, 6])),
+            "longest_losing_streak": values[:, 7],
+            "max_stake": pl.from_arrow(decimal_micros(values[:, 8])),
+            "capped_bets": values[:, 9],
+        }
+        parts.append(pl.DataFrame(data))
+    if not parts:
+        return pl.DataFrame()
+    return pl.concat(parts).select(SESSION_COLUMNS)
+
+
+class BankrollSpool:
+    """Each strategy's bankroll column (integer micro-units), appended chunk by chunk to a raw file in the run folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths: list[Path] = []
+
+    def append(self, k: int, bankroll: np.ndarray) -> None:
+        """Append strategy ``k``'s bankroll values of one chunk."""
+        while len(self.paths) <= k:
+            path = self.folder / f".bankroll.{len(self.paths)}.spool"
+            path.write_bytes(b"")
+            self.paths.append(path)
+        with self.paths[k].open("ab") as handle:
+            np.asarray(bankroll, dtype=np.int64).tofile(handle)
+
+    def remove(self) -> None:
+        """Delete the spool files."""
+        for path in self.paths:
+            path.unlink(missing_ok=True)
+
+
+def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
+                   points: int | None = None, cells: int | None = None) -> pl.DataFrame:
+    """Return :func:`baccarat.stats.bankroll_bands` from the spooled bankroll columns, the same numbers.
+
+    Sessions must be those the spool holds, in the same order (every round of a session, one after the other).
+    """
+    from baccarat import stats
+
+    points = stats.CURVE_POINTS if points is None else points
+    cells = stats.BAND_CELLS if cells is None else cells
+    initial = float(Decimal(str(initial_bankroll)))
+    names = [f"p{p}" for p in stats.BAND_PERCENTILES]
+    frames = []
+    for k, (strategy, group) in enumerate(sessions.group_by("strategy", maintain_order=True)):
+        label = strategy[0]
+        last = group.get_column("rounds_dealt").to_numpy()
+        final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+        bankroll = np.fromfile(spool.paths[k], dtype=np.int64) if k < len(spool.paths) else np.zeros(0, dtype=np.int64)
+        first = np.cumsum(last) - last
+        grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
+        chunk = max(1, cells // max(len(last), 1))
+        rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
+        for start in range(0, len(grid), chunk):
+            part = grid[start:start + chunk]
+            ended = last[:, None] < part[None, :]
+            index = np.where(ended, 0, first[:, None] + part[None, :] - 1)
+            matrix = np.where(ended, final[:, None], bankroll[index] / 1e6)
+            # No value is missing here, so numpy's percentile gives nanpercentile's numbers, much faster.
+            rows.extend(np.percentile(matrix, stats.BAND_PERCENTILES, axis=0).T)
+        table = np.asarray(rows)
+        frames.append(pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
+                                    **{n: table[:, i] for i, n in enumerate(names)}}))
+    if not frames:
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+    return pl.concat(frames)
+
+
+class RunStatsCollector:
+    """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
+
+    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True) -> None:
+        self.labels = list(labels)
+        self.has_expected = has_expected
+        self.spool = BankrollSpool(folder)
+        self.rows: list[list[SessionRows]] = [[] for _ in self.labels]
+
+    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
+        """Take one chunk's rows and bankroll columns, strategy by strategy."""
+        for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
+            self.rows[k].append(rows)
+            self.spool.append(k, bankroll)
+
+    def results(self, initial_bankroll: Decimal) -> dict[str, pl.DataFrame]:
+        """Return the session table and the bankroll bands (keyword arguments of ``write_results``), then drop the spools."""
+        try:
+            sessions = session_frame(self.labels, self.rows, self.has_expected)
+            return {"sessions": sessions, "bands": bankroll_bands(self.spool, sessions, initial_bankroll)}
+        finally:
+            self.spool.remove()

@@ -1,0 +1,90 @@
+"""Statistics gathered during a run equal those computed from its ledger afterwards (the definition)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+from polars.testing import assert_frame_equal
+
+from baccarat import executor, report
+from baccarat.experiment import load_experiment
+from baccarat.runner import run_to_folder
+
+STRATEGIES = [
+    {"name": "martingale", "use": "martingale", "params": {"side": "banker", "unit": 10}},
+    {"name": "labouchere chop", "use": "labouchere", "params": {"side": "chop", "unit": 10, "stop_win": 60}},
+    {"name": "random flat", "use": "flat", "params": {"side": "random", "unit": 25, "stop_loss": 100}},
+    {"name": "pairs", "use": "flat", "params": {"side": "player_pair", "unit": 10, "max_rounds": 40}},
+]
+
+
+def experiment(**changes):
+    data = {"name": "gathered", "rules": "punto-banco-8-pairs", "shoes": {"source": "seeded", "seed": [3, 8], "count": 30},
+            "session": {"bankroll": 250, "shoes_per_session": 2, "table_min": 10, "table_max": 160},
+            "strategies": STRATEGIES, **changes}
+    return load_experiment(data)
+
+
+def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) -> None:
+    assert_frame_equal(gathered.sessions.drop("expected_net"), reference.sessions.drop("expected_net"), check_exact=True)
+    # Expected results are float sums: the same terms, perhaps added in another order.
+    assert np.allclose(gathered.sessions["expected_net"].to_numpy(), reference.sessions["expected_net"].to_numpy(),
+                       rtol=1e-12, atol=1e-9)
+    assert_frame_equal(gathered.bands, reference.bands, check_exact=True)
+    assert_frame_equal(gathered.summary, reference.summary, check_exact=False, rel_tol=1e-12)
+    assert_frame_equal(gathered.comparison, reference.comparison, check_exact=False, rel_tol=1e-9)
+    assert_frame_equal(gathered.ruin, reference.ruin, check_exact=True)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path: Path, workers: int,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
+    exp = experiment()
+    result = run_to_folder(exp, tmp_path / "run", workers=workers)
+    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp)
+    assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
+    assert result.analysis.sessions["ruined"].any()
+    assert_same_analysis(result.analysis, reference)
+    assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")]
+
+
+def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 1_000)  # several chunks, played by worker processes
+    from baccarat.shoes import seeded_table
+
+    exp = experiment()
+    table = seeded_table(exp.rules, 5, 1, 8)
+    lines = []
+    for shoe in np.unique(table.shoe):
+        rows = table.shoe == shoe
+        cards = []
+        for p, b in zip(table.player_cards[rows], table.banker_cards[rows], strict=True):
+            cards += [p[0], b[0], p[1], b[1], *[c for c in (p[2], b[2]) if c]]
+        from baccarat.cards import labels
+
+        lines.append(" ".join(labels(cards)))
+    (tmp_path / "shoes.txt").write_text("\n".join(lines) + "\n")
+    plugin = tmp_path / "plugins"
+    plugin.mkdir()
+    (plugin / "every_other.py").write_text(
+        "from baccarat import hookimpl\n"
+        "from baccarat.strategy import Strategy\n\n\n"
+        "class EveryOther(Strategy):\n"
+        "    name = 'every-other'\n\n"
+        "    def bets(self, view):\n"
+        "        return {'banker': 10, 'tie': 10} if view.round % 2 else None\n\n\n"
+        "@hookimpl\n"
+        "def register_strategies(register):\n"
+        "    register(EveryOther)\n")
+    exp = experiment(shoes={"source": "recorded", "path": str(tmp_path / "shoes.txt"), "format": "cards"},
+                     strategies=[*STRATEGIES[:2], {"name": "every other", "use": "every-other"}],
+                     plugins_dir=str(plugin))
+    result = run_to_folder(exp, tmp_path / "run", workers=2)
+    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp)
+    assert_same_analysis(result.analysis, reference)
+    ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
+    assert ledger.filter(pl.col("strategy") == "every other")["stake_tie"].cast(pl.Float64).max() == 10
