@@ -134,7 +134,7 @@ def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, init
                         if cents > table_max or cents > available:
                             cents = min(table_max, available)
                             capped = 1
-                        if cents > 0:
+                        if cents > 0 and cents >= table_min:
                             bet = side
                             net = cents * mult[side, row]
                             bankroll += net
