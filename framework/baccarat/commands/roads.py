@@ -24,9 +24,12 @@ def render_text(road) -> str:
 
     sides = {"banker": "B", "player": "P"}
     colours = {"red": "R", "blue": "b"}
-    parts = ["Big road (B banker, P player):", text_grid(road.big_road, sides, road.rows)]
+    def drawn(cells, symbols) -> str:
+        return text_grid(cells, symbols, road.rows) if cells else "(no mark yet)"
+
+    parts = ["Big road (B banker, P player):", drawn(road.big_road, sides)]
     for name, _ in DERIVED_ROADS:
-        parts += [f"{name.replace('_', ' ').capitalize()} (R red, b blue):", text_grid(road.derived(name), colours, road.rows)]
+        parts += [f"{name.replace('_', ' ').capitalize()} (R red, b blue):", drawn(road.derived(name), colours)]
     for side in ("banker", "player"):
         asks = road.next_colours(side)
         parts.append(f"if {side} wins next: " + ", ".join(f"{n.replace('_', ' ')} {asks[n] or '-'}" for n, _ in DERIVED_ROADS))
