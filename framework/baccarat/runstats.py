@@ -160,11 +160,19 @@ class BankrollSpool:
             path.unlink(missing_ok=True)
 
 
+READ_ROWS = 1 << 20
+"""Bankroll values read from a spool at once by :func:`bankroll_bands`."""
+
+
 def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
                    points: int | None = None, cells: int | None = None) -> pl.DataFrame:
     """Return :func:`baccarat.stats.bankroll_bands` from the spooled bankroll columns, the same numbers.
 
-    Sessions must be those the spool holds, in the same order (every round of a session, one after the other).
+    Sessions must be those the spool holds, in the same order (every round of
+    a session, one after the other). As the definition does, at most
+    ``cells`` values (sessions x rounds) are held at once, and the spool is
+    read :data:`READ_ROWS` values at a time, so memory does not grow with the
+    length of the run beyond one value per session.
     """
     from baccarat import stats
 
@@ -175,18 +183,22 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     frames = []
     for k, (strategy, group) in enumerate(sessions.group_by("strategy", maintain_order=True)):
         label = strategy[0]
-        last = group.get_column("rounds_dealt").to_numpy()
+        last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
         final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-        bankroll = np.fromfile(spool.paths[k], dtype=np.int64) if k < len(spool.paths) else np.zeros(0, dtype=np.int64)
         first = np.cumsum(last) - last
         grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
         chunk = max(1, cells // max(len(last), 1))
+        reads = _read_groups(first, last)
         rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
         for start in range(0, len(grid), chunk):
             part = grid[start:start + chunk]
-            ended = last[:, None] < part[None, :]
-            index = np.where(ended, 0, first[:, None] + part[None, :] - 1)
-            matrix = np.where(ended, final[:, None], bankroll[index] / 1e6)
+            matrix = np.empty((len(last), len(part)))
+            for lo, hi in reads:
+                values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
+                                     offset=int(first[lo]) * 8)
+                ended = last[lo:hi, None] < part[None, :]
+                index = np.where(ended, 0, first[lo:hi, None] - first[lo] + part[None, :] - 1)
+                matrix[lo:hi] = np.where(ended, final[lo:hi, None], values[index] / 1e6)
             # No value is missing here, so numpy's percentile gives nanpercentile's numbers, much faster.
             rows.extend(np.percentile(matrix, stats.BAND_PERCENTILES, axis=0).T)
         table = np.asarray(rows)
@@ -195,6 +207,18 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
     return pl.concat(frames)
+
+
+def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
+    """Cut sessions into runs whose rows are read together (about :data:`READ_ROWS` values each)."""
+    groups = []
+    lo = 0
+    while lo < len(first):
+        hi = int(np.searchsorted(first, first[lo] + READ_ROWS, side="right"))
+        hi = max(hi, lo + 1)
+        groups.append((lo, hi))
+        lo = hi
+    return groups
 
 
 class RunStatsCollector:

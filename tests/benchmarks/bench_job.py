@@ -1,0 +1,164 @@
+"""Benchmark of the job users run: ``baccarat run`` against a straightforward pure-Python simulator.
+
+    python tests/benchmarks/bench_job.py [--shoes 100000] [--workers N] [--skip-baseline]
+
+Runs, one after the other and each in its own process:
+
+1. ``baseline_pure_python.py`` with Python's own shuffle (the pure-Python
+   baseline) and with numpy's seeded shuffle (the very shoes of ``baccarat
+   run``): dealing and betting, every round and ledger row in memory lists;
+2. ``baccarat run tests/benchmarks/job.yaml`` (the same 4 strategies on the
+   same number of shoes): ledger and rounds to Parquet, summary, plots, report;
+3. ``baccarat run`` again on a quarter and a half of the shoes, to show that
+   peak memory stays flat as the number of shoes grows.
+
+Prints wall times, peak memory (the resident memory of the process and its
+workers, sampled), the ratios, and checks that each strategy's total net in
+``ledger.parquet`` equals the numpy-shuffle baseline's to the micro-unit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    if int(handle.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def _rss_kb(pid: int) -> int:
+    try:
+        with open(f"/proc/{pid}/status") as handle:
+            for line in handle:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def run_measured(command: list[str]) -> tuple[float, float, str]:
+    """Run ``command``; return its wall seconds, the peak resident memory of its process tree (MB) and its output."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    peak = [0]
+
+    def sample() -> None:
+        while process.poll() is None:
+            tree, total, seen = [process.pid], 0, set()
+            while tree:
+                pid = tree.pop()
+                if pid in seen:
+                    continue
+                seen.add(pid)
+                total += _rss_kb(pid)
+                tree.extend(_children(pid))
+            peak[0] = max(peak[0], total)
+            time.sleep(0.05)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    output, _ = process.communicate()
+    seconds = time.perf_counter() - start
+    sampler.join()
+    if process.returncode:
+        sys.exit(f"{' '.join(command)} failed:\n{output}")
+    return seconds, peak[0] / 1024, output
+
+
+def machine() -> str:
+    """Describe this machine in one line."""
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    load = os.getloadavg()[0]
+    return (f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Linux {platform.release()}, "
+            f"Python {platform.python_version()}; load average {load:.2f} at start")
+
+
+def baccarat_run(shoes: int, workers: int | None, folder: Path) -> tuple[float, float, str]:
+    """Run ``baccarat run job.yaml`` on ``shoes`` shoes into ``folder``."""
+    command = [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--out", str(folder), "--quiet",
+               "--set", f"shoes.count={shoes}"]
+    if workers:
+        command += ["--workers", str(workers)]
+    return run_measured(command)
+
+
+def ledger_totals(folder: Path) -> dict[str, str]:
+    """Each strategy's total net in the run's ledger, as text with 6 decimals."""
+    import polars as pl
+
+    totals = pl.scan_parquet(folder / "ledger.parquet").group_by("strategy", maintain_order=True).agg(pl.col("net").sum()).collect()
+    return {row[0]: f"{row[1]:.6f}" for row in totals.iter_rows()}
+
+
+def baseline_totals(output: str) -> dict[str, str]:
+    """Each strategy's total net printed by the baseline."""
+    return dict(re.findall(r"^  (.+): net (-?[\d.]+)$", output, re.M))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shoes", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=None, help="baccarat run --workers (default: all cores)")
+    parser.add_argument("--skip-baseline", action="store_true", help="time baccarat run only")
+    args = parser.parse_args()
+    print(machine())
+    with tempfile.TemporaryDirectory(prefix="bench-job-") as tmp:
+        work = Path(tmp)
+        warm, _, _ = baccarat_run(100, args.workers, work / "warm")  # kernels compiled once after install, then cached
+        print(f"first small run (loads or compiles the cached kernels): {warm:.2f} s")
+        baselines = {}
+        if not args.skip_baseline:
+            for shuffle in ("python", "numpy"):
+                seconds, memory, output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
+                                                        "--shoes", str(args.shoes), "--shuffle", shuffle])
+                baselines[shuffle] = (seconds, memory, output)
+                print(f"pure-Python baseline, {shuffle} shuffle: {seconds:7.2f} s, peak memory {memory:7.0f} MB")
+        seconds, memory, output = baccarat_run(args.shoes, args.workers, work / "run")
+        print(f"baccarat run (Parquet ledger and rounds, summary, plots, report): {seconds:7.2f} s, "
+              f"peak memory {memory:6.0f} MB")
+        print("  " + output.strip().splitlines()[-1])
+        for shuffle, (base, _, _) in baselines.items():
+            print(f"  {base / seconds:5.1f}x faster than the pure-Python baseline with the {shuffle} shuffle")
+        if "numpy" in baselines:
+            ours, theirs = ledger_totals(work / "run"), baseline_totals(baselines["numpy"][2])
+            same = ours == theirs
+            print(f"  total net of every strategy equal to the numpy-shuffle baseline's: {'yes' if same else 'NO'}")
+            if not same:
+                print(f"    baccarat run: {ours}\n    baseline:     {theirs}")
+        for fraction in (4, 2):
+            shoes = args.shoes // fraction
+            part_seconds, part_memory, _ = baccarat_run(shoes, args.workers, work / f"run-{fraction}")
+            print(f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB")
+
+
+if __name__ == "__main__":
+    main()
