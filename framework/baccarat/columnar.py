@@ -32,13 +32,21 @@ for _code in range(128):
         _LABEL_LENGTHS[_code] = len(_label)
 
 
-def decimal_micros(micros: np.ndarray) -> pa.Array:
-    """Return integer micro-units as an exact ``decimal128(38, 6)`` array (no rounding, no objects)."""
-    values = np.asarray(micros, dtype=np.int64)
-    wide = np.empty((len(values), 2), dtype=np.int64)
-    wide[:, 0] = values
-    np.right_shift(values, 63, out=wide[:, 1])  # sign extension: the high word of the int128
-    return pa.Array.from_buffers(MONEY_TYPE, len(values), [None, pa.py_buffer(wide)])
+@njit(cache=True)
+def _int128(values, scale):
+    """Little-endian int128 words of ``values * scale`` (low word, then the sign extension)."""
+    wide = np.empty(2 * values.shape[0], dtype=np.int64)
+    for i in range(values.shape[0]):
+        value = values[i] * scale
+        wide[2 * i] = value
+        wide[2 * i + 1] = value >> 63
+    return wide
+
+
+def decimal_micros(micros: np.ndarray, scale: int = 1) -> pa.Array:
+    """Return integer micro-units (times ``scale``: 10_000 for cents) as an exact ``decimal128(38, 6)`` array."""
+    values = np.ascontiguousarray(micros, dtype=np.int64)
+    return pa.Array.from_buffers(MONEY_TYPE, len(values), [None, pa.py_buffer(_int128(values, scale))])
 
 
 def repeated_string(text: str, n: int) -> pa.Array:
@@ -109,11 +117,15 @@ PARQUET_OPTIONS: dict[str, Any] = {"compression": "lz4", "write_page_index": Fal
 """How parts are encoded: LZ4 (fast both ways), no page index (parts are appended byte for byte)."""
 
 
-def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = ()) -> bytes:
-    """Encode tables of one schema as one Parquet file in memory, one row group per table."""
+def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = (), plain: Sequence[str] = ()) -> bytes:
+    """Encode tables of one schema as one Parquet file in memory, one row group per table.
+
+    ``statistics`` names the columns that get min/max statistics; ``plain`` those encoded without a dictionary.
+    """
     buffer = io.BytesIO()
+    dictionary = [name for name in tables[0].schema.names if name not in plain]
     with pq.ParquetWriter(buffer, tables[0].schema, write_statistics=list(statistics) or False,
-                          **PARQUET_OPTIONS) as writer:
+                          use_dictionary=dictionary, **PARQUET_OPTIONS) as writer:
         for part in tables:
             if part.num_rows:
                 writer.write_table(part, row_group_size=max(part.num_rows, 1))

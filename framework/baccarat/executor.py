@@ -171,12 +171,16 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
 
 
 def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
-                  config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]]) -> dict[str, np.ndarray]:
-    """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference."""
+                  config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]],
+                  shared: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
+
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    """
     from baccarat.engine import run_strategy
     from baccarat.fastpath import play_fast
 
-    columns = play_fast(run, table, multipliers, rules, config, seed, sessions)
+    columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
         columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
     return columns
@@ -217,8 +221,9 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     ledgers = []
     folded = []
     bankrolls = []
+    shared: dict[str, Any] = {}
     for run in plan.runs():
-        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions)
+        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
@@ -233,9 +238,13 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
     return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
-                       encode_parquet([rounds], statistics=("shoe",)),
-                       tuple(encode_parquet([ledger], statistics=("session", "shoe")) for ledger in ledgers),
+                       encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand")),
+                       tuple(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER) for ledger in ledgers),
                        tuple(folded), tuple(bankrolls))
+
+
+_PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")
+"""Ledger columns encoded without a dictionary (cheaper, and no smaller with one)."""
 
 
 def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:

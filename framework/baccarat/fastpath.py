@@ -52,7 +52,7 @@ OK, BELOW_TABLE_MINIMUM, OUT_OF_RANGE = 0, 1, 2
 def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, initial, table_min, table_max,
                    prog, unit, wins, line, floor, selector, fixed_bet, banker_bet, player_bet, streak_length, pattern,
                    rng_words, n_rng_words, stop_loss, stop_win, max_rounds,
-                   out_bet, out_cents, out_net, out_bankroll, out_capped):
+                   out_cents, out_net, out_bankroll, out_capped, out_bet_cents, out_bet_net):
     """Play one composed strategy over every session; fill the per-row outputs; return a status (``OK`` = 0)."""
     min_micros = table_min * 10_000
     longest = 0
@@ -197,7 +197,9 @@ def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, init
                 decided += 1
                 streak = streak + 1 if code == last else 1
                 last = code
-            out_bet[out] = bet
+            if bet >= 0:
+                out_bet_cents[bet, out] = cents
+                out_bet_net[bet, out] = net
             out_cents[out] = cents
             out_net[out] = net
             out_bankroll[out] = bankroll
@@ -274,10 +276,13 @@ def fast_plan(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int,
 
 
 def play_fast(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], rules: Rules,
-              config: SessionConfig, seed: int, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray] | None:
+              config: SessionConfig, seed: int, sessions: Sequence[tuple[int, int, int]],
+              shared: dict[str, Any] | None = None) -> dict[str, np.ndarray] | None:
     """Return the ledger columns of ``run`` over ``sessions`` from the compiled kernel, or None when it does not cover it.
 
     The columns are those of :func:`baccarat.engine.run_strategy`, bit for bit.
+    ``shared`` (a dict kept for one table and one set of sessions) lets several
+    strategies reuse what depends on the table only.
     """
     if os.environ.get(DISABLE_ENV) or not sessions:
         return None
@@ -285,30 +290,42 @@ def play_fast(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.
     plan = fast_plan(run, rules, config, seed, bets)
     if plan is None:
         return None
-    mult = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in bets])
-    rows = int(sum(stop - start for _, start, stop in sessions))
-    largest_mult = int(np.abs(mult).max()) if mult.size else 0
-    if (config.bankroll_cents + rows * plan["largest_cents"] * 3 * (largest_mult // _MICROS_PER_CENT + 1)) * _MICROS_PER_CENT >= _SAFE:
+    inputs = _table_inputs(table, multipliers, sessions, {} if shared is None else shared)
+    mult, rows = inputs["mult"], inputs["rows"]
+    if (config.bankroll_cents + rows * plan["largest_cents"] * 3 * (inputs["largest_mult"] // _MICROS_PER_CENT + 1)) \
+            * _MICROS_PER_CENT >= _SAFE:
         return None
-    bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
-    outputs = {"bet": np.empty(rows, dtype=np.int64), "cents": np.empty(rows, dtype=np.int64),
-               "net": np.empty(rows, dtype=np.int64), "bankroll": np.empty(rows, dtype=np.int64),
-               "capped": np.empty(rows, dtype=np.int64)}
+    bounds = inputs["bounds"]
+    outputs = {"stake": np.empty(rows, dtype=np.int64), "net": np.empty(rows, dtype=np.int64),
+               "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64)}
+    bet_cents = np.zeros((len(bets), rows), dtype=np.int64)
+    bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     status = _play_sessions(
-        np.asarray(table.outcome, dtype=np.int64), np.asarray(table.shoe, dtype=np.int64), mult,
-        bounds[:, 0].copy(), bounds[:, 1].copy(), bounds[:, 2].copy(),
+        inputs["outcome"], inputs["shoe"], mult, bounds[0], bounds[1], bounds[2],
         config.bankroll_cents * _MICROS_PER_CENT, config.table_min_cents, config.table_max_cents,
         plan["prog"], plan["unit"], plan["wins"], plan["line"], plan["floor"], plan["selector"], plan["fixed_bet"],
         plan["banker_bet"], plan["player_bet"], plan["streak_length"], plan["pattern"], plan["rng_words"],
-        plan["n_rng_words"], plan["stop_loss"], plan["stop_win"], plan["max_rounds"], *outputs.values())
+        plan["n_rng_words"], plan["stop_loss"], plan["stop_win"], plan["max_rounds"], *outputs.values(), bet_cents, bet_net)
     if status != OK:
         return None
-    columns = session_rows(table, sessions)
-    del columns["first"], columns["length"]
-    bet = outputs["bet"]
+    columns = dict(inputs["columns"])
     for k, name in enumerate(bets):
-        mine = bet == k
-        columns[f"stake_{name}"] = np.where(mine, outputs["cents"], 0)
-        columns[f"net_{name}"] = np.where(mine, outputs["net"], 0)
-    columns.update(stake=outputs["cents"], net=outputs["net"], bankroll=outputs["bankroll"], capped=outputs["capped"])
+        columns[f"stake_{name}"] = bet_cents[k]
+        columns[f"net_{name}"] = bet_net[k]
+    columns.update(outputs)
     return columns
+
+
+def _table_inputs(table: RoundTable, multipliers: Mapping[str, np.ndarray], sessions: Sequence[tuple[int, int, int]],
+                  shared: dict[str, Any]) -> dict[str, Any]:
+    """The kernel's inputs that depend on the table and the sessions only (kept in ``shared`` for the next strategy)."""
+    if not shared:
+        mult = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in multipliers])
+        bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+        columns = session_rows(table, sessions)
+        del columns["first"], columns["length"]
+        shared.update(mult=mult, largest_mult=int(np.abs(mult).max()) if mult.size else 0,
+                      bounds=tuple(np.ascontiguousarray(bounds[:, i]) for i in range(3)),
+                      rows=int((bounds[:, 2] - bounds[:, 1]).sum()), columns=columns,
+                      outcome=np.asarray(table.outcome, dtype=np.int64), shoe=np.asarray(table.shoe, dtype=np.int64))
+    return shared

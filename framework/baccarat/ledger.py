@@ -83,7 +83,7 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "hand": pa.array(np.asarray(columns["hand"], dtype=np.int32)),
         "round": pa.array(np.asarray(columns["round"], dtype=np.int32)),
         "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
-        "stake": columnar.decimal_micros(columns["stake"] * MICROS_PER_CENT),
+        "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT),
         "net": columnar.decimal_micros(columns["net"]),
         "expected_net": (pa.array(columns["expected_net"]) if "expected_net" in columns
                          else pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64())),
@@ -91,7 +91,7 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
     for bet in bets:
-        data[f"stake_{bet}"] = columnar.decimal_micros(columns[f"stake_{bet}"] * MICROS_PER_CENT)
+        data[f"stake_{bet}"] = columnar.decimal_micros(columns[f"stake_{bet}"], MICROS_PER_CENT)
         data[f"net_{bet}"] = columnar.decimal_micros(columns[f"net_{bet}"])
     return columnar.table(data, ledger_schema(bets))
 

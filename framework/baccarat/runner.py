@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import threading
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
@@ -185,7 +186,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     the ledger back. The returned result reads its frames from the folder
     when asked.
     """
-    from baccarat.runstats import RunStatsCollector
+    from baccarat.runstats import RunStatsCollector, warm_up
 
     start = time.perf_counter()
     prepared = prepare(experiment)
@@ -194,9 +195,13 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     counts: list[RunCounts] = []
     gathered: list[RunStatsCollector] = []
 
+    warming = threading.Thread(target=_quietly(warm_up), name="results warm-up", daemon=True)
+
     def fill(folder: Path) -> RunCounts:
         collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies])
         gathered.append(collector)
+        if workers > 1 or executor != "processes":
+            warming.start()  # while the workers play, the main process gets the results' tools ready
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
             counts.append(write_outputs(outputs, folder, progress,
                                         lambda output: collector.add(output.session_rows, output.bankrolls)))
@@ -204,11 +209,25 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         return counts[0]
 
     def statistics() -> dict[str, Any]:
+        if warming.is_alive():
+            warming.join()
         return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100)
 
     out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
                                  workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
+
+
+def _quietly(fn: Callable[[], Any]) -> Callable[[], None]:
+    """Return ``fn`` made silent: an optional speed-up that fails must change nothing."""
+
+    def call() -> None:
+        try:
+            fn()
+        except Exception:  # noqa: S110 - the work is redone where it is needed
+            pass
+
+    return call
 
 
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 
@@ -180,33 +181,42 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     cells = stats.BAND_CELLS if cells is None else cells
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in stats.BAND_PERCENTILES]
-    frames = []
-    for k, (strategy, group) in enumerate(sessions.group_by("strategy", maintain_order=True)):
-        label = strategy[0]
-        last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
-        final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-        first = np.cumsum(last) - last
-        grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
-        chunk = max(1, cells // max(len(last), 1))
-        reads = _read_groups(first, last)
-        rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
-        for start in range(0, len(grid), chunk):
-            part = grid[start:start + chunk]
-            matrix = np.empty((len(last), len(part)))
-            for lo, hi in reads:
-                values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
-                                     offset=int(first[lo]) * 8)
-                ended = last[lo:hi, None] < part[None, :]
-                index = np.where(ended, 0, first[lo:hi, None] - first[lo] + part[None, :] - 1)
-                matrix[lo:hi] = np.where(ended, final[lo:hi, None], values[index] / 1e6)
-            # No value is missing here, so numpy's percentile gives nanpercentile's numbers, much faster.
-            rows.extend(np.percentile(matrix, stats.BAND_PERCENTILES, axis=0).T)
-        table = np.asarray(rows)
-        frames.append(pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
-                                    **{n: table[:, i] for i, n in enumerate(names)}}))
+    groups = [(k, strategy[0], group) for k, (strategy, group) in enumerate(sessions.group_by("strategy", maintain_order=True))]
+    with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
+        frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
     return pl.concat(frames)
+
+
+def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int,
+                    cells: int, names: list[str]) -> pl.DataFrame:
+    """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
+    from baccarat import stats
+
+    last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
+    final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+    first = np.cumsum(last) - last
+    grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
+    chunk = max(1, cells // max(len(last), 1))
+    reads = _read_groups(first, last)
+    rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
+    for start in range(0, len(grid), chunk):
+        part = grid[start:start + chunk]
+        matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
+        for lo, hi in reads:
+            values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
+                                 offset=int(first[lo]) * 8)
+            ended = last[None, lo:hi] < part[:, None]
+            index = np.where(ended, 0, first[None, lo:hi] - first[lo] + part[:, None] - 1)
+            matrix[:, lo:hi] = np.where(ended, final[None, lo:hi], values[index] / 1e6)
+        # Percentiles are order statistics: sorting each round's values first changes no number, and the
+        # percentiles of sorted rows (no value missing, so nanpercentile's numbers) come much faster.
+        matrix.sort(axis=1)
+        rows.extend(np.percentile(matrix, stats.BAND_PERCENTILES, axis=1).T)
+    table = np.asarray(rows)
+    return pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
+                         **{n: table[:, i] for i, n in enumerate(names)}})
 
 
 def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
@@ -219,6 +229,29 @@ def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]
         groups.append((lo, hi))
         lo = hi
     return groups
+
+
+def warm_up() -> None:
+    """Import and exercise, once, what the results of a run need (the compiled money kernel, polars, matplotlib).
+
+    ``baccarat run`` calls it in a thread while the workers play, so that the
+    results, which come after the last chunk, do not wait for it.
+    """
+    rows = SessionRows(np.arange(2, dtype=np.int64), np.ones((2, 10), dtype=np.int64), np.zeros(2))
+    frame = session_frame(["warm-up"], [[rows]], True)
+    frame.group_by("strategy").agg(pl.col("net").sum(), pl.col("rounds").median())
+    np.percentile(np.ones((2, 8)), (5, 50), axis=1)
+    from baccarat import plots
+
+    fig = plots.ruin_figure(pl.DataFrame({"strategy": ["warm-up"] * 2, "round": [0, 1], "ruined": [0.0, 0.5]}))
+    plots.save_png(fig, _Discard())
+
+
+class _Discard:
+    """A file that forgets what is written to it."""
+
+    def write(self, data: bytes) -> int:
+        return len(data)
 
 
 class RunStatsCollector:
