@@ -15,6 +15,8 @@ import dataclasses
 import functools
 import math
 import os
+import signal
+import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -338,30 +340,61 @@ def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterat
 
     On an error or an interrupt, the tasks still pending are cancelled.
     """
-    try:
-        import ray
-    except ImportError:
-        from baccarat.errors import InputError
-
-        raise InputError("the Ray executor needs Ray: pip install 'baccarat-backtest[ray]'") from None
-    from baccarat.interrupts import wait_interruptibly
+    ray = _import_ray()
+    from baccarat.interrupts import Interrupted, handlers_kept, starting_workers, wait_interruptibly
 
     started = not ray.is_initialized()
-    if started:
-        local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
-        ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
     try:
+        if started:
+            local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
+            # A local Ray's processes start deaf to Ctrl-C (it would kill them mid-task); Ray's own SIGTERM
+            # handlers are replaced by ours again, which clean up.
+            with starting_workers(), handlers_kept():
+                try:
+                    ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
+                except SystemExit as exc:  # Ray's own SIGTERM handler, while it starts
+                    if exc.code == signal.SIGTERM:
+                        raise Interrupted(signal.SIGTERM) from None
+                    raise
         task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
         plan_ref = ray.put(plan)
         window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
+
         def result(ref: Any) -> ChunkOutput:
             return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
 
         yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), result, chunks, window,
                              cancel=lambda ref: ray.cancel(ref, force=True))
     finally:
-        if started:
-            ray.shutdown()
+        if started and ray.is_initialized():
+            with handlers_kept():
+                ray.shutdown()
+
+
+def _import_ray() -> Any:
+    """Import Ray for this process, without its native failure-signal handler.
+
+    That handler takes SIGTERM over from ours and, when Ray shuts down, leaves
+    it at the default (the process would die without cleaning up). The
+    setting is read when Ray is imported, and is not passed on to the
+    processes of the local cluster.
+    """
+    if "ray" in sys.modules:
+        return sys.modules["ray"]
+    given = os.environ.get("RAY_DISABLE_FAILURE_SIGNAL_HANDLER")
+    os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
+    try:
+        import ray
+    except ImportError:
+        from baccarat.errors import InputError
+
+        raise InputError("the Ray executor needs Ray: pip install 'baccarat-backtest[ray]'") from None
+    finally:
+        if given is None:
+            del os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"]
+        else:
+            os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = given
+    return ray
 
 
 @dataclasses.dataclass

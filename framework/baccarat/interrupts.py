@@ -52,7 +52,12 @@ _held: list[int] = []
 _HOLDING = -1
 
 
+_received: list[int] = []
+"""Stop signals received under :func:`stop_on_signals` (a library may turn our exception into a plain KeyboardInterrupt)."""
+
+
 def _stop(signum: int, frame: FrameType | None) -> None:
+    _received.append(signum)
     if _held and _held[0] == _HOLDING:
         _held.append(signum)  # acted on when starting_workers ends
         return
@@ -68,6 +73,7 @@ def stop_on_signals() -> Iterator[None]:
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    _received.clear()
     try:
         for sig, handler in previous.items():
             if handler is not signal.SIG_IGN:  # a signal ignored by the caller (nohup) stays ignored
@@ -76,6 +82,21 @@ def stop_on_signals() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+
+
+@contextmanager
+def handlers_kept() -> Iterator[None]:
+    """Put back this process's handlers of the stop signals when the block ends (a library may replace them)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            if handler is not None:
+                signal.signal(sig, handler)  # always: native code may have replaced it behind Python's back
 
 
 def ignore_interrupts() -> None:
@@ -128,11 +149,18 @@ def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[Ba
             continue
 
 
+def signal_of(exc: KeyboardInterrupt) -> int:
+    """Return the signal that stopped the command: the exception's, else the first one received, else Ctrl-C."""
+    if isinstance(exc, Interrupted):
+        return exc.signum
+    return _received[0] if _received else int(signal.SIGINT)
+
+
 def exit_status(exc: KeyboardInterrupt) -> int:
-    """Return the exit status of a command stopped by ``exc``: 128 + the signal's number, 130 for a plain Ctrl-C."""
-    return exc.exit_status if isinstance(exc, Interrupted) else 128 + signal.SIGINT
+    """Return the exit status of a command stopped by ``exc``: 128 + the signal's number (130 for Ctrl-C)."""
+    return 128 + signal_of(exc)
 
 
 def describe(exc: KeyboardInterrupt) -> str:
     """Return the one line that says how the command was stopped."""
-    return str(exc) if isinstance(exc, Interrupted) else str(Interrupted())
+    return str(Interrupted(signal_of(exc)))

@@ -1,0 +1,115 @@
+"""Ctrl-C, SIGTERM and SIGHUP during a real ``baccarat run``: a quick stop, one line, exit 128+N, nothing left behind.
+
+Each test starts the command in its own process group, waits until the run
+has started writing (its temporary folder beside the output folder holds a
+file), sends the signal, and checks the exit status, stderr, the time it
+took, and that neither the output folder nor any temporary file nor any
+worker process is left.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from baccarat import interrupts
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+
+LONG = ("name: long\nshoes: {seed: 3, count: 200000}\nstrategies:\n  - use: flat\n    params: {side: banker, unit: 10}\n"
+        "  - use: martingale\n    params: {side: player, unit: 10}\n  - use: labouchere\n    params: {side: banker, unit: 10}\n")
+
+
+def start(folder: Path, *options: str) -> subprocess.Popen[str]:
+    (folder / "long.yaml").write_text(LONG)
+    code = "import sys; from baccarat.cli import main; sys.exit(main())"
+    return subprocess.Popen([sys.executable, "-c", code, "run", "long.yaml", "--out", "out", "--quiet", *options],
+                            cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # not ignored, even from a background job
+
+
+def wait_until_writing(folder: Path, process: subprocess.Popen[str], seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        temporary = [p for p in folder.glob(".out.*") if p.is_dir()]
+        if temporary and any(temporary[0].iterdir()):
+            return
+        assert process.poll() is None, process.communicate()
+        time.sleep(0.02)
+    process.kill()
+    pytest.fail("the run never started writing")
+
+
+def group_members(pgid: int) -> list[str]:
+    """Processes still alive in the group (zombies waiting to be reaped are dead)."""
+    found = subprocess.run(["ps", "-eo", "pgid=,stat=,args="], capture_output=True, text=True).stdout.splitlines()
+    return [line for line in found if line.split()[0] == str(pgid) and not line.split()[1].startswith("Z")]
+
+
+@pytest.mark.parametrize(("signum", "to_group", "workers"), [
+    (signal.SIGINT, True, "2"),   # Ctrl-C in a terminal: the whole group, workers included
+    (signal.SIGTERM, False, "2"),  # kill PID, or a job scheduler
+    (signal.SIGINT, True, "1"),
+    (signal.SIGTERM, True, "1"),
+    (signal.SIGHUP, False, "1"),   # the terminal closed
+])
+def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: bool, workers: str) -> None:
+    process = start(tmp_path, "--workers", workers)
+    try:
+        wait_until_writing(tmp_path, process)
+        sent = time.monotonic()
+        (os.killpg if to_group else os.kill)(process.pid, signum)
+        out, err = process.communicate(timeout=30)
+        took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 128 + signum
+    assert err == f"baccarat: {interrupts.Interrupted(signum)}\n"
+    assert out == ""
+    assert took < 5, f"took {took:.1f} s to stop"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.yaml"]  # no output folder, no temporary folder
+    deadline = time.monotonic() + 5
+    while group_members(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert group_members(process.pid) == []  # no worker left running
+
+
+def test_ctrl_c_before_any_writing_leaves_nothing_either(tmp_path: Path) -> None:
+    process = start(tmp_path, "--workers", "2")
+    try:
+        deadline = time.monotonic() + 60
+        while not list(tmp_path.glob(".out.*")) and time.monotonic() < deadline:
+            time.sleep(0.005)
+        os.killpg(process.pid, signal.SIGINT)  # while the workers are being started
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert (process.returncode, err) == (130, "baccarat: interrupted (Ctrl-C)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.yaml"]
+
+
+def test_the_handlers_are_put_back_after_a_command(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat.cli import main
+
+    before = {s: signal.getsignal(s) for s in interrupts.STOP_SIGNALS}
+    monkeypatch.chdir(tmp_path)
+    assert main(["strategies", "--json"]) == 0
+    assert {s: signal.getsignal(s) for s in interrupts.STOP_SIGNALS} == before
+
+
+def test_an_interrupt_while_workers_start_is_held_then_acted_on() -> None:
+    with pytest.raises(interrupts.Interrupted) as info, interrupts.stop_on_signals():
+        with interrupts.starting_workers():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)  # the handler has run, and held the signal
+            reached = True
+        pytest.fail("the held signal was not acted on")
+    assert reached and info.value.signum == signal.SIGTERM and info.value.exit_status == 143
