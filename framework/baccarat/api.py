@@ -17,6 +17,7 @@ import polars as pl
 
 from baccarat.errors import InputError
 from baccarat.experiment import Experiment, load_experiment
+from baccarat.ledger import READ_ERRORS, read_error_reason
 from baccarat.report import Analysis, analyse_experiment, render_html, write_results
 
 if TYPE_CHECKING:
@@ -173,9 +174,8 @@ def check_ledger_file(path: Path) -> None:
     """Refuse a ``ledger.parquet`` that cannot be read as Parquet or lacks the ledger's columns."""
     try:
         schema = pl.read_parquet_schema(path)
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"cannot be read as Parquet ({reason}); the run folder is damaged", path=str(path)) from None
+    except READ_ERRORS as exc:
+        raise InputError(f"cannot be read as Parquet ({read_error_reason(exc)}); the run folder is damaged", path=str(path)) from None
     missing = [name for name in LEDGER_COLUMNS if name not in schema]
     if missing:
         raise InputError(f"is not a ledger: it has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}",

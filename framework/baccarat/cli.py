@@ -9,7 +9,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import TextIO
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
@@ -43,7 +45,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from baccarat.errors import BaccaratError
 
     try:
-        with interrupts.stop_on_signals():
+        with interrupts.stop_on_signals(), warnings.catch_warnings():
+            warnings.showwarning = _show_warning
             args = build_parser().parse_args(argv)
             module = importlib.import_module(f"baccarat.commands.{args.command}")
             status = int(module.run(args) or 0)
@@ -58,6 +61,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the reader of our output went away (`baccarat strategies | head`)
         _silence_stdout()
         return 1
+
+
+def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: TextIO | None = None, line: str | None = None) -> None:
+    """Show a library's warning as one line, like the command's own warnings."""
+    text = " ".join(str(message).split())
+    try:
+        print(f"baccarat: warning: {text} ({category.__name__})", file=file or sys.stderr)
+    except (OSError, ValueError):
+        pass
 
 
 def _silence_stdout() -> None:

@@ -144,7 +144,7 @@ def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
 
 def parse_override(text: str) -> tuple[tuple[str, ...], Any, Where]:
     """Split ``key.path=value`` into key parts, the value read as YAML, and where to report it."""
-    where = Where(f"--set {text}")
+    where = Where("--set " + "".join(c if c.isprintable() else repr(c)[1:-1] for c in text))  # one line, whatever was typed
     key, sep, raw = text.partition("=")
     parts = tuple(part.strip() for part in key.split("."))
     if not sep or not key.strip():

@@ -167,8 +167,10 @@ def run_shoe(path: str | Path, shoe: int) -> tuple[list[str], tuple[list[bool], 
     try:
         frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")
                  .select("outcome", "player_pair", "banker_pair").collect())
-    except (pl.exceptions.PolarsError, OSError) as exc:
-        raise InputError(f"cannot read {rounds_file}: {exc}") from None
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
+        from baccarat.ledger import read_error_reason
+
+        raise InputError(f"cannot read {rounds_file}: {read_error_reason(exc)}") from None
     if frame.height == 0:
         last = pl.scan_parquet(rounds_file).select(pl.col("shoe").max()).collect().item()
         raise InputError(f"{rounds_file} holds shoes 1 to {last}; there is no shoe {shoe}")

@@ -183,18 +183,14 @@ def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
         return rules_from_mapping(spec, preset("punto-banco-8") if "preset" not in spec else None)
     text = str(spec)
     if text.endswith((".yaml", ".yml")) or Path(text).is_file():
-        import yaml
+        from baccarat.errors import InputError
+        from baccarat.yamlfile import read_yaml
 
         path = Path(text)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise RulesError(f"cannot read rules file: {exc.strerror}", path=text) from None
-        except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            raise RulesError(f"not valid YAML: {getattr(exc, 'problem', exc)}", path=text,
-                             line=mark.line + 1 if mark else None,
-                             column=mark.column + 1 if mark else None) from None
+            data = read_yaml(path).data  # safe YAML, UTF-8, errors at their line and column
+        except InputError as exc:
+            raise RulesError(exc.message, path=exc.path, line=exc.line, column=exc.column) from None
         if not isinstance(data, Mapping):
             raise RulesError("a rules file must hold a mapping of rule fields", path=text)
         data = {"name": path.stem, **data}

@@ -202,10 +202,22 @@ def _yaml_error(exc: yaml.MarkedYAMLError, source: str) -> InputError:
     return _where(source, mark).error(f"not valid YAML: {problem}")
 
 
+def _reader_error(exc: yaml.reader.ReaderError, text: str, source: str) -> InputError:
+    """A character YAML does not allow (a control character, NUL in a binary file), at its line and column."""
+    line = text.count("\n", 0, exc.position) + 1
+    column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
+    code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
+    return InputError(f"not valid YAML: the character U+{code:04X} is not allowed in YAML text (is this a text file?)",
+                      path=source, line=line, column=column)
+
+
 def parse_yaml(text: str, source: str) -> Document:
     """Read YAML ``text`` into a :class:`Document`; ``source`` names it in errors."""
     doc = Document(None, source, values={(): Where(source, 1, 1)})
-    loader = yaml.SafeLoader(text)
+    try:
+        loader = yaml.SafeLoader(text)  # checks every character first
+    except yaml.reader.ReaderError as exc:
+        raise _reader_error(exc, text, source) from None
     try:
         node = loader.get_single_node()
         if node is not None:
@@ -214,10 +226,7 @@ def parse_yaml(text: str, source: str) -> Document:
     except yaml.MarkedYAMLError as exc:
         raise _yaml_error(exc, source) from None
     except yaml.reader.ReaderError as exc:
-        line = text.count("\n", 0, exc.position) + 1
-        column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
-        raise InputError(f"not valid YAML: the character {exc.character!r} is not allowed in YAML text",
-                         path=source, line=line, column=column) from None
+        raise _reader_error(exc, text, source) from None
     except yaml.YAMLError as exc:
         raise InputError(f"not valid YAML: {exc}", path=source) from None
     finally:

@@ -29,10 +29,9 @@ def shoe_list(text: str) -> tuple[int, ...]:
 
 def run(args: argparse.Namespace) -> int:
     """Recompute the results of a run folder from its ledger and say where they went."""
-    import polars as pl
-
     from baccarat.api import load
     from baccarat.errors import InputError, OutputError
+    from baccarat.ledger import READ_ERRORS, read_error_reason
     from baccarat.outfolder import os_error_of
     from baccarat.report import REPORT_FILE, format_summary
 
@@ -40,12 +39,12 @@ def run(args: argparse.Namespace) -> int:
     roads = shoe_list(args.roads)
     try:
         result.save_results(roads=roads)
-    except (OSError, pl.exceptions.PolarsError) as exc:
+    except READ_ERRORS as exc:
         cause = os_error_of(exc)
         if cause is not None:
             raise OutputError.from_os_error(cause, args.run_dir, "the report") from None
-        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise InputError(f"the ledger cannot be summarised ({reason}); the run folder is damaged", path=args.run_dir) from None
+        raise InputError(f"the ledger cannot be summarised ({read_error_reason(exc)}); the run folder is damaged",
+                         path=args.run_dir) from None
     if not args.quiet:
         print(format_summary(result.summary))
     print(f"report -> {result.out_dir / REPORT_FILE}")
