@@ -190,7 +190,8 @@ def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
         try:
             data = read_yaml(path).data  # safe YAML, UTF-8, errors at their line and column
         except InputError as exc:
-            raise RulesError(exc.message, path=exc.path, line=exc.line, column=exc.column) from None
+            message = exc.message.replace("cannot read the file", "cannot read rules file")
+            raise RulesError(message, path=exc.path, line=exc.line, column=exc.column) from None
         if not isinstance(data, Mapping):
             raise RulesError("a rules file must hold a mapping of rule fields", path=text)
         data = {"name": path.stem, **data}
