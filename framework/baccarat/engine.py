@@ -67,6 +67,29 @@ class StrategyRun:
 LEDGER_INT_COLUMNS = ("session", "shoe", "hand", "round", "outcome", "stake", "net", "bankroll", "capped")
 
 
+INT64_MAX = 2**63 - 1
+
+MAX_BANKROLL = INT64_MAX // 1_000_000
+"""Largest bankroll kept exactly, in whole currency units (money is held as int64 micro-units)."""
+
+
+def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: int) -> int | None:
+    """Return None when no session can leave exact money; else the most rounds a session may have.
+
+    A round wins at most every bet the table offers at the table maximum,
+    each paid the largest payout; a session holds at most
+    ``shoes_per_session`` shoes of at most 13 rounds per deck. The initial
+    bankroll plus that many such rounds must fit in int64 micro-units.
+    """
+    rounds_per_shoe = 1 if rules.reshuffle_every_round else 13 * rules.decks + 1
+    rounds = max(shoes_per_session, 1) * rounds_per_shoe
+    pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *rules.side_bets.values()])
+    most_per_round = len(rules.bets) * config.table_max_cents * int(pays * 10_000)
+    if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > INT64_MAX:
+        return rounds
+    return None
+
+
 def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int, int, int]]:
     """Return ``(session, start_row, stop_row)`` for each session, sessions numbered from 1.
 

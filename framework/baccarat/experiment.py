@@ -28,10 +28,11 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine import SessionConfig
+from baccarat.engine import MAX_BANKROLL, SessionConfig
 from baccarat.errors import InputError, ParameterError, RulesError, StrategyError, did_you_mean
 from baccarat.recorded import format_has_cards
 from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
+from baccarat.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS
 from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
 
 TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir")
@@ -302,6 +303,8 @@ class _Resolver:
             raise self.error(path, f"{what} must be a whole number of cents, not {value}")
         if cents < 0 or (cents == 0 and not allow_zero):
             raise self.error(path, f"{what} must be {'at least 0' if allow_zero else 'more than 0'}, not {value}")
+        if cents > MAX_AMOUNT_CENTS:
+            raise self.error(path, f"{what} must be at most {MAX_AMOUNT:,}, not {value}")
         return int(cents)
 
     def local_file(self, path: KeyPath, value: Any, what: str) -> Path:
@@ -328,6 +331,7 @@ class _Resolver:
         rules = self.rules(data)
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
+        self.check_money_fits(rules, session, shoes)
         self.plugins_dirs = self.plugins_dir(data) + self.extra_plugins_dirs
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
@@ -335,6 +339,21 @@ class _Resolver:
             shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
         return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
                           self.plugins_dirs)
+
+    def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
+        """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""
+        from baccarat.engine import session_money_limit
+
+        most_shoes = session.shoes_per_session
+        if shoes["source"] == "seeded":
+            most_shoes = min(most_shoes, int(shoes["count"]))
+        reach = session_money_limit(rules, session, most_shoes)
+        if reach is not None:
+            at = ("session", "table_max") if ("session", "table_max") in self.doc.values else ("session",)
+            table_max = Decimal(session.table_max_cents) / 100
+            raise self.error(at, f"session.table_max ({table_max:,}) is too large for exact money at this table: "
+                                 f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
+                                 f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session")
 
     def plugins_dir(self, data: dict[str, Any]) -> tuple[str, ...]:
         """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file."""

@@ -57,6 +57,18 @@ def _whole_basis_points(value: Fraction, what: str) -> Fraction:
     return value
 
 
+MAX_PAYS = Fraction(10_000)
+"""Largest payout a rule may give a winning bet (10000:1), so that every result is kept exactly."""
+
+
+def _payout(value: Fraction, what: str) -> Fraction:
+    """Check a winning bet's payout: more than 0, at most :data:`MAX_PAYS`, in whole basis points."""
+    if not 0 < value <= MAX_PAYS:
+        shown = int(value) if value.denominator == 1 else float(value)
+        raise RulesError(f"{what} must pay more than 0 and at most {int(MAX_PAYS):,}:1, not {shown}")
+    return _whole_basis_points(value, what)
+
+
 @dataclasses.dataclass(frozen=True)
 class Rules:
     """Everything that decides how a shoe is dealt and how bets are settled."""
@@ -80,13 +92,13 @@ class Rules:
         if not 0 <= self.commission < 1:
             raise RulesError(f"commission must be at least 0 and below 1, not {float(self.commission)}")
         _whole_basis_points(self.commission, "commission")
-        _whole_basis_points(self.tie_pays, "tie_pays")
+        _payout(self.tie_pays, "tie_pays")
         if self.banker_six_pays is not None:
-            _whole_basis_points(self.banker_six_pays, "banker_six_pays")
+            _payout(self.banker_six_pays, "banker_six_pays")
         for bet, pays in self.side_bets.items():
             if bet not in SIDE_BETS:
                 raise RulesError(f"unknown side bet {bet!r}{did_you_mean(bet, SIDE_BETS)}; side bets are {', '.join(SIDE_BETS)}")
-            _whole_basis_points(pays, f"side_bets.{bet}")
+            _payout(pays, f"side_bets.{bet}")
         object.__setattr__(self, "side_bets", dict(self.side_bets))
 
     @property

@@ -63,10 +63,20 @@ def cents_to_amount(cents: int) -> int | Decimal:
 
 # Parameter readers: plugin authors use them to check their parameters --------
 
+MAX_AMOUNT = 10**9
+"""Largest amount of money any setting may hold (bankroll, limits, units, stop rules), in currency units."""
+
+MAX_AMOUNT_CENTS = MAX_AMOUNT * 100
+
+MAX_COUNT = 10**9
+"""Largest whole number a count parameter may hold (streak lengths, rounds, wins in a row)."""
+
+
 def amount_cents(value: Any, what: str) -> int:
     """Return a positive amount in currency units (``10``, ``2.5``, ``"0.25"``) as whole cents.
 
-    Raise ``ValueError`` naming ``what`` when it is not a positive whole number of cents.
+    Raise ``ValueError`` naming ``what`` when it is not a positive whole number
+    of cents, or is more than :data:`MAX_AMOUNT`.
     """
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
         raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}")
@@ -78,13 +88,17 @@ def amount_cents(value: Any, what: str) -> int:
         raise ValueError(f"{what} must be a positive amount, not {value!r}")
     if cents != cents.to_integral_value():
         raise ValueError(f"{what} must be a whole number of cents, not {value!r}")
+    if cents > MAX_AMOUNT_CENTS:
+        raise ValueError(f"{what} must be at most {MAX_AMOUNT:,}, not {value!r}")
     return int(cents)
 
 
 def positive_int(value: Any, what: str) -> int:
-    """Return ``value`` as an int of at least 1, or raise ``ValueError`` naming ``what``."""
+    """Return ``value`` as an int from 1 to :data:`MAX_COUNT`, or raise ``ValueError`` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{what} must be a whole number of at least 1, not {value!r}")
+    if value > MAX_COUNT:
+        raise ValueError(f"{what} must be at most {MAX_COUNT:,}, not {value!r}")
     return value
 
 

@@ -19,7 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from baccarat.bets import MICROS_PER_CENT
-from baccarat.strategy import Progression, SessionInfo, positive_int
+from baccarat.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS, Progression, SessionInfo, positive_int
 
 
 class Flat(Progression):
@@ -181,6 +181,8 @@ def line_cents(line: Any, unit: int) -> list[int]:
             raise ValueError(wrong)
         if cents != cents.to_integral_value():
             raise ValueError(f"line number {number!r} times the unit is not a whole number of cents")
+        if cents > MAX_AMOUNT_CENTS:
+            raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
         out.append(int(cents))
     return out
 
