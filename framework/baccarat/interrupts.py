@@ -105,29 +105,45 @@ def ignore_interrupts() -> None:
 
 
 @contextmanager
-def starting_workers() -> Iterator[None]:
-    """Hold stop signals while worker processes start, so that none is killed half-started.
+def held() -> Iterator[None]:
+    """Hold stop signals until the block ends, so that it is never cut in the middle.
 
-    Ctrl-C is blocked in this thread, and a blocked signal stays blocked
-    across ``fork`` and ``exec``: the workers are deaf to it from their first
-    instruction (a terminal sends Ctrl-C to the whole process group). A stop
-    signal that arrives meanwhile (it may reach another thread) is acted on
-    when the block ends, never lost, never in the middle of a start.
+    A stop signal that arrives meanwhile is acted on when the block ends
+    (:class:`Interrupted` is raised then), never lost. Only under
+    :func:`stop_on_signals`; elsewhere, and in other threads, this does nothing.
     """
     if _held or threading.current_thread() is not threading.main_thread():
         yield
         return
     _held.append(_HOLDING)
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT}) if hasattr(signal, "pthread_sigmask") else None
     try:
         yield
     finally:
-        if previous is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
         pending = _held[1:]
         _held.clear()
         if pending:
             _stop(pending[0], None)
+
+
+@contextmanager
+def starting_workers() -> Iterator[None]:
+    """Hold stop signals while worker processes start, so that none is killed half-started.
+
+    Ctrl-C is also blocked in this thread, and a blocked signal stays blocked
+    across ``fork`` and ``exec``: the workers are deaf to it from their first
+    instruction (a terminal sends Ctrl-C to the whole process group). A stop
+    signal that arrives meanwhile (it may reach another thread) is acted on
+    when the block ends, never lost, never in the middle of a start.
+    """
+    with held():
+        if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
+            yield
+            return
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            yield
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 WAKE_SECONDS = 0.2

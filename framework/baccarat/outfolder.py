@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from baccarat.errors import InputError, OutputError, os_reason
+from baccarat.interrupts import held
 
 _OS_ERROR = re.compile(r"\(os error (\d+)\)")
 
@@ -50,18 +51,33 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
+RUN_FILE_SUFFIXES = frozenset({".parquet", ".csv", ".png", ".html", ".json", ".yaml", ".spool", ".tmp"})
+"""Kinds of file a run writes at the top of its folder: a previous run made only of these may be replaced."""
+
+
+def foreign_files(folder: Path) -> list[str]:
+    """Return the names in a run folder that a run does not write (sub-folders, other kinds of file)."""
+    return sorted(p.name for p in folder.iterdir() if p.is_dir() or p.is_symlink() or p.suffix not in RUN_FILE_SUFFIXES)
+
+
 def check_output_folder(out: str | os.PathLike[str]) -> None:
     """Refuse an output folder that holds something other than a previous run, or that cannot be made.
 
     A folder that exists must be empty or hold a previous run (its
-    ``manifest.json``), which the new run replaces. A folder to be made must
-    have a folder as its nearest existing parent, one that can be written
-    to: this is tried by making and removing an empty folder there.
+    ``manifest.json``) and nothing else a run does not write: the new run
+    replaces it, and files of the user's must not go with it. A folder to be
+    made must have a folder as its nearest existing parent, one that can be
+    written to: this is tried by making and removing an empty folder there.
     """
     out = Path(out)
     if out.exists() or out.is_symlink():
-        if not out.is_dir() or (any(out.iterdir()) and not (out / "manifest.json").is_file()):
+        if not out.is_dir() or out.is_symlink() or (any(out.iterdir()) and not (out / "manifest.json").is_file()):
             raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
+        others = foreign_files(out)
+        if others:
+            shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
+            raise InputError(f"the output folder {out} holds a previous run and also {shown}, which replacing the run "
+                             "would delete; move them or choose another --out")
         where = out.parent
     else:
         where = nearest_existing(out)
@@ -88,11 +104,13 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Ite
     tmp: Path | None = None
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+        with held():  # the folder and the name that says where it is, together
+            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
         yield tmp
-        if out.exists():
-            shutil.rmtree(out)
-        os.replace(tmp, out)
+        os.chmod(tmp, 0o777 & ~_umask())  # as a folder made by mkdir, not mkdtemp's owner-only 0700
+        with held():
+            _swap_in(tmp, out)
+            tmp = None
     except BaseException as exc:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
@@ -138,6 +156,23 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
         if cause is not None and not isinstance(exc, OutputError):
             raise OutputError.from_os_error(cause, path, what, "; nothing was left behind") from None
         raise
+
+
+def _swap_in(tmp: Path, out: Path) -> None:
+    """Rename ``tmp`` to ``out``; a previous run there is moved aside first and removed only once ``tmp`` is in place."""
+    if not out.exists():
+        os.replace(tmp, out)
+        return
+    check_output_folder(out)  # again: something may have been put there during the run
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.replaced.", dir=out.parent))
+    os.replace(out, old / out.name)
+    try:
+        os.replace(tmp, out)
+    except BaseException:
+        os.replace(old / out.name, out)
+        old.rmdir()
+        raise
+    shutil.rmtree(old, ignore_errors=True)
 
 
 def _remove_empty(folders: list[Path]) -> None:
