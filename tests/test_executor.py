@@ -5,7 +5,6 @@ from __future__ import annotations
 import importlib.util
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
@@ -16,8 +15,9 @@ from baccarat.engine import run_strategy, session_bounds
 from baccarat.experiment import load_experiment
 from baccarat.ledger import ledger_frame
 from baccarat.odds import expected_values
+from baccarat.recorded.write import write_shoes
 from baccarat.runner import prepare, run_experiment, run_to_folder, strategy_runs
-from baccarat.shoes import seeded_table
+from baccarat.shoes import seeded_rounds, seeded_table
 
 EXPERIMENT = {
     "name": "chunks",
@@ -102,18 +102,8 @@ def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path
     assert chunked.rounds["seed"].unique(maintain_order=True).to_list() == [3, 4]
     assert chunked.rounds["shoe"].to_list() == sorted(chunked.rounds["shoe"].to_list())
     # Recorded shoes: the seeded shoes written as a cards file replay to the same rounds, chunked.
-    from baccarat.cards import labels
-
-    table = seeded_table(exp.rules, 3, 1, 10)
-    lines = []
-    for shoe in np.unique(table.shoe):
-        rows = table.shoe == shoe
-        cards = []
-        for p, b in zip(table.player_cards[rows], table.banker_cards[rows], strict=True):
-            cards += [p[0], b[0], p[1], b[1], *[c for c in (p[2], b[2]) if c]]
-        lines.append(" ".join(labels(cards)))
     path = tmp_path / "shoes.txt"
-    path.write_text("\n".join(lines) + "\n")
+    write_shoes(path, "cards", seeded_rounds(exp.rules, 3, 1, 10))
     recorded = run_experiment(experiment(shoes={"source": "recorded", "path": str(path), "format": "cards", "seed": 3}))
     seeded = run_experiment(experiment(shoes={"source": "seeded", "seed": 3, "count": 10}))
     assert len(prepare(experiment(shoes={"source": "recorded", "path": str(path), "format": "cards"})).chunks) > 1

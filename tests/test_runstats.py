@@ -11,7 +11,9 @@ from polars.testing import assert_frame_equal
 
 from baccarat import executor, report, runstats, stats
 from baccarat.experiment import load_experiment
+from baccarat.recorded.write import write_shoes
 from baccarat.runner import run_to_folder
+from baccarat.shoes import seeded_rounds
 
 STRATEGIES = [
     {"name": "martingale", "use": "martingale", "params": {"side": "banker", "unit": 10}},
@@ -57,20 +59,8 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path:
 
 def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 1_000)  # several chunks, played by worker processes
-    from baccarat.shoes import seeded_table
-
     exp = experiment()
-    table = seeded_table(exp.rules, 5, 1, 8)
-    lines = []
-    for shoe in np.unique(table.shoe):
-        rows = table.shoe == shoe
-        cards = []
-        for p, b in zip(table.player_cards[rows], table.banker_cards[rows], strict=True):
-            cards += [p[0], b[0], p[1], b[1], *[c for c in (p[2], b[2]) if c]]
-        from baccarat.cards import labels
-
-        lines.append(" ".join(labels(cards)))
-    (tmp_path / "shoes.txt").write_text("\n".join(lines) + "\n")
+    write_shoes(tmp_path / "shoes.txt", "cards", seeded_rounds(exp.rules, 5, 1, 8))
     plugin = tmp_path / "plugins"
     plugin.mkdir()
     (plugin / "every_other.py").write_text(

@@ -48,6 +48,16 @@ _SAFE = 2**62
 OK, BELOW_TABLE_MINIMUM, OUT_OF_RANGE = 0, 1, 2
 
 
+@njit(cache=True, inline="always")
+def _restart(prog, unit, line, labouchere):
+    """A progression's first stake and state (stake, wins in a row, term, step, series, line head, line tail)."""
+    if prog == LABOUCHERE:
+        labouchere[: line.shape[0]] = line
+        tail = line.shape[0]
+        return labouchere[0] + labouchere[tail - 1] if tail > 1 else labouchere[0], 0, 0, 0, 0, 0, tail
+    return unit, 0, 0, 0, 0, 0, 0
+
+
 @njit(cache=True)
 def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, initial, table_min, table_max,
                    prog, unit, wins, line, floor, selector, fixed_bet, banker_bet, player_bet, streak_length, pattern,
@@ -70,17 +80,7 @@ def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, init
         bankroll = initial
         stopped = False
         # The progression's state, as after Progression.__init__ (stake = unit, then restart()).
-        stake = unit
-        won_in_row = 0
-        term = 0
-        head = 0
-        tail = 0
-        series = 0
-        step = 0
-        if prog == LABOUCHERE:
-            labouchere[: line.shape[0]] = line
-            head, tail = 0, line.shape[0]
-            stake = labouchere[0] + labouchere[tail - 1] if tail > 1 else labouchere[0]
+        stake, won_in_row, term, step, series, head, tail = _restart(prog, unit, line, labouchere)
         last = -1  # the shoe's last decided outcome code (0 banker, 1 player), -1 before the first
         decided = 0
         streak = 0
@@ -118,15 +118,7 @@ def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, init
                         side = banker_bet if pcg_next64(rng) < np.uint64(1) << np.uint64(63) else player_bet
                     if side >= 0:
                         if stake > table_max:  # abandon the series
-                            stake = unit
-                            won_in_row = 0
-                            term = 0
-                            step = 0
-                            series = 0
-                            if prog == LABOUCHERE:
-                                labouchere[: line.shape[0]] = line
-                                head, tail = 0, line.shape[0]
-                                stake = labouchere[0] + labouchere[tail - 1] if tail > 1 else labouchere[0]
+                            stake, won_in_row, term, step, series, head, tail = _restart(prog, unit, line, labouchere)
                         cents = stake
                         if cents < table_min:
                             return 1  # the reference reports this bet as an error
@@ -167,9 +159,8 @@ def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, init
                                         head += 1
                                         if tail > head:
                                             tail -= 1
-                                        if tail == head:
-                                            labouchere[: line.shape[0]] = line
-                                            head, tail = 0, line.shape[0]
+                                        if tail == head:  # the line is emptied: it starts again
+                                            head, tail = _restart(prog, unit, line, labouchere)[5:]
                                     else:
                                         labouchere[tail] = (-net) // 10_000
                                         tail += 1
