@@ -131,27 +131,39 @@ def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experime
 
 
 def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path | None = None,
-        baseline: str | None = None, progress: bool = False) -> Result:
+        baseline: str | None = None, progress: bool = False, workers: int = 1) -> Result:
     """Run an experiment (a YAML path, a mapping shaped like the YAML, or an :class:`Experiment`).
 
-    With ``out``, the run folder is written as by ``baccarat run --out``.
+    With ``out``, the run folder is written as by ``baccarat run --out``: the
+    run streams into it chunk by chunk (memory stays flat) and the frames are
+    read from it when first used; without, the frames are kept in memory.
+    ``workers`` processes play the chunks (the results are the same for any
+    number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
-    from baccarat.runner import run_experiment, timed, write_run
+    from baccarat.runner import run_experiment, run_to_folder
 
     exp = _experiment(experiment)
+    shoes = int(exp.shoes["count"]) * len(exp.seeds) if exp.shoes["source"] == "seeded" else None
+
+    def play(update: Any) -> Any:
+        if out is not None:
+            return run_to_folder(exp, out, workers=workers, progress=update)
+        return run_experiment(exp, progress=update, workers=workers)
+
     if progress:
         import sys
 
         from tqdm import tqdm
 
-        with tqdm(total=len(exp.strategies), unit="strategy", desc=exp.name, file=sys.stderr) as bar:
-            result, seconds = timed(lambda: run_experiment(exp, progress=bar.update))
+        with tqdm(total=shoes, unit="shoe", desc=exp.name, file=sys.stderr) as bar:
+            result = play(bar.update)
     else:
-        result, seconds = timed(lambda: run_experiment(exp))
-    out_dir = write_run(result, out, {"run": seconds}) if out is not None else None
+        result = play(None)
     analysis = result.analysis if baseline is None else None
-    return Result(exp, rounds=result.rounds, ledger=result.ledger, out_dir=out_dir, warnings=result.warnings,
-                  baseline=baseline, analysis=analysis)
+    if out is not None:
+        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
+    return Result(exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline,
+                  analysis=analysis)
 
 
 def load(run_dir: str | Path, baseline: str | None = None) -> Result:

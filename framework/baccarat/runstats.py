@@ -45,6 +45,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
         wagered = 0
         total = 0
         expected_total = 0.0
+        carry = 0.0
         ruin = -1 if initial >= min_micros else 0
         peak = initial
         drawdown = 0
@@ -61,7 +62,11 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
                     longest = max(longest, streak)
             wagered += stake
             total += net[i]
-            expected_total += expected[i]
+            # Kahan summation, as polars sums a group's floats, so that the numbers are the same.
+            term = expected[i] - carry
+            running = expected_total + term
+            carry = (running - expected_total) - term
+            expected_total = running
             value = bankroll[i]
             peak = max(peak, value)
             drawdown = max(drawdown, peak - value)
