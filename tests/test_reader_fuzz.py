@@ -12,7 +12,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from baccarat.cli import main
@@ -121,3 +121,33 @@ def test_report_on_a_damaged_run_folder(run_folder: Path, capsys: pytest.Capture
         assert "Traceback" not in err and all(line.startswith("baccarat: warning: ") for line in lines[:-1] if status), err
         assert (len(lines) >= 1 and lines[-1].startswith("baccarat: error: ")) if status else \
             all(line.startswith("baccarat: warning: ") for line in lines), err
+
+
+# Command lines -------------------------------------------------------------------------------
+
+TOKENS = ["odds", "shoes", "check", "generate", "roads", "report", "strategies", "--json", "--rules", "--decks",
+          "--remaining", "--format", "cards", "outcomes", "rounds", "--shoe", "--count", "--seed", "--out", "--force",
+          "--baseline", "--roads", "--plugins-dir", "punto-banco-8", "single-deck", "x.yaml", "shoes.txt", "run-folder",
+          "0", "1", "-1", "8", "9", "A=0", "T=300,K=-2", "1,x", "", " ", "--", "-h", "\u00e9", "nan", "1e99"]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(args=st.builds(lambda first, rest: first + rest,
+                      st.sampled_from([["odds"], ["shoes", "check"], ["shoes", "generate"], ["roads"], ["report"], ["strategies"]]),
+                      st.lists(st.sampled_from(TOKENS), max_size=7)))
+def test_any_command_line_gives_a_result_or_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                    capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.yaml").write_text("decks: 6\n")
+    (tmp_path / "shoes.txt").write_text("AS 2H 3D 4C 5S 6H\nBPT\n")
+    (tmp_path / "run-folder").mkdir(exist_ok=True)
+    try:
+        status = main(args)
+    except SystemExit as exc:  # argparse: --help, or a bad option
+        status = exc.code
+    out, err = capsys.readouterr()
+    event(f"exit status {status}")
+    assert status in (0, 1, 2), (args, err)
+    assert "Traceback" not in err
+    if status:
+        assert err.count("\n") == 1 + sum(line.startswith("baccarat: warning:") for line in err.splitlines()), (args, err)

@@ -11,7 +11,7 @@ import importlib
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import TextIO
+from typing import NoReturn, TextIO
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
@@ -24,9 +24,17 @@ COMMANDS: tuple[tuple[str, str], ...] = (
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
 
 
+class Parser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line, like every other error of the command (exit status 2)."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``PROG: error: MESSAGE (see PROG --help)`` and exit with status 2."""
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of every subcommand."""
-    parser = argparse.ArgumentParser(prog="baccarat", description="Backtest betting strategies at Punto Banco baccarat.")
+    parser = Parser(prog="baccarat", description="Backtest betting strategies at Punto Banco baccarat.")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS:
         module = importlib.import_module(f"baccarat.commands.{name}")
