@@ -213,3 +213,29 @@ def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothi
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
     assert err.startswith(f"baccarat: error: strategy 'bad one' {said} (session 2, shoe 2, hand 30, round 30)"), err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_errors_cross_process_boundaries_whole() -> None:
+    import pickle
+
+    from baccarat.errors import ParameterError
+
+    for error in (StrategyError("raised ValueError (session 2)", path="exp.yaml", line=3, column=4),
+                  ParameterError("unit must be positive", param="unit", path="exp.yaml", line=5, column=6)):
+        again = pickle.loads(pickle.dumps(error))
+        assert type(again) is type(error) and str(again) == str(error) and again.__dict__ == error.__dict__
+
+
+@pytest.mark.skipif(__import__("importlib").util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
+def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
+    (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
+                                       "  - name: bad one\n    use: hostile\n    params: {mode: negative}\n")
+    assert main(["run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray", "--workers", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err == ("baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker "
+                   "(session 2, shoe 2, hand 30, round 30)\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml", "plugins"]

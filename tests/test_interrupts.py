@@ -48,7 +48,7 @@ def wait_until_writing(folder: Path, process: subprocess.Popen[str], seconds: fl
 
 def group_members(pgid: int) -> list[str]:
     """Processes still alive in the group (zombies waiting to be reaped are dead)."""
-    found = subprocess.run(["ps", "-eo", "pgid=,stat=,args="], capture_output=True, text=True).stdout.splitlines()
+    found = subprocess.run(["ps", "-ww", "-eo", "pgid=,stat=,args="], capture_output=True, text=True).stdout.splitlines()
     return [line for line in found if line.split()[0] == str(pgid) and not line.split()[1].startswith("Z")]
 
 
@@ -113,3 +113,25 @@ def test_an_interrupt_while_workers_start_is_held_then_acted_on() -> None:
             reached = True
         pytest.fail("the held signal was not acted on")
     assert reached and info.value.signum == signal.SIGTERM and info.value.exit_status == 143
+
+
+def test_a_worker_that_dies_ends_the_run_with_one_line_and_nothing_left(tmp_path: Path) -> None:
+    process = start(tmp_path, "--workers", "2")
+    try:
+        wait_until_writing(tmp_path, process)
+        workers: list[int] = []
+        deadline = time.monotonic() + 30
+        while not workers and time.monotonic() < deadline:
+            children = subprocess.run(["ps", "-ww", "-o", "pid=,args=", "--ppid", str(process.pid)], capture_output=True, text=True).stdout
+            workers = [int(line.split()[0]) for line in children.splitlines() if "spawn_main" in line]
+            time.sleep(0.05)
+        time.sleep(0.5)  # at work on a chunk
+        os.kill(workers[0], signal.SIGKILL)  # as the kernel does to a process out of memory
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    assert process.returncode == 1
+    assert err == ("baccarat: error: a worker process stopped abruptly (killed, or out of memory); the run was abandoned "
+                   "and nothing was written; try again, with fewer --workers if memory is short\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["long.yaml"]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import errno
 import os
+from typing import Any
 
 
 class BaccaratError(Exception):
@@ -25,10 +26,21 @@ class BaccaratError(Exception):
         self.column = column
         super().__init__(self.render())
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickle with every field, so that an error raised in a worker process arrives whole."""
+        return _rebuild, (type(self), self.__dict__.copy())
+
     def render(self) -> str:
         """Return the error as ``FILE:LINE:COL: message`` (the parts that are known)."""
         where = [str(p) for p in (self.path, self.line, self.column) if p is not None]
         return ": ".join([":".join(where), self.message]) if where else self.message
+
+
+def _rebuild(cls: type[BaccaratError], fields: dict[str, Any]) -> BaccaratError:
+    error = cls.__new__(cls)
+    error.__dict__.update(fields)
+    Exception.__init__(error, error.render())
+    return error
 
 
 class InputError(BaccaratError):
@@ -58,6 +70,12 @@ def os_reason(exc: OSError) -> str:
     elif exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
         reason += " (the folder cannot be written to)"
     return reason
+
+
+class RunFailure(BaccaratError):
+    """A run that could not finish for a reason outside its input (a worker process died): exit status 1."""
+
+    exit_status = 1
 
 
 class RulesError(InputError):

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine import SessionConfig, StrategyRun, session_bounds
+from baccarat.errors import RunFailure
 from baccarat.rounds import RoundTable
 from baccarat.rules import Rules
 
@@ -301,6 +302,7 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
     """
     import concurrent.futures
     import multiprocessing
+    from concurrent.futures.process import BrokenProcessPool
 
     from baccarat.interrupts import ignore_interrupts, starting_workers, wait_interruptibly
 
@@ -311,17 +313,36 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
         with starting_workers():  # the pool starts its workers as chunks are submitted
             return pool.submit(run_chunk, plan, chunk)
 
+    def all_alive() -> None:
+        if any(process.exitcode is not None for process in list((getattr(pool, "_processes", None) or {}).values())):
+            raise RunFailure(WORKER_DIED)  # the pool itself may never notice: see _abandon
+
     def result(future: concurrent.futures.Future[ChunkOutput]) -> ChunkOutput:
-        return wait_interruptibly(future.result, (concurrent.futures.TimeoutError,))
+        try:
+            return wait_interruptibly(future.result, (concurrent.futures.TimeoutError,), all_alive)
+        except BrokenProcessPool:
+            raise RunFailure(WORKER_DIED) from None
 
     finished = False
     try:
-        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER, cancel=lambda future: future.cancel())
+        # No future is cancelled: the workers are stopped instead, and the pool fails what is pending (a cancelled
+        # future that the pool then fails raises InvalidStateError in its thread).
+        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
         finished = True
     finally:
-        if not finished:
+        if finished:
+            pool.shutdown(wait=True)
+        else:
             _terminate_workers(pool)
-        pool.shutdown(wait=True, cancel_futures=True)
+            _abandon(pool)
+
+
+WORKER_DIED = ("a worker process stopped abruptly (killed, or out of memory); the run was abandoned and nothing was "
+               "written; try again, with fewer --workers if memory is short")
+
+
+def _first_line(exc: BaseException) -> str:
+    return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
 
 
 def _terminate_workers(pool: Any) -> None:
@@ -333,6 +354,25 @@ def _terminate_workers(pool: Any) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         if process.is_alive():
             process.terminate()
+
+
+def _abandon(pool: Any) -> None:
+    """Let go of a pool whose workers were stopped, without waiting for it.
+
+    A worker killed while it sends a result leaves half a message in the
+    pipe, and the pool's own thread waits for the rest forever (it would hang
+    ``shutdown`` and the exit of the interpreter). Closing this process's
+    end of the pipe ends that wait: the pool sees itself broken and its
+    thread finishes.
+    """
+    queue = getattr(pool, "_result_queue", None)
+    writer = getattr(queue, "_writer", None)
+    if writer is not None:
+        try:
+            writer.close()
+        except OSError:
+            pass
+    pool.shutdown(wait=True)
 
 
 def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
@@ -361,7 +401,16 @@ def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterat
         window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
 
         def result(ref: Any) -> ChunkOutput:
-            return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
+            try:
+                return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
+            except ray.exceptions.RayTaskError as exc:  # the task raised: our own errors arrive as they were raised
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
+                    raise cause from None
+                raise RunFailure(f"a Ray task failed: {_first_line(exc)}; the run was abandoned and nothing was written") from None
+            except ray.exceptions.RayError as exc:  # a worker or node died, an object was lost
+                raise RunFailure(f"a Ray worker or node failed ({_first_line(exc)}); "
+                                 "the run was abandoned and nothing was written") from None
 
         yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), result, chunks, window,
                              cancel=lambda ref: ray.cancel(ref, force=True))

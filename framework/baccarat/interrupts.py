@@ -5,7 +5,9 @@ While :func:`stop_on_signals` is active, the first of these signals raises
 every ``finally`` and ``except BaseException`` on the way up runs: worker
 processes are stopped, temporary folders removed. Further signals are then
 ignored until the command has cleaned up, so that a second Ctrl-C cannot
-cut the cleaning short. The command line prints one line and exits with
+cut the cleaning short. A signal that lands in code an exception must not
+cut (a compiler loading a kernel, an import, the start of worker
+processes, the rename of a finished run) is acted on moments later. The command line prints one line and exits with
 128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM).
 
 Worker processes call :func:`ignore_interrupts` when they start: a Ctrl-C
@@ -15,6 +17,7 @@ process must act on it (it stops the workers itself).
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator
@@ -53,13 +56,39 @@ _HOLDING = -1
 
 
 _received: list[int] = []
-"""Stop signals received under :func:`stop_on_signals` (a library may turn our exception into a plain KeyboardInterrupt)."""
+"""Stop signals received under :func:`stop_on_signals`, each once (a library may turn our exception into a plain
+KeyboardInterrupt, and a signal that landed in unsafe code is sent again)."""
+
+
+UNSAFE_PACKAGES = frozenset({"numba", "llvmlite", "importlib", "weakref", "_weakrefset"})
+"""Code that an exception must not cut, or that would swallow it: a compiler loading or building a kernel
+(called back from native code), an import half done, a weak-reference callback run by the garbage collector
+(as ``__del__`` methods are). A stop signal that lands there is acted on moments later."""
+
+RETRY_SECONDS = 0.05
+
+_retries: list[threading.Timer] = []
+
+
+def _in_unsafe_code(frame: FrameType | None) -> bool:
+    while frame is not None:
+        if frame.f_code.co_name == "__del__" or str(frame.f_globals.get("__name__", "")).partition(".")[0] in UNSAFE_PACKAGES:
+            return True
+        frame = frame.f_back
+    return False
 
 
 def _stop(signum: int, frame: FrameType | None) -> None:
-    _received.append(signum)
+    if signum not in _received:
+        _received.append(signum)
     if _held and _held[0] == _HOLDING:
-        _held.append(signum)  # acted on when starting_workers ends
+        _held.append(signum)  # acted on when the held block ends
+        return
+    if frame is not None and _in_unsafe_code(frame):
+        timer = threading.Timer(RETRY_SECONDS, os.kill, (os.getpid(), signum))
+        timer.daemon = True
+        _retries.append(timer)
+        timer.start()
         return
     for sig in STOP_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)  # clean up undisturbed; stop_on_signals restores the handlers
@@ -80,6 +109,9 @@ def stop_on_signals() -> Iterator[None]:
                 signal.signal(sig, _stop)
         yield
     finally:
+        for timer in _retries:
+            timer.cancel()  # the command is over: a signal still to be sent again would reach whoever runs next
+        _retries.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
 
@@ -150,19 +182,22 @@ WAKE_SECONDS = 0.2
 """How often a main thread waiting on workers wakes up to let a signal handler run."""
 
 
-def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...]) -> T:
-    """Return ``wait(WAKE_SECONDS)``, called again while it times out.
+def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...],
+                       check: Callable[[], None] | None = None) -> T:
+    """Return ``wait(WAKE_SECONDS)``, called again while it times out; ``check()`` runs between the waits.
 
     A signal may be delivered to any thread; one blocked in a long wait in
     the main thread is not woken by it, and Python runs signal handlers only
     in the main thread. Waking up now and then lets Ctrl-C and SIGTERM act
-    within a fraction of a second however long a worker's task takes.
+    within a fraction of a second however long a worker's task takes, and
+    lets ``check`` raise when what is awaited can no longer come.
     """
     while True:
         try:
             return wait(WAKE_SECONDS)
         except timeout_errors:
-            continue
+            if check is not None:
+                check()
 
 
 def signal_of(exc: KeyboardInterrupt) -> int:

@@ -213,9 +213,17 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
             warming.join()
         return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100)
 
-    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
-                                 workers=workers, executor=executor)
+    try:
+        out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
+                                     workers=workers, executor=executor)
+    finally:
+        if warming.is_alive():  # also when the run fails or is stopped: a thread cut off inside a compiler at exit aborts
+            warming.join(WARM_UP_WAIT_SECONDS)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
+
+
+WARM_UP_WAIT_SECONDS = 30.0
+"""Longest wait for the results warm-up thread when a run ends early."""
 
 
 def _quietly(fn: Callable[[], Any]) -> Callable[[], None]:
