@@ -212,9 +212,7 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
         for lo, hi in reads:
             values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
                                  offset=int(first[lo]) * 8)
-            ended = last[None, lo:hi] < part[:, None]
-            index = np.where(ended, 0, first[None, lo:hi] - first[lo] + part[:, None] - 1)
-            matrix[:, lo:hi] = np.where(ended, final[None, lo:hi], values[index] / 1e6)
+            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix, lo)
         # Percentiles are order statistics: sorting each round's values first changes no number, and the
         # percentiles of sorted rows (no value missing, so nanpercentile's numbers) come much faster.
         matrix.sort(axis=1)
@@ -222,6 +220,15 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
     table = np.asarray(rows)
     return pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
                          **{n: table[:, i] for i, n in enumerate(names)}})
+
+
+@njit(cache=True)
+def _fill_bands(values, first, length, final, rounds, matrix, column):
+    """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended."""
+    for s in range(first.shape[0]):
+        for j in range(rounds.shape[0]):
+            r = rounds[j]
+            matrix[j, column + s] = final[s] if length[s] < r else values[first[s] + r - 1] / 1e6
 
 
 def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
