@@ -96,7 +96,7 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(name=st.sampled_from(["ledger.parquet", "manifest.json", "experiment.yaml", "rounds.parquet"]),
        data=st.one_of(st.binary(max_size=300), st.text(max_size=200).map(str.encode)),
        keep=st.integers(0, 4000), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 255)), max_size=20))

@@ -7,8 +7,9 @@ processes are stopped, temporary folders removed. Further signals are then
 ignored until the command has cleaned up, so that a second Ctrl-C cannot
 cut the cleaning short. A signal that lands in code an exception must not
 cut (a compiler loading a kernel, an import, the start of worker
-processes, the rename of a finished run) is acted on moments later. The command line prints one line and exits with
-128 + the signal's number (130 for Ctrl-C, 143 for SIGTERM).
+processes, the rename of a finished run) is acted on moments later. The
+command line prints one line and exits with 128 + the signal's number
+(130 for Ctrl-C, 143 for SIGTERM).
 
 Worker processes call :func:`ignore_interrupts` when they start: a Ctrl-C
 typed in a terminal reaches every process of the group, and only the main
@@ -51,7 +52,7 @@ class Interrupted(KeyboardInterrupt):
 
 
 _held: list[int] = []
-"""Signals received while :func:`starting_workers` holds them (and a marker that it does)."""
+"""Signals received while :func:`held` holds them, after a marker that it does."""
 _HOLDING = -1
 
 
