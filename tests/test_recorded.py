@@ -161,7 +161,7 @@ def test_many_warnings_are_counted_not_listed(tmp_path: Path) -> None:
         ("rounds", "shoe,players,banker\n", ":1:6: the header has no column 'player' (is 'players' meant to be 'player'?)"),
         ("rounds", "shoe,player,banker,Shoe\n", ":1:20: the header names the column 'shoe' twice"),
         ("rounds", "1,2 3,4 5\n", ":1: the header has no column 'shoe'"),
-        ("rounds", "shoe,player,banker\n1,2 3\n", ":2: this row has 2 field(s) but the header has 3"),
+        ("rounds", "shoe,player,banker\n1,2 3\n", ":2:6: this row has 2 field(s) but the header has 3"),
         ("rounds", "shoe,player,banker\nx,2 3,4 5\n", ":2:1: invalid shoe number 'x'"),
         ("rounds", "shoe,player,banker\n0,2 3,4 5\n", ":2:1: invalid shoe number '0'"),
         ("rounds", "shoe,player,banker\n1,2 3,4 5Q\n", ":2:9: invalid card '5Q': unknown suit 'Q'"),

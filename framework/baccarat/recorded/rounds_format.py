@@ -183,7 +183,8 @@ def rounds_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) -> I
             shoe_at, player_at, banker_at = columns["shoe"], columns["player"], columns["banker"]
             continue
         if len(fields) != width:
-            raise ShoeError(f"this row has {len(fields)} field(s) but the header has {width}", path=path, line=line)
+            column = fields[width][1] if len(fields) > width else len(text.rstrip()) + 1  # the first extra, or where one is missing
+            raise ShoeError(f"this row has {len(fields)} field(s) but the header has {width}", path=path, line=line, column=column)
         shoe_text, shoe_column = fields[shoe_at]
         if shoe_text != current:
             row_shoe = _shoe_id(shoe_text, shoe_column, path, line)
