@@ -160,3 +160,18 @@ def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(work
     assert "out: cannot write the results: Input/output error" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in (work / "out").iterdir()} == before
     assert names(work) == ["exp.yaml", "out", *(f"out/{n}" for n in sorted(before))]
+
+
+def test_a_saved_run_whose_shoe_file_has_moved_still_rebuilds_its_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    shoes = Path(__file__).resolve().parents[1] / "configs" / "shoes" / "sample-cards.txt"
+    (tmp_path / "shoes.txt").write_bytes(shoes.read_bytes())
+    (tmp_path / "exp.yaml").write_text("shoes: {source: recorded, path: shoes.txt, format: cards}\nstrategies:\n  - use: flat\n")
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    summary = (tmp_path / "out" / "summary.csv").read_text()
+    (tmp_path / "shoes.txt").unlink()
+    (tmp_path / "out" / "summary.csv").unlink()
+    capsys.readouterr()
+    assert main(["report", "out", "--quiet"]) == 0, capsys.readouterr().err
+    assert (tmp_path / "out" / "summary.csv").read_text() == summary

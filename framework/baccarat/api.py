@@ -175,7 +175,7 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
         if not (folder / name).is_file():
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
     check_ledger_file(folder / "ledger.parquet")
-    return Result(load_experiment(folder / "experiment.yaml"), out_dir=folder, baseline=baseline)
+    return Result(load_experiment(folder / "experiment.yaml", shoe_file_needed=False), out_dir=folder, baseline=baseline)
 
 
 LEDGER_COLUMNS: tuple[str, ...] = ("strategy", "session", "round", "stake", "net", "bankroll")

@@ -117,12 +117,14 @@ def _plain(value: Any) -> Any:
 # Reading ----------------------------------------------------------------------
 
 def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[str] = (),
-                    plugins_dirs: Iterable[str | Path] = ()) -> Experiment:
+                    plugins_dirs: Iterable[str | Path] = (), shoe_file_needed: bool = True) -> Experiment:
     """Read, override and resolve an experiment from a YAML file path or a mapping.
 
     ``overrides`` are ``key.path=value`` strings as given to ``--set``;
     ``plugins_dirs`` are plugin folders given on the command line (``--plugins-dir``),
-    loaded after the experiment's own ``plugins_dir``.
+    loaded after the experiment's own ``plugins_dir``. Without
+    ``shoe_file_needed`` (the experiment of a saved run, whose results are
+    rebuilt from its ledger), a recorded shoe file that has moved is no error.
     Raise :class:`InputError` (exit status 2) at the first mistake.
     """
     if isinstance(source, Mapping):
@@ -134,7 +136,9 @@ def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[
     overrides = tuple(overrides)
     for text in overrides:
         apply_override(doc, text)
-    return _Resolver(doc, folder, stem, overrides, plugins_dirs).experiment()
+    resolver = _Resolver(doc, folder, stem, overrides, plugins_dirs)
+    resolver.shoe_file_needed = shoe_file_needed
+    return resolver.experiment()
 
 
 def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
@@ -248,6 +252,7 @@ class _Resolver:
         self.extra_plugins_dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
         self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs
         self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
+        self.shoe_file_needed = True
 
     # Helpers -------------------------------------------------------------------
     def error(self, path: KeyPath, message: str, key: bool = False, cls: type[InputError] = InputError) -> InputError:
@@ -335,7 +340,7 @@ class _Resolver:
         self.plugins_dirs = self.plugins_dir(data) + self.extra_plugins_dirs
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
-        if shoes["source"] == "recorded":  # bets the shoes cannot settle are refused first, even when the file is missing
+        if shoes["source"] == "recorded" and self.shoe_file_needed:  # bets the shoes cannot settle are refused first
             shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
         return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
                           self.plugins_dirs)
