@@ -142,12 +142,15 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
         if not where.is_dir():
             raise InputError(f"{path} cannot be written: {where} is not a folder")
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
-        os.close(fd)
-        tmp = Path(name)
+        with held():  # the file and the name that says where it is, together
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
+            os.close(fd)
+            tmp = Path(name)
         yield tmp
         os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
+        with held():
+            os.replace(tmp, path)
+            tmp = None
     except BaseException as exc:
         if tmp is not None:
             tmp.unlink(missing_ok=True)
