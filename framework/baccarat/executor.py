@@ -268,34 +268,44 @@ def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: 
 
 
 def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
-              window: int, cancel: Callable[[Any], Any] | None = None) -> Iterator[ChunkOutput]:
+              window: int, cancel: Callable[[Any], Any] | None = None,
+              local: Callable[[Chunk], ChunkOutput] | None = None, every: int = 0) -> Iterator[ChunkOutput]:
     """Keep ``window`` chunks submitted ahead and yield their outputs in chunk order.
 
-    When the consumer stops early (an error, Ctrl-C), the chunks still
-    pending are cancelled with ``cancel``.
+    With ``local``, every ``every``-th chunk (the first included) is played
+    here, by ``local``, while the others run ahead. When the consumer stops
+    early (an error, Ctrl-C), the chunks still pending are cancelled with
+    ``cancel``.
     """
-    pending: deque[Any] = deque()
-    queue = iter(chunks)
+    pending: deque[tuple[Chunk, Any]] = deque()
+    queue = iter(enumerate(chunks))
+
+    def top_up() -> None:
+        while len(pending) < window:
+            item = next(queue, None)
+            if item is None:
+                return
+            index, chunk = item
+            here = local is not None and index % every == 0
+            pending.append((chunk, None if here else submit(chunk)))
+
     try:
-        for chunk in queue:
-            pending.append(submit(chunk))
-            if len(pending) >= window:
-                break
+        top_up()
         while pending:
-            output = result(pending.popleft())
-            for chunk in queue:
-                pending.append(submit(chunk))
-                break
+            chunk, handle = pending.popleft()
+            top_up()
+            output = local(chunk) if local is not None and handle is None else result(handle)
             yield output
     except BaseException:
         if cancel is not None:
-            for handle in pending:
-                cancel(handle)
+            for _, handle in pending:
+                if handle is not None:
+                    cancel(handle)
         raise
 
 
 def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    """Run the chunks in worker processes; on an error or an interrupt, stop the workers at once.
+    """Run the chunks in ``workers - 1`` worker processes and this one; on an error or an interrupt, stop the workers at once.
 
     Workers ignore Ctrl-C (a terminal sends it to every process of the
     group): the main process alone handles it, and terminates them.
@@ -306,12 +316,17 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
 
     from baccarat.interrupts import ignore_interrupts, starting_workers, wait_interruptibly
 
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers, len(chunks)), initializer=ignore_interrupts,
+    # The main process plays every workers-th chunk itself: one process fewer to start, and the kernels it
+    # loads serve the results too.
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers - 1, len(chunks)), initializer=ignore_interrupts,
                                                   mp_context=multiprocessing.get_context("spawn"))
 
     def submit(chunk: Chunk) -> concurrent.futures.Future[ChunkOutput]:
-        with starting_workers():  # the pool starts its workers as chunks are submitted
-            return pool.submit(run_chunk, plan, chunk)
+        try:
+            with starting_workers():  # the pool starts its workers as chunks are submitted
+                return pool.submit(run_chunk, plan, chunk)
+        except BrokenProcessPool:
+            raise RunFailure(WORKER_DIED) from None
 
     def all_alive() -> None:
         if any(process.exitcode is not None for process in list((getattr(pool, "_processes", None) or {}).values())):
@@ -327,7 +342,8 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
     try:
         # No future is cancelled: the workers are stopped instead, and the pool fails what is pending (a cancelled
         # future that the pool then fails raises InvalidStateError in its thread).
-        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER)
+        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER,
+                             local=lambda chunk: run_chunk(plan, chunk), every=workers)
         finished = True
     finally:
         if finished:

@@ -232,7 +232,7 @@ def _quietly(fn: Callable[[], Any]) -> Callable[[], None]:
     def call() -> None:
         try:
             fn()
-        except Exception:  # noqa: S110 - the work is redone where it is needed
+        except BaseException:  # noqa: S110 - the work is redone where it is needed (even at exit)
             pass
 
     return call
