@@ -253,6 +253,8 @@ def warm_up() -> None:
     frame = session_frame(["warm-up"], [[rows]], True)
     frame.group_by("strategy").agg(pl.col("net").sum(), pl.col("rounds").median())
     np.percentile(np.ones((2, 8)), (5, 50), axis=1)
+    _fill_bands(np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.zeros(1),
+                np.ones(1, dtype=np.int64), np.empty((1, 1)), 0)
     from baccarat import plots
 
     fig = plots.ruin_figure(pl.DataFrame({"strategy": ["warm-up"] * 2, "round": [0, 1], "ruined": [0.0, 0.5]}))
