@@ -32,7 +32,7 @@ for _code in range(128):
         _LABEL_LENGTHS[_code] = len(_label)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _int128(values, scale):
     """Little-endian int128 words of ``values * scale`` (low word, then the sign extension)."""
     wide = np.empty(2 * values.shape[0], dtype=np.int64)
@@ -56,7 +56,7 @@ def repeated_string(text: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _card_label_buffers(codes, label_bytes, label_lengths):
     """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card)."""
     n = codes.shape[0]

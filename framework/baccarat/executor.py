@@ -38,6 +38,9 @@ LEDGER_ROWS_PER_CHUNK = 400_000
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
 """Chunks submitted ahead per worker: enough to keep workers busy, few enough to bound memory."""
 
+LOCAL_CHUNKS_AHEAD = 4
+"""Chunks the main process may play ahead of the next output in order (their outputs wait in memory)."""
+
 
 @dataclasses.dataclass(frozen=True)
 class StrategySpec:
@@ -267,39 +270,72 @@ def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: 
         yield from _process_outputs(plan, chunks, workers)
 
 
-def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
-              window: int, cancel: Callable[[Any], Any] | None = None,
-              local: Callable[[Chunk], ChunkOutput] | None = None, every: int = 0) -> Iterator[ChunkOutput]:
-    """Keep ``window`` chunks submitted ahead and yield their outputs in chunk order.
+_NOT_YET = object()
+"""The output of a chunk still being played."""
 
-    With ``local``, every ``every``-th chunk (the first included) is played
-    here, by ``local``, while the others run ahead. When the consumer stops
-    early (an error, Ctrl-C), the chunks still pending are cancelled with
-    ``cancel``.
+
+@dataclasses.dataclass(frozen=True)
+class _Failed:
+    """A chunk played ahead of its turn that raised ``error``."""
+
+    error: Exception
+
+
+def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
+              window: int, cancel: Callable[[Any], Any] | None = None, local: Callable[[Chunk], ChunkOutput] | None = None,
+              ready: Callable[[Any], bool] | None = None, depth: int | None = None) -> Iterator[ChunkOutput]:
+    """Yield every chunk's output in chunk order, keeping ``depth`` chunks submitted ahead (``window`` in hand at most).
+
+    With ``local``, this process plays chunks too: whenever the next output
+    in order is not ``ready`` yet, it plays the earliest chunk not started
+    instead of waiting, so the work shares itself out by the speed of each
+    side. When the consumer stops early (an error, Ctrl-C), the chunks still
+    pending are cancelled with ``cancel``.
     """
-    pending: deque[tuple[Chunk, Any]] = deque()
-    queue = iter(enumerate(chunks))
+    depth = window if depth is None else depth
+    entries: deque[list[Any]] = deque()  # [chunk, handle (None: not submitted), output] in chunk order
+    queue = iter(chunks)
+    submitted = 0
 
     def top_up() -> None:
-        while len(pending) < window:
-            item = next(queue, None)
-            if item is None:
-                return
-            index, chunk = item
-            here = local is not None and index % every == 0
-            pending.append((chunk, None if here else submit(chunk)))
+        nonlocal submitted
+        while len(entries) < window:
+            chunk = next(queue, None)
+            if chunk is None:
+                break
+            entries.append([chunk, None, _NOT_YET])
+        for entry in entries:
+            if submitted >= depth:
+                break
+            if entry[1] is None and entry[2] is _NOT_YET:
+                entry[1] = submit(entry[0])
+                submitted += 1
 
     try:
-        top_up()
-        while pending:
-            chunk, handle = pending.popleft()
+        while True:
             top_up()
-            output = local(chunk) if local is not None and handle is None else result(handle)
-            yield output
+            if not entries:
+                return
+            head = entries[0]
+            if local is not None and head[2] is _NOT_YET and ready is not None and not ready(head[1]):
+                later = next((entry for entry in entries if entry[1] is None and entry[2] is _NOT_YET), None)
+                if later is not None:
+                    try:
+                        later[2] = local(later[0])
+                    except Exception as exc:  # raised in its turn, so that the first failing chunk is the one reported
+                        later[2] = _Failed(exc)
+                    continue
+            entries.popleft()
+            if head[2] is _NOT_YET:
+                head[2] = result(head[1])
+                submitted -= 1
+            if isinstance(head[2], _Failed):
+                raise head[2].error
+            yield head[2]
     except BaseException:
         if cancel is not None:
-            for _, handle in pending:
-                if handle is not None:
+            for _, handle, output in entries:
+                if handle is not None and output is _NOT_YET:
                     cancel(handle)
         raise
 
@@ -316,8 +352,8 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
 
     from baccarat.interrupts import ignore_interrupts, starting_workers, wait_interruptibly
 
-    # The main process plays every workers-th chunk itself: one process fewer to start, and the kernels it
-    # loads serve the results too.
+    # The main process plays chunks too, whenever the next output is not ready: one process fewer to start, the
+    # kernels it loads serve the results too, and the work shares itself out between it and the workers.
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers - 1, len(chunks)), initializer=ignore_interrupts,
                                                   mp_context=multiprocessing.get_context("spawn"))
 
@@ -342,8 +378,9 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
     try:
         # No future is cancelled: the workers are stopped instead, and the pool fails what is pending (a cancelled
         # future that the pool then fails raises InvalidStateError in its thread).
-        yield from _in_order(submit, result, chunks, workers * CHUNKS_IN_FLIGHT_PER_WORKER,
-                             local=lambda chunk: run_chunk(plan, chunk), every=workers)
+        depth = (workers - 1) * CHUNKS_IN_FLIGHT_PER_WORKER
+        yield from _in_order(submit, result, chunks, depth + LOCAL_CHUNKS_AHEAD, local=lambda chunk: run_chunk(plan, chunk),
+                             ready=lambda future: future.done(), depth=depth)
         finished = True
     finally:
         if finished:

@@ -76,7 +76,7 @@ def _mix(x, y):
     return result ^ (result >> _S16)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def seed_state(words, n_words, out):
     """Write ``SeedSequence`` of the entropy ``words[:n_words]`` -> ``generate_state(4, uint64)`` into ``out``.
 
@@ -121,7 +121,7 @@ def put_int_words(words, at, value):
     return at
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _seed_sequence_state(run_words, shoe_id, out):
     """Write ``SeedSequence(seed, spawn_key=(shoe_id,)).generate_state(4, uint64)`` into ``out``."""
     n_run = run_words.shape[0]
@@ -166,7 +166,7 @@ def _pcg_step(rng):
     rng[1] = total_lo
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def pcg_seed(rng, state):
     """Seed PCG64 from SeedSequence output as numpy does (initstate = s0:s1, initseq = s2:s3)."""
     rng[2] = (state[2] << _ONE) | (state[3] >> np.uint64(63))
@@ -181,7 +181,7 @@ def pcg_seed(rng, state):
     _pcg_step(rng)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _shuffle_shoes(template, run_words, first_shoe, count, out):
     """Fill ``out[k]`` with shoe ``first_shoe + k`` shuffled as numpy's ``Generator.shuffle`` does.
 
@@ -232,7 +232,7 @@ def _shuffle_shoes(template, run_words, first_shoe, count, out):
             row[i] = tmp
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _deal_shoes(shoes, shoe_ids, burn, cut_card, reshuffle, value, burn_count, banker_draws,
                 shoe_col, hand_col, outcome, player_cards, banker_cards, player_total, banker_total,
                 natural, player_pair, banker_pair):

@@ -58,7 +58,7 @@ def _restart(prog, unit, line, labouchere):
     return unit, 0, 0, 0, 0, 0, 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _play_sessions(outcome, shoe, mult, sess_number, sess_start, sess_stop, initial, table_min, table_max,
                    prog, unit, wins, line, floor, selector, fixed_bet, banker_bet, player_bet, streak_length, pattern,
                    rng_words, n_rng_words, stop_loss, stop_win, max_rounds,

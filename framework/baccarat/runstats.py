@@ -36,7 +36,7 @@ _INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_l
 _MONEY_FIELDS = ("wagered", "net", "final_bankroll", "max_drawdown", "max_stake")
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, min_micros, out, out_expected):
     """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows."""
     for k in range(first.shape[0]):
@@ -222,7 +222,7 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
                          **{n: table[:, i] for i, n in enumerate(names)}})
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _fill_bands(values, first, length, final, rounds, matrix, column):
     """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended."""
     for s in range(first.shape[0]):

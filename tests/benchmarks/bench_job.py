@@ -4,11 +4,13 @@
 
 Runs, one after the other and each in its own process:
 
-1. ``baseline_pure_python.py`` with Python's own shuffle (the pure-Python
+1. ``baccarat run tests/benchmarks/job.yaml`` (4 strategies on the same
+   100,000 seeded 8-deck shoes): ledger and rounds to Parquet, summary,
+   plots, report;
+2. ``baseline_pure_python.py`` with Python's own shuffle (the pure-Python
    baseline) and with numpy's seeded shuffle (the very shoes of ``baccarat
-   run``): dealing and betting, every round and ledger row in memory lists;
-2. ``baccarat run tests/benchmarks/job.yaml`` (the same 4 strategies on the
-   same number of shoes): ledger and rounds to Parquet, summary, plots, report;
+   run``): the same dealing and betting, every round and ledger row kept in
+   lists in memory;
 3. ``baccarat run`` again on a quarter and a half of the shoes, to show that
    peak memory stays flat as the number of shoes grows.
 
@@ -135,17 +137,21 @@ def main() -> None:
         work = Path(tmp)
         warm, _, _ = baccarat_run(100, args.workers, work / "warm")  # kernels compiled once after install, then cached
         print(f"first small run (loads or compiles the cached kernels): {warm:.2f} s")
+        load = os.getloadavg()[0]
+        seconds, memory, output = baccarat_run(args.shoes, args.workers, work / "run")
+        summary_line = output.strip().splitlines()[-1]
         baselines = {}
         if not args.skip_baseline:
             for shuffle in ("python", "numpy"):
-                seconds, memory, output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
-                                                        "--shoes", str(args.shoes), "--shuffle", shuffle])
-                baselines[shuffle] = (seconds, memory, output)
-                print(f"pure-Python baseline, {shuffle} shuffle: {seconds:7.2f} s, peak memory {memory:7.0f} MB")
-        seconds, memory, output = baccarat_run(args.shoes, args.workers, work / "run")
+                base_load = os.getloadavg()[0]
+                base, base_memory, base_output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
+                                                               "--shoes", str(args.shoes), "--shuffle", shuffle])
+                baselines[shuffle] = (base, base_memory, base_output)
+                print(f"pure-Python baseline, {shuffle} shuffle: {base:7.2f} s, peak memory {base_memory:7.0f} MB "
+                      f"(load average {base_load:.2f} before)")
         print(f"baccarat run (Parquet ledger and rounds, summary, plots, report): {seconds:7.2f} s, "
-              f"peak memory {memory:6.0f} MB")
-        print("  " + output.strip().splitlines()[-1])
+              f"peak memory {memory:6.0f} MB (load average {load:.2f} before)")
+        print("  " + summary_line)
         for shuffle, (base, _, _) in baselines.items():
             print(f"  {base / seconds:5.1f}x faster than the pure-Python baseline with the {shuffle} shuffle")
         if "numpy" in baselines:
