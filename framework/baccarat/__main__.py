@@ -1,5 +1,5 @@
 """``python -m baccarat`` runs the command line."""
 
-from baccarat.cli import main
+from baccarat.cli import console
 
-raise SystemExit(main())
+console()

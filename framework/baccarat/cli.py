@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -71,6 +72,45 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
+def console() -> NoReturn:
+    """Entry point of the ``baccarat`` command: :func:`main`, then a quick exit.
+
+    Once the command is done and its output flushed, the exit handlers run
+    (Ray's shutdown among them) and the process ends without tearing the
+    interpreter down module by module: with polars, numba, pyarrow and
+    matplotlib loaded that teardown alone takes about half a second, and it
+    writes nothing.
+    """
+    status = main()
+    exit_now(status)
+
+
+def exit_now(status: int) -> NoReturn:
+    """Flush the output, join running non-daemon threads, run the exit handlers, and end the process with ``status``."""
+    import atexit
+    import threading
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader went away, as `main` reports it: status 1, no message
+            _silence_stdout()
+            status = status or 1
+        except (OSError, ValueError):
+            pass
+    current = threading.current_thread()
+    for thread in threading.enumerate():
+        if thread is not current and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(status)
+
+
 def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
                   file: TextIO | None = None, line: str | None = None) -> None:
     """Show a library's warning as one line, like the command's own warnings."""
@@ -83,8 +123,6 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
-    import os
-
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

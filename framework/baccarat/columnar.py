@@ -117,13 +117,20 @@ PARQUET_OPTIONS: dict[str, Any] = {"compression": "lz4", "write_page_index": Fal
 """How parts are encoded: LZ4 (fast both ways), no page index (parts are appended byte for byte)."""
 
 
+def _leaf_path(field: pa.Field) -> str:
+    """Return the Parquet column path of a field's values (a list column's values lie one level down)."""
+    if pa.types.is_list(field.type) or pa.types.is_large_list(field.type):
+        return f"{field.name}.list.element"  # the compliant nested naming pyarrow writes
+    return field.name
+
+
 def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = (), plain: Sequence[str] = ()) -> bytes:
     """Encode tables of one schema as one Parquet file in memory, one row group per table.
 
     ``statistics`` names the columns that get min/max statistics; ``plain`` those encoded without a dictionary.
     """
     buffer = io.BytesIO()
-    dictionary = [name for name in tables[0].schema.names if name not in plain]
+    dictionary = [_leaf_path(field) for field in tables[0].schema if field.name not in plain]
     with pq.ParquetWriter(buffer, tables[0].schema, write_statistics=list(statistics) or False,
                           use_dictionary=dictionary, **PARQUET_OPTIONS) as writer:
         for part in tables:

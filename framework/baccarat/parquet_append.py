@@ -13,6 +13,7 @@ footer); :func:`baccarat.parts.encode` writes them that way.
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 from pathlib import Path
@@ -214,6 +215,25 @@ def split_part(part: bytes) -> tuple[list[Field], memoryview]:
     return metadata, memoryview(part)[4:footer_start]
 
 
+def _copy_rest(source: BinaryIO, start: int, target: BinaryIO) -> None:
+    """Append the bytes of ``source`` from ``start`` on to ``target`` (in the kernel where it can: no copy through Python)."""
+    target.flush()
+    out = target.tell()
+    size = os.fstat(source.fileno()).st_size - start
+    try:
+        while size > 0:
+            done = os.copy_file_range(source.fileno(), target.fileno(), size, start, out)
+            if done == 0:
+                break
+            start, out, size = start + done, out + done, size - done
+    except (AttributeError, OSError):  # no copy_file_range here (or not between these files): copy the rest by hand
+        pass
+    target.seek(out)
+    if size > 0:
+        source.seek(start)
+        shutil.copyfileobj(source, target, 1 << 20)
+
+
 class ParquetAppender:
     """Write one Parquet file from parts of one schema, appended in order."""
 
@@ -281,8 +301,7 @@ class ParquetAppender:
             for group in spool._row_groups:
                 self._row_groups.append(self._moved_row_group(group, delta))
             with spool.path.open("rb") as source:
-                source.seek(len(MAGIC))
-                shutil.copyfileobj(source, self._file, 1 << 20)
+                _copy_rest(source, len(MAGIC), self._file)
             self._position += spool._position - len(MAGIC)
             self.rows += spool.rows
         finally:

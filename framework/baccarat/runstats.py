@@ -157,8 +157,8 @@ class BankrollSpool:
             path = self.folder / f".bankroll.{len(self.paths)}.spool"
             path.write_bytes(b"")
             self.paths.append(path)
-        with self.paths[k].open("ab") as handle:
-            np.asarray(bankroll, dtype=np.int64).tofile(handle)
+        with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
+            handle.write(np.ascontiguousarray(bankroll, dtype=np.int64).data)
 
     def remove(self) -> None:
         """Delete the spool files."""
