@@ -16,6 +16,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -41,11 +42,18 @@ class Analysis:
     sessions: pl.DataFrame
     summary: pl.DataFrame
     comparison: pl.DataFrame
-    bands: pl.DataFrame
+    _bands: pl.DataFrame | Future[pl.DataFrame] = dataclasses.field(repr=False)
     ruin: pl.DataFrame
     paths: pl.DataFrame
     initial_bankroll: Decimal
     table_min: Decimal
+
+    @property
+    def bands(self) -> pl.DataFrame:
+        """The bankroll percentile bands (waited for when they are still being computed in the background)."""
+        if isinstance(self._bands, Future):
+            self._bands = self._bands.result()
+        return self._bands
 
     def figure(self, kind: str) -> Figure:
         """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
@@ -73,12 +81,13 @@ class Analysis:
 
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
             baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
-            bands: pl.DataFrame | None = None) -> Analysis:
+            bands: pl.DataFrame | Future[pl.DataFrame] | None = None) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
     :func:`stats.bankroll_bands` of that ledger already computed (``baccarat run``
-    gathers them while it plays, see :mod:`baccarat.runstats`).
+    gathers them while it plays, see :mod:`baccarat.runstats`); ``bands`` may
+    be a future still running, waited for when first used.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
@@ -87,7 +96,7 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
         sessions=sessions,
         summary=stats.summary_table(sessions),
         comparison=stats.paired_comparison(sessions, baseline),
-        bands=bands if bands is not None else stats.bankroll_bands(ledger, sessions, initial),
+        _bands=bands if bands is not None else stats.bankroll_bands(ledger, sessions, initial),
         ruin=stats.ruin_curve(sessions),
         paths=stats.sample_paths(ledger, sessions, initial, samples),
         initial_bankroll=initial,
@@ -143,10 +152,12 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     analysis = analyse_experiment(ledger, experiment, baseline, **precomputed)
     _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
-    images = {}
-    for kind, fig in analysis.figures().items():
-        images[kind] = png_bytes(fig)
-        _write_atomic(out / PLOT_FILES[kind], images[kind])
+    rendered = {}
+    kinds = [kind for kind in PLOT_FILES if kind != "comparison" or analysis.comparison.height]
+    for kind in sorted(kinds, key=lambda kind: kind == "bankroll"):  # the bands may still be on their way: theirs last
+        rendered[kind] = png_bytes(analysis.figure(kind))
+        _write_atomic(out / PLOT_FILES[kind], rendered[kind])
+    images = {kind: rendered[kind] for kind in kinds}
     stale = out / PLOT_FILES["comparison"]
     if "comparison" not in images and stale.exists():
         stale.unlink()

@@ -16,9 +16,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import polars as pl
@@ -283,10 +284,22 @@ class RunStatsCollector:
             self.rows[k].append(rows)
             self.spool.append(k, bankroll)
 
-    def results(self, initial_bankroll: Decimal) -> dict[str, pl.DataFrame]:
-        """Return the session table and the bankroll bands (keyword arguments of ``write_results``), then drop the spools."""
+    def results(self, initial_bankroll: Decimal, background: Executor | None = None) -> dict[str, Any]:
+        """Return the session table and the bankroll bands (keyword arguments of ``write_results``), then drop the spools.
+
+        With ``background``, the bands are computed there and given as a
+        future, so that the rest of the results need not wait for them.
+        """
         try:
             sessions = session_frame(self.labels, self.rows, self.has_expected)
-            return {"sessions": sessions, "bands": bankroll_bands(self.spool, sessions, initial_bankroll)}
-        finally:
+        except BaseException:
             self.spool.remove()
+            raise
+
+        def bands() -> pl.DataFrame:
+            try:
+                return bankroll_bands(self.spool, sessions, initial_bankroll)
+            finally:
+                self.spool.remove()
+
+        return {"sessions": sessions, "bands": bands() if background is None else background.submit(bands)}
