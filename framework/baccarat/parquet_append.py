@@ -149,7 +149,10 @@ class _Writer:
                     self.value(key, k)
                     self.value(val, v)
         elif kind == _STRUCT:
-            self.struct(value)
+            if isinstance(value, bytes):  # a struct already encoded
+                self.out += value
+            else:
+                self.struct(value)
         else:
             raise ParquetPartError(f"unknown Thrift type {kind}")
 
@@ -243,7 +246,9 @@ class ParquetAppender:
         self._file.write(MAGIC)
         self._position = len(MAGIC)
         self._head: list[Field] | None = None
-        self._row_groups: list[Any] = []
+        # Row groups are kept encoded: bytes are not followed by the garbage collector, nested lists would be (a run
+        # appends thousands of row groups, and every full collection would walk all of them).
+        self._row_groups: list[bytes] = []
         self.rows = 0
 
     def append(self, part: bytes) -> None:
@@ -256,7 +261,7 @@ class ParquetAppender:
             raise ParquetPartError("a part has another schema than the first part")
         delta = self._position - len(MAGIC)
         for group in _get(metadata, _FMD_ROW_GROUPS, (_STRUCT, []))[1]:
-            self._row_groups.append(self._moved_row_group(group, delta))
+            self._row_groups.append(encode_struct(self._moved_row_group(group, delta)))
         self.rows += _get(metadata, _FMD_NUM_ROWS, 0)
         self._file.write(body)
         self._position += len(body)
@@ -299,7 +304,7 @@ class ParquetAppender:
                 raise ParquetPartError("a spool has another schema than this file")
             delta = self._position - len(MAGIC)
             for group in spool._row_groups:
-                self._row_groups.append(self._moved_row_group(group, delta))
+                self._row_groups.append(encode_struct(self._moved_row_group(decode_struct(group), delta)))
             with spool.path.open("rb") as source:
                 _copy_rest(source, len(MAGIC), self._file)
             self._position += spool._position - len(MAGIC)
