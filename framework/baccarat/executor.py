@@ -383,8 +383,8 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
                              ready=lambda future: future.done(), depth=depth)
         finished = True
     finally:
-        if finished:
-            pool.shutdown(wait=True)
+        if finished:  # the workers end on their own while the results are made (their exit takes a few tenths)
+            pool.shutdown(wait=False)
         else:
             _terminate_workers(pool)
             _abandon(pool)

@@ -16,7 +16,7 @@ import io
 import json
 import os
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Future
+from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,25 +35,53 @@ COMPARISON_FILE = "comparison.csv"
 REPORT_FILE = "report.html"
 
 
+Pending = Any
+"""A frame, or a future of it still being computed in the background (see :func:`analyse`)."""
+
+
+def _ready(value: Pending) -> pl.DataFrame:
+    return value.result() if isinstance(value, Future) else value
+
+
 @dataclasses.dataclass
 class Analysis:
-    """Every statistic of a run, as polars frames (see :mod:`baccarat.stats`)."""
+    """Every statistic of a run, as polars frames (see :mod:`baccarat.stats`).
+
+    Frames computed in the background are waited for when first used.
+    """
 
     sessions: pl.DataFrame
-    summary: pl.DataFrame
-    comparison: pl.DataFrame
-    _bands: pl.DataFrame | Future[pl.DataFrame] = dataclasses.field(repr=False)
+    _summary: Pending = dataclasses.field(repr=False)
+    _comparison: Pending = dataclasses.field(repr=False)
+    _bands: Pending = dataclasses.field(repr=False)
     ruin: pl.DataFrame
-    paths: pl.DataFrame
+    _paths: Pending = dataclasses.field(repr=False)
     initial_bankroll: Decimal
     table_min: Decimal
 
     @property
+    def summary(self) -> pl.DataFrame:
+        """One row per strategy (:func:`baccarat.stats.summary_table`)."""
+        self._summary = _ready(self._summary)
+        return self._summary
+
+    @property
+    def comparison(self) -> pl.DataFrame:
+        """Each strategy against the baseline, paired by session (:func:`baccarat.stats.paired_comparison`)."""
+        self._comparison = _ready(self._comparison)
+        return self._comparison
+
+    @property
     def bands(self) -> pl.DataFrame:
-        """The bankroll percentile bands (waited for when they are still being computed in the background)."""
-        if isinstance(self._bands, Future):
-            self._bands = self._bands.result()
+        """The bankroll percentile bands (:func:`baccarat.stats.bankroll_bands`)."""
+        self._bands = _ready(self._bands)
         return self._bands
+
+    @property
+    def paths(self) -> pl.DataFrame:
+        """The bankroll paths of a few sample sessions (:func:`baccarat.stats.sample_paths`)."""
+        self._paths = _ready(self._paths)
+        return self._paths
 
     def figure(self, kind: str) -> Figure:
         """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
@@ -81,31 +109,37 @@ class Analysis:
 
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
             baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
-            bands: pl.DataFrame | Future[pl.DataFrame] | None = None) -> Analysis:
+            bands: pl.DataFrame | Future[pl.DataFrame] | None = None, background: Executor | None = None) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
     :func:`stats.bankroll_bands` of that ledger already computed (``baccarat run``
     gathers them while it plays, see :mod:`baccarat.runstats`); ``bands`` may
-    be a future still running, waited for when first used.
+    be a future still running. With ``background``, the summary, the
+    comparison, the bands and the sample paths are computed there, each
+    waited for when first used.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
         sessions = stats.session_table(ledger, initial, minimum)
+
+    def later(fn: Any, *args: Any) -> Pending:
+        return fn(*args) if background is None else background.submit(fn, *args)
+
     return Analysis(
         sessions=sessions,
-        summary=stats.summary_table(sessions),
-        comparison=stats.paired_comparison(sessions, baseline),
-        _bands=bands if bands is not None else stats.bankroll_bands(ledger, sessions, initial),
+        _summary=later(stats.summary_table, sessions),
+        _comparison=later(stats.paired_comparison, sessions, baseline),
+        _bands=bands if bands is not None else later(stats.bankroll_bands, ledger, sessions, initial),
         ruin=stats.ruin_curve(sessions),
-        paths=stats.sample_paths(ledger, sessions, initial, samples),
+        _paths=later(stats.sample_paths, ledger, sessions, initial, samples),
         initial_bankroll=initial,
         table_min=minimum,
     )
 
 
 def analyse_experiment(ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
-                       **precomputed: pl.DataFrame) -> Analysis:
+                       **precomputed: Any) -> Analysis:
     """:func:`analyse` with the initial bankroll and table minimum of ``experiment``."""
     cents = Decimal("0.01")
     return analyse(ledger, experiment.session.bankroll_cents * cents, experiment.session.table_min_cents * cents, baseline,
@@ -132,7 +166,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
-                  roads: Sequence[int] = (), **precomputed: pl.DataFrame) -> Analysis:
+                  roads: Sequence[int] = (), **precomputed: Any) -> Analysis:
     """Write ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
@@ -149,15 +183,20 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         from baccarat.roads_plot import run_roads_images
 
         road_images = run_roads_images(out, roads)
-    analysis = analyse_experiment(ledger, experiment, baseline, **precomputed)
-    _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
+    # Statistics in polars (which works without the GIL) are computed in threads while the plots are drawn; the
+    # files are written once everything is ready, so that an error leaves every file as it was.
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
+        analysis = analyse_experiment(ledger, experiment, baseline, background=background, **precomputed)
+        images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}
+        if analysis.comparison.height:
+            images["comparison"] = png_bytes(analysis.figure("comparison"))
+        images["bankroll"] = png_bytes(analysis.figure("bankroll"))  # last: its bands and paths take longest
+        summary_csv = analysis.summary.write_csv().encode("utf-8")
+    images = {kind: images[kind] for kind in PLOT_FILES if kind in images}
+    _write_atomic(out / SUMMARY_FILE, summary_csv)
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
-    rendered = {}
-    kinds = [kind for kind in PLOT_FILES if kind != "comparison" or analysis.comparison.height]
-    for kind in sorted(kinds, key=lambda kind: kind == "bankroll"):  # the bands may still be on their way: theirs last
-        rendered[kind] = png_bytes(analysis.figure(kind))
-        _write_atomic(out / PLOT_FILES[kind], rendered[kind])
-    images = {kind: rendered[kind] for kind in kinds}
+    for kind, image in images.items():
+        _write_atomic(out / PLOT_FILES[kind], image)
     stale = out / PLOT_FILES["comparison"]
     if "comparison" not in images and stale.exists():
         stale.unlink()
