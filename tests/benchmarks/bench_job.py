@@ -36,6 +36,15 @@ HERE = Path(__file__).resolve().parent
 
 
 def _children(pid: int) -> list[int]:
+    """The child processes of ``pid``: from /proc/PID/task/*/children where the kernel has it (cheap), else a scan."""
+    try:
+        found = []
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as handle:
+                found.extend(int(child) for child in handle.read().split())
+        return found
+    except (OSError, ValueError):
+        pass
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
