@@ -243,14 +243,22 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
+    # Columns that never hold a null in a run are written as required: the same values, encoded faster. Which
+    # they are depends on the run only (every chunk of a run has cards or none), so every part has one schema.
+    rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
     return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
-                       encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand")),
-                       tuple(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER) for ledger in ledgers),
+                       encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
+                       tuple(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER,
+                                            required=ledger.schema.names) for ledger in ledgers),
                        tuple(folded), tuple(bankrolls))
 
 
 _PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")
 """Ledger columns encoded without a dictionary (cheaper, and no smaller with one)."""
+
+_ROUNDS_ALWAYS = ("shoe", "hand", "outcome", "seed")
+_ROUNDS_WITH_CARDS = ("player_total", "banker_total", "natural", "player_pair", "banker_pair")
+"""Columns of ``rounds`` never null: always, and when the shoes have cards (the card lists stay nullable)."""
 
 
 def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:
