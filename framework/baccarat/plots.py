@@ -111,13 +111,14 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0)
     axes = fig.subplots(n, 1, sharex=True, squeeze=False).ravel()
     finals = sessions.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+    strategy_column = sessions.get_column("strategy").to_numpy()
     low, high = (float(finals.min()), float(finals.max())) if len(finals) else (0.0, 1.0)
     low, high = min(low, initial_bankroll), max(high, initial_bankroll)
     if high <= low:
         high = low + 1.0
     bins = np.linspace(low, high, 51)
     for ax, name in zip(axes, strategies, strict=False):
-        values = sessions.filter(pl.col("strategy") == name).get_column("final_bankroll").cast(pl.Float64).to_numpy()
+        values = finals[strategy_column == name]
         ax.hist(values, bins=bins, color=colors[name], alpha=0.85, label="sessions")
         ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
         ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")

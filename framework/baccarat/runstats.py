@@ -187,7 +187,8 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     cells = stats.BAND_CELLS if cells is None else cells
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in stats.BAND_PERCENTILES]
-    groups = [(k, strategy[0], group) for k, (strategy, group) in enumerate(sessions.group_by("strategy", maintain_order=True))]
+    columns = sessions.select("strategy", "rounds_dealt", "final_bankroll")
+    groups = [(k, strategy[0], group) for k, (strategy, group) in enumerate(columns.group_by("strategy", maintain_order=True))]
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
     if not frames:
@@ -289,12 +290,14 @@ class RunStatsCollector:
 
         With ``background``, the bands are computed there and given as a
         future, so that the rest of the results need not wait for them.
+        The gathered rows are let go once the table is made (the table holds them).
         """
         try:
             sessions = session_frame(self.labels, self.rows, self.has_expected)
         except BaseException:
             self.spool.remove()
             raise
+        self.rows = [[] for _ in self.labels]
 
         def bands() -> pl.DataFrame:
             try:

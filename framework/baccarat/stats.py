@@ -16,6 +16,7 @@ per-round aggregates that the plots draw. Definitions are in docs/results.md.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from decimal import Decimal
 from statistics import NormalDist
 
@@ -153,7 +154,7 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
     ruin_rounds = _f("rounds_to_ruin").filter(pl.col("ruined"))
     expected = pl.when(pl.col("expected_net").is_not_null().any()).then(pl.col("expected_net").sum())
-    summary = sessions.group_by("strategy", maintain_order=True).agg(
+    summary = by_strategy(sessions, [
         pl.len().cast(pl.Int64).alias("sessions"),
         pl.col("rounds").sum(),
         pl.col("wagered").sum(),
@@ -174,8 +175,27 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
         pl.col("max_stake").max(),
         pl.col("capped_bets").sum(),
         (pl.col("net") > 0).mean().alias("sessions_in_profit"),
-    )
+    ])
     return summary.select(SUMMARY_COLUMNS)
+
+
+def by_strategy(frame: pl.DataFrame, aggregations: list[pl.Expr],
+                join: Callable[[pl.DataFrame], pl.DataFrame] | None = None) -> pl.DataFrame:
+    """Return one row of ``aggregations`` per strategy, in the order of ``frame`` (as ``group_by(...).agg`` would).
+
+    Strategies are taken one at a time (``join`` applied to each one's rows
+    first), in a select: memory holds one strategy's rows, not lists per group.
+    """
+    frames = []
+    for name in frame.get_column("strategy").unique(maintain_order=True).to_list():
+        part = frame.filter(pl.col("strategy") == name)
+        if join is not None:
+            part = join(part)
+        frames.append(part.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
+    if not frames:
+        empty = frame if join is None else join(frame)
+        return empty.group_by("strategy", maintain_order=True).agg(aggregations)
+    return pl.concat(frames)
 
 
 def summarize(ledger: Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str) -> pl.DataFrame:
@@ -211,7 +231,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
                          f"the strategies are {', '.join(order)}")
     base = sessions.filter(pl.col("strategy") == baseline).select(
         "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined"))
-    pairs = sessions.filter(pl.col("strategy") != baseline).join(base, on="session", how="inner", maintain_order="left")
+    pairs = sessions.select("strategy", "session", "net", "wagered", "ruined").filter(pl.col("strategy") != baseline)
     k = pl.len().cast(pl.Float64)
     diff = _f("net") - _f("b_net")
     ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
@@ -223,7 +243,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
     edge_se = pl.when(pl.len() >= 2).then((k / (k - 1) * (influence ** 2).sum()).sqrt())
     diff_se = diff.std(ddof=1) / k.sqrt()
     ruin_se = ruin_diff.std(ddof=1) / k.sqrt()
-    out = pairs.group_by("strategy", maintain_order=True).agg(
+    out = by_strategy(pairs, [
         pl.lit(baseline).alias("baseline"),
         pl.len().cast(pl.Int64).alias("sessions"),
         (pl.col("net").sum() - pl.col("b_net").sum()).alias("net_diff"),
@@ -238,7 +258,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
         (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
         (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
         (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
-    )
+    ], join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"))
     if out.is_empty():
         out = pl.DataFrame(schema={"strategy": pl.String, "baseline": pl.String, "sessions": pl.Int64,
                                    "net_diff": MONEY, **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:]}})
@@ -294,7 +314,7 @@ def bankroll_bands(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Dec
 def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
     """Return the share of sessions ruined by each round, per strategy: ``strategy``, ``round`` (from 0), ``ruined``."""
     frames = []
-    for strategy, group in sessions.group_by("strategy", maintain_order=True):
+    for strategy, group in sessions.select("strategy", "rounds_dealt", "rounds_to_ruin").group_by("strategy", maintain_order=True):
         count = group.height
         horizon = int(group.get_column("rounds_dealt").max() or 0)
         ruin = group.get_column("rounds_to_ruin").drop_nulls().to_numpy().astype(np.int64)
