@@ -210,6 +210,26 @@ def keep_freed_memory() -> None:
         pass
 
 
+def release_freed_memory() -> None:
+    """Give back to the system what this process freed and kept (glibc), and stop keeping it: the chunks are done.
+
+    The main process plays chunks too; once they are done, the memory its
+    allocator kept would only add to the results' own (polars allocates
+    from another allocator). The next run in this process keeps freed
+    memory again.
+    """
+    keep_freed_memory.cache_clear()
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD: glibc's default
+        libc.mallopt(-1, 128 * 1024)  # M_TRIM_THRESHOLD: glibc's default
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
     import pyarrow as pa

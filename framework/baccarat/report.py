@@ -183,9 +183,9 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         from baccarat.roads_plot import run_roads_images
 
         road_images = run_roads_images(out, roads)
-    # Statistics in polars (which works without the GIL) are computed in threads while the plots are drawn; the
+    # Statistics in polars (which works without the GIL) are computed in a thread while the plots are drawn; the
     # files are written once everything is ready, so that an error leaves every file as it was.
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="statistics") as background:
         analysis = analyse_experiment(ledger, experiment, baseline, background=background, **precomputed)
         images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}
         if analysis.comparison.height:

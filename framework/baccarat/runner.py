@@ -20,7 +20,18 @@ from baccarat import __version__
 from baccarat.bets import bets_settled, check_bets_offered
 from baccarat.engine import StrategyRun
 from baccarat.errors import StrategyError
-from baccarat.executor import Chunk, RunCounts, RunPlan, StrategySpec, collect_outputs, execute, seeded_chunks, table_chunks, write_outputs
+from baccarat.executor import (
+    Chunk,
+    RunCounts,
+    RunPlan,
+    StrategySpec,
+    collect_outputs,
+    execute,
+    release_freed_memory,
+    seeded_chunks,
+    table_chunks,
+    write_outputs,
+)
 from baccarat.experiment import Experiment
 from baccarat.odds import expected_values
 from baccarat.outfolder import atomic_folder
@@ -207,6 +218,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
             counts.append(write_outputs(outputs, folder, progress,
                                         lambda output: collector.add(output.session_rows, output.bankrolls)))
+        release_freed_memory()
         timings["run"] = time.perf_counter() - start
         return counts[0]
 
@@ -216,7 +228,9 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         if warming.is_alive():
             warming.join()
         # The bands (numpy sorts, without the GIL) are computed while the summary and the other plots are made.
-        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, background)
+        results = gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, background)
+        release_freed_memory()  # the gathered rows, now in the session table
+        return results
 
     try:
         out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
