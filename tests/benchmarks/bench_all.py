@@ -102,8 +102,7 @@ def main() -> None:
     numpy_base = number(r"^pure-Python baseline, numpy shuffle:\s+([\d.]+) s", job)
     memory = number(r"^baccarat run \(.*?peak memory\s+([\d.]+) MB", job)
     base_memory = number(r"^pure-Python baseline, python shuffle:.*peak memory\s+([\d.]+) MB", job)
-    quarter = number(r"^baccarat run on [\d,]+ shoes:.*peak memory\s+([\d.]+) MB", job)
-    half = [float(m) for m in re.findall(r"^baccarat run on [\d,]+ shoes:.*peak memory\s+([\d.]+) MB", job, re.M)][1]
+    scale = re.findall(r"^baccarat run on ([\d,]+) shoes:\s+([\d.]+) s, peak memory\s+([\d.]+) MB", job, re.M)
     totals_equal = "equal to the numpy-shuffle baseline's: yes" in job
     rounds = number(r"in chunks of [\d,]+, ([\d,]+) rounds", deal)
     dealing = number(r"compiled dealer with the compiled shuffle:\s+([\d.]+) M", deal)
@@ -120,8 +119,9 @@ def main() -> None:
     print(f"| the job ({args.shoes:,} shoes x 4 strategies, `baccarat run`) | {ours:.1f} s | pure-Python baseline "
           f"{python_base:.1f} s: **{python_base / ours:.1f}x** faster (target 10x, aim 30x); "
           f"with numpy's shuffle {numpy_base:.1f} s: {numpy_base / ours:.1f}x |")
-    print(f"| its peak memory | {memory / 1024:.2f} GB ({quarter / 1024:.2f} GB at a quarter, {half / 1024:.2f} GB at half "
-          f"the shoes) | at most 2 GB, flat; baseline {base_memory / 1024:.1f} GB |")
+    others = ", ".join(f"{float(mb) / 1024:.2f} GB at {shoes} shoes ({float(seconds):.1f} s)" for shoes, seconds, mb in scale)
+    print(f"| its peak memory | {memory / 1024:.2f} GB; {others} | at most 2 GB, flat; "
+          f"baseline {base_memory / 1024:.1f} GB |")
     print(f"| its totals | every strategy's net {'equal' if totals_equal else 'NOT equal'} to the baseline's on the "
           f"same shoes | equal to the micro-unit |")
     print(f"| bulk dealing, one core ({rounds:,.0f} rounds, seeded shuffle included) | {dealing:.1f} M rounds/s | "

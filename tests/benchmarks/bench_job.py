@@ -11,8 +11,9 @@ Runs, one after the other and each in its own process:
    baseline) and with numpy's seeded shuffle (the very shoes of ``baccarat
    run``): the same dealing and betting, every round and ledger row kept in
    lists in memory;
-3. ``baccarat run`` again on a quarter and a half of the shoes, to show that
-   peak memory stays flat as the number of shoes grows.
+3. ``baccarat run`` again on a quarter, a half and four times the shoes, to
+   show how peak memory grows with the number of shoes (the ledger is
+   streamed; only the table of one row per session and strategy grows).
 
 Prints wall times, peak memory (the resident memory of the process and its
 workers, sampled), the ratios, and checks that each strategy's total net in
@@ -25,6 +26,7 @@ import argparse
 import os
 import platform
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -169,10 +171,10 @@ def main() -> None:
             print(f"  total net of every strategy equal to the numpy-shuffle baseline's: {'yes' if same else 'NO'}")
             if not same:
                 print(f"    baccarat run: {ours}\n    baseline:     {theirs}")
-        for fraction in (4, 2):
-            shoes = args.shoes // fraction
-            part_seconds, part_memory, _ = baccarat_run(shoes, args.workers, work / f"run-{fraction}")
+        for shoes in (args.shoes // 4, args.shoes // 2, args.shoes * 4):
+            part_seconds, part_memory, _ = baccarat_run(shoes, args.workers, work / f"run-{shoes}")
             print(f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB")
+            shutil.rmtree(work / f"run-{shoes}")
 
 
 if __name__ == "__main__":
