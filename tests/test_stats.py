@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import statistics
 from decimal import Decimal
 
 import polars as pl
@@ -304,3 +305,23 @@ def test_sample_paths_start_at_the_initial_bankroll() -> None:
     a1 = paths.filter((pl.col("strategy") == "a") & (pl.col("session") == 1))
     assert a1.get_column("round").to_list() == [0, 1, 2]
     assert a1.get_column("bankroll").to_list() == [100, 110, 100]
+
+
+def test_by_strategy_gives_the_rows_of_a_group_by_in_first_appearance_order() -> None:
+    frame = pl.DataFrame({"strategy": ["b", "a", "b", "c", "a", "b"], "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
+                          "n": [1, 1, 2, 2, 3, 3]})
+    aggregations = [pl.col("x").sum(), pl.col("x").std(ddof=1).alias("sd"), (pl.col("n") > 1).mean().alias("share"),
+                    pl.len().cast(pl.Int64).alias("rows")]
+    got = stats.by_strategy(frame, aggregations)
+    expected = frame.group_by("strategy", maintain_order=True).agg(aggregations)
+    assert got.get_column("strategy").to_list() == ["b", "a", "c"]
+    assert got.schema == expected.schema
+    assert got.drop("sd").equals(expected.drop("sd"))
+    assert got.get_column("sd").to_list()[:2] == pytest.approx([statistics.stdev([1.0, 3.0, 6.0]), statistics.stdev([2.0, 5.0])])
+    assert got.get_column("sd")[2] is None
+
+
+def test_by_strategy_of_no_rows_has_the_columns_and_no_row() -> None:
+    frame = pl.DataFrame(schema={"strategy": pl.String, "x": pl.Float64})
+    got = stats.by_strategy(frame, [pl.col("x").sum()])
+    assert got.height == 0 and got.columns == ["strategy", "x"]
