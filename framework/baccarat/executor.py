@@ -192,6 +192,20 @@ def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np
     return columns
 
 
+def _glibc_malloc(mmap_threshold: int, trim_threshold: int, trim_now: bool = False) -> None:
+    """Set glibc's allocator thresholds (bytes), and give freed memory back at once with ``trim_now``; else nothing."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(-3, mmap_threshold)  # M_MMAP_THRESHOLD
+        libc.mallopt(-1, trim_threshold)  # M_TRIM_THRESHOLD
+        if trim_now:
+            libc.malloc_trim(0)
+    except (OSError, AttributeError):  # not glibc
+        pass
+
+
 @functools.cache
 def keep_freed_memory() -> None:
     """Let this process's allocator keep freed memory for reuse (glibc; once per process).
@@ -200,14 +214,7 @@ def keep_freed_memory() -> None:
     the system and faulting them in again costs more system time than the
     chunk's own work. Peak memory is unchanged.
     """
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 1 << 30)  # M_MMAP_THRESHOLD
-        libc.mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
-    except (OSError, AttributeError):  # not glibc
-        pass
+    _glibc_malloc(1 << 30, 1 << 30)
 
 
 def release_freed_memory() -> None:
@@ -219,15 +226,7 @@ def release_freed_memory() -> None:
     memory again.
     """
     keep_freed_memory.cache_clear()
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, 128 * 1024)  # M_MMAP_THRESHOLD: glibc's default
-        libc.mallopt(-1, 128 * 1024)  # M_TRIM_THRESHOLD: glibc's default
-        libc.malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
+    _glibc_malloc(128 * 1024, 128 * 1024, trim_now=True)  # glibc's default thresholds
 
 
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:

@@ -15,7 +15,7 @@ import html
 import io
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -109,14 +109,15 @@ class Analysis:
 
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
             baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
-            bands: pl.DataFrame | Future[pl.DataFrame] | None = None, background: Executor | None = None) -> Analysis:
+            bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
+            background: Executor | None = None) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
-    :func:`stats.bankroll_bands` of that ledger already computed (``baccarat run``
-    gathers them while it plays, see :mod:`baccarat.runstats`); ``bands`` may
-    be a future still running. With ``background``, the summary, the
-    comparison, the bands and the sample paths are computed there, each
+    :func:`stats.bankroll_bands` of that ledger already computed, or for the
+    bands a function computing them (``baccarat run`` gathers them while it
+    plays, see :mod:`baccarat.runstats`). With ``background``, the bands, the
+    summary, the comparison and the sample paths are computed there, each
     waited for when first used.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
@@ -126,11 +127,15 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     def later(fn: Any, *args: Any) -> Pending:
         return fn(*args) if background is None else background.submit(fn, *args)
 
+    if bands is None:
+        pending_bands = later(stats.bankroll_bands, ledger, sessions, initial)
+    else:  # first: the bands take longest
+        pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
     return Analysis(
         sessions=sessions,
         _summary=later(stats.summary_table, sessions),
         _comparison=later(stats.paired_comparison, sessions, baseline),
-        _bands=bands if bands is not None else later(stats.bankroll_bands, ledger, sessions, initial),
+        _bands=pending_bands,
         ruin=stats.ruin_curve(sessions),
         _paths=later(stats.sample_paths, ledger, sessions, initial, samples),
         initial_bankroll=initial,
@@ -183,9 +188,10 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         from baccarat.roads_plot import run_roads_images
 
         road_images = run_roads_images(out, roads)
-    # Statistics in polars (which works without the GIL) are computed in a thread while the plots are drawn; the
-    # files are written once everything is ready, so that an error leaves every file as it was.
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="statistics") as background:
+    # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
+    # the plots are drawn; the files are written once everything is ready, so that an error leaves every file as it
+    # was. Leaving the pool waits for what runs there (the bands read the folder).
+    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse_experiment(ledger, experiment, baseline, background=background, **precomputed)
         images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}
         if analysis.comparison.height:

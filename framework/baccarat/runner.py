@@ -7,8 +7,6 @@ import json
 import threading
 import time
 from collections.abc import Callable, Mapping
-from concurrent import futures
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from decimal import Decimal
 from pathlib import Path
@@ -222,13 +220,10 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         timings["run"] = time.perf_counter() - start
         return counts[0]
 
-    background = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bankroll bands")
-
     def statistics() -> dict[str, Any]:
         if warming.is_alive():
             warming.join()
-        # The bands (numpy sorts, without the GIL) are computed while the summary and the other plots are made.
-        results = gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, background)
+        results = gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100)
         release_freed_memory()  # the gathered rows, now in the session table
         return results
 
@@ -236,7 +231,6 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
                                      workers=workers, executor=executor)
     finally:
-        background.shutdown(wait=True)
         if warming.is_alive():  # also when the run fails or is stopped: a thread cut off inside a compiler at exit aborts
             warming.join(WARM_UP_WAIT_SECONDS)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
@@ -296,10 +290,7 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         precomputed = statistics() if statistics is not None else {}
-        try:
-            analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, **precomputed)
-        finally:  # statistics still computed in the background read the folder: done before it is renamed or removed
-            futures.wait([value for value in precomputed.values() if isinstance(value, futures.Future)])
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, **precomputed)
     return Path(out_dir), analysis
 
 

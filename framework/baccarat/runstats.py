@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -285,12 +285,13 @@ class RunStatsCollector:
             self.rows[k].append(rows)
             self.spool.append(k, bankroll)
 
-    def results(self, initial_bankroll: Decimal, background: Executor | None = None) -> dict[str, Any]:
-        """Return the session table and the bankroll bands (keyword arguments of ``write_results``), then drop the spools.
+    def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
+        """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
 
-        With ``background``, the bands are computed there and given as a
-        future, so that the rest of the results need not wait for them.
-        The gathered rows are let go once the table is made (the table holds them).
+        The bands come as a function that computes them from the spools and
+        then removes the spools, for :func:`baccarat.report.analyse` to call
+        in the background. The gathered rows are let go once the table is
+        made (the table holds them).
         """
         try:
             sessions = session_frame(self.labels, self.rows, self.has_expected)
@@ -305,4 +306,4 @@ class RunStatsCollector:
             finally:
                 self.spool.remove()
 
-        return {"sessions": sessions, "bands": bands() if background is None else background.submit(bands)}
+        return {"sessions": sessions, "bands": bands}
