@@ -135,3 +135,34 @@ def test_a_worker_that_dies_ends_the_run_with_one_line_and_nothing_left(tmp_path
     assert err == ("baccarat: error: a worker process stopped abruptly (killed, or out of memory); the run was abandoned "
                    "and nothing was written; try again, with fewer --workers if memory is short\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.yaml"]
+
+
+SIGNAL_WHILE_A_SEMAPHORE_IS_MADE = """
+import os, signal, sys
+from multiprocessing import resource_tracker
+from baccarat.cli import main
+original, made = resource_tracker.register, []
+def register(name, rtype):  # the moment a process pool records a semaphore it has just created in /dev/shm
+    made.append(name)
+    if len(made) == {which} and {before}:
+        os.kill(os.getpid(), signal.SIGTERM)
+    original(name, rtype)
+    if len(made) == {which} and not {before}:
+        os.kill(os.getpid(), signal.SIGTERM)
+resource_tracker.register = register
+sys.exit(main())
+"""
+
+
+@pytest.mark.skipif(not Path("/dev/shm").is_dir(), reason="named semaphores live in /dev/shm on Linux")
+@pytest.mark.parametrize(("which", "before"), [(1, True), (3, False)])
+def test_a_signal_while_the_pool_makes_its_semaphores_leaves_none_and_says_one_line(tmp_path: Path, which: int,
+                                                                                     before: bool) -> None:
+    (tmp_path / "short.yaml").write_text(LONG.replace("200000", "20000"))
+    semaphores = set(Path("/dev/shm").glob("sem.mp-*"))
+    code = SIGNAL_WHILE_A_SEMAPHORE_IS_MADE.format(which=which, before=before)
+    done = subprocess.run([sys.executable, "-c", code, "run", "short.yaml", "--out", "out", "--quiet", "--workers", "2"],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=120, start_new_session=True)
+    assert (done.returncode, done.stderr) == (143, "baccarat: interrupted (SIGTERM)\n")
+    assert set(Path("/dev/shm").glob("sem.mp-*")) <= semaphores  # none left behind (nor reported leaked)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["short.yaml"]
