@@ -142,7 +142,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
         parts.append(pl.DataFrame(data))
     if not parts:
         return pl.DataFrame()
-    return pl.concat(parts).select(SESSION_COLUMNS)
+    return pl.concat(parts, rechunk=False).select(SESSION_COLUMNS)  # no copy of the whole table
 
 
 class BankrollSpool:
@@ -290,15 +290,18 @@ class RunStatsCollector:
 
         The bands come as a function that computes them from the spools and
         then removes the spools, for :func:`baccarat.report.analyse` to call
-        in the background. The gathered rows are let go once the table is
-        made (the table holds them).
+        in the background. The gathered rows are let go strategy by
+        strategy as the table is made (the table holds them).
         """
+        parts = []
         try:
-            sessions = session_frame(self.labels, self.rows, self.has_expected)
+            for k, label in enumerate(self.labels):  # a strategy's gathered rows go once its part of the table is made
+                parts.append(session_frame([label], [self.rows[k]], self.has_expected))
+                self.rows[k] = []
         except BaseException:
             self.spool.remove()
             raise
-        self.rows = [[] for _ in self.labels]
+        sessions = pl.concat(parts, rechunk=False) if parts else session_frame([], [], self.has_expected)
 
         def bands() -> pl.DataFrame:
             try:
