@@ -321,6 +321,24 @@ def test_by_strategy_gives_the_rows_of_a_group_by_in_first_appearance_order() ->
     assert got.get_column("sd")[2] is None
 
 
+def test_by_strategy_takes_only_the_strategies_asked_in_their_order() -> None:
+    frame = pl.DataFrame({"strategy": ["b", "a", "b", "c", "a"], "x": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    got = stats.by_strategy(frame, [pl.col("x").sum()], strategies=["c", "b"])
+    assert got.rows() == [("c", 4.0), ("b", 4.0)]
+    none = stats.by_strategy(frame, [pl.col("x").sum()], strategies=[])
+    assert none.height == 0 and none.columns == ["strategy", "x"]
+
+
+def test_strategy_rows_are_each_strategys_rows_of_the_columns_asked() -> None:
+    frame = pl.concat([pl.DataFrame({"strategy": ["b", "a", "b"], "x": [1, 2, 3], "y": ["p", "q", "r"]}),
+                       pl.DataFrame({"strategy": ["c", "a", "b"], "x": [4, 5, 6], "y": ["s", "t", "u"]})], rechunk=False)
+    got = list(stats.strategy_rows(frame, "x"))
+    assert [name for name, _ in got] == ["b", "a", "c"]
+    assert [part.columns for _, part in got] == [["x"]] * 3
+    assert [part.get_column("x").to_list() for _, part in got] == [[1, 3, 6], [2, 5], [4]]
+    assert list(stats.strategy_rows(frame.clear(), "x")) == []
+
+
 def test_by_strategy_of_no_rows_has_the_columns_and_no_row() -> None:
     frame = pl.DataFrame(schema={"strategy": pl.String, "x": pl.Float64})
     got = stats.by_strategy(frame, [pl.col("x").sum()])

@@ -18,6 +18,8 @@ import polars as pl
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from baccarat.stats import strategy_rows
+
 PLOT_FILES = {
     "bankroll": "bankroll.png",
     "final": "final_bankroll.png",
@@ -110,15 +112,16 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     n = max(len(strategies), 1)
     fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0)
     axes = fig.subplots(n, 1, sharex=True, squeeze=False).ravel()
-    finals = sessions.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-    strategy_column = sessions.get_column("strategy").to_numpy()
-    low, high = (float(finals.min()), float(finals.max())) if len(finals) else (0.0, 1.0)
+    finals = {name: part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+              for name, part in strategy_rows(sessions, "final_bankroll")}  # no column of a Python string per session
+    present = [values for values in finals.values() if len(values)]
+    low, high = (min(float(v.min()) for v in present), max(float(v.max()) for v in present)) if present else (0.0, 1.0)
     low, high = min(low, initial_bankroll), max(high, initial_bankroll)
     if high <= low:
         high = low + 1.0
     bins = np.linspace(low, high, 51)
     for ax, name in zip(axes, strategies, strict=False):
-        values = finals[strategy_column == name]
+        values = finals[name]
         ax.hist(values, bins=bins, color=colors[name], alpha=0.85, label="sessions")
         ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
         ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")

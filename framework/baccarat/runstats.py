@@ -187,8 +187,7 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     cells = stats.BAND_CELLS if cells is None else cells
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in stats.BAND_PERCENTILES]
-    columns = sessions.select("strategy", "rounds_dealt", "final_bankroll")
-    groups = [(k, strategy[0], group) for k, (strategy, group) in enumerate(columns.group_by("strategy", maintain_order=True))]
+    groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
     if not frames:

@@ -16,7 +16,7 @@ per-round aggregates that the plots draw. Definitions are in docs/results.md.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from statistics import NormalDist
 
@@ -179,21 +179,39 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     return summary.select(SUMMARY_COLUMNS)
 
 
+def strategies_of(frame: pl.DataFrame) -> list[str]:
+    """Return the strategies of a table with a ``strategy`` column, in order of first appearance."""
+    return frame.get_column("strategy").unique(maintain_order=True).to_list()
+
+
+def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
+    """Yield each strategy (in order of first appearance) with its rows of ``columns`` only.
+
+    One strategy's columns are in memory at a time: a ``group_by`` would
+    hold every group, with every column, at once.
+    """
+    lazy = frame.lazy()
+    for name in strategies_of(frame):
+        yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect()
+
+
 def by_strategy(frame: pl.DataFrame, aggregations: list[pl.Expr],
-                join: Callable[[pl.DataFrame], pl.DataFrame] | None = None) -> pl.DataFrame:
+                join: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+                strategies: Sequence[str] | None = None) -> pl.DataFrame:
     """Return one row of ``aggregations`` per strategy, in the order of ``frame`` (as ``group_by(...).agg`` would).
 
     Strategies are taken one at a time (``join`` applied to each one's rows
     first), in a select: memory holds one strategy's rows, not lists per group.
+    ``strategies``, when given, are those taken (default: every one).
     """
     frames = []
-    for name in frame.get_column("strategy").unique(maintain_order=True).to_list():
+    for name in strategies_of(frame) if strategies is None else strategies:
         part = frame.filter(pl.col("strategy") == name)
         if join is not None:
             part = join(part)
         frames.append(part.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
     if not frames:
-        empty = frame if join is None else join(frame)
+        empty = frame.clear() if join is None else join(frame.clear())
         return empty.group_by("strategy", maintain_order=True).agg(aggregations)
     return pl.concat(frames)
 
@@ -229,9 +247,9 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
 
         raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; "
                          f"the strategies are {', '.join(order)}")
-    base = sessions.filter(pl.col("strategy") == baseline).select(
-        "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined"))
-    pairs = sessions.select("strategy", "session", "net", "wagered", "ruined").filter(pl.col("strategy") != baseline)
+    base = sessions.lazy().filter(pl.col("strategy") == baseline).select(  # lazy: only these columns are filtered
+        "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined")).collect()
+    pairs = sessions.select("strategy", "session", "net", "wagered", "ruined")
     k = pl.len().cast(pl.Float64)
     diff = _f("net") - _f("b_net")
     ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
@@ -258,7 +276,8 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
         (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
         (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
         (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
-    ], join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"))
+    ], join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"),
+        strategies=[name for name in order if name != baseline])
     if out.is_empty():
         out = pl.DataFrame(schema={"strategy": pl.String, "baseline": pl.String, "sessions": pl.Int64,
                                    "net_diff": MONEY, **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:]}})
@@ -286,8 +305,7 @@ def bankroll_bands(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Dec
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in BAND_PERCENTILES]
     frames = []
-    for strategy, group in sessions.group_by("strategy", maintain_order=True):
-        label = strategy[0]
+    for label, group in strategy_rows(sessions, "session", "rounds_dealt", "final_bankroll"):
         ids = group.get_column("session").to_numpy()
         last = group.get_column("rounds_dealt").to_numpy()
         final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
@@ -314,12 +332,12 @@ def bankroll_bands(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Dec
 def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
     """Return the share of sessions ruined by each round, per strategy: ``strategy``, ``round`` (from 0), ``ruined``."""
     frames = []
-    for strategy, group in sessions.select("strategy", "rounds_dealt", "rounds_to_ruin").group_by("strategy", maintain_order=True):
+    for strategy, group in strategy_rows(sessions, "rounds_dealt", "rounds_to_ruin"):
         count = group.height
         horizon = int(group.get_column("rounds_dealt").max() or 0)
         ruin = group.get_column("rounds_to_ruin").drop_nulls().to_numpy().astype(np.int64)
         ruined = np.cumsum(np.bincount(ruin, minlength=horizon + 1)[: horizon + 1]) / count
-        frames.append(pl.DataFrame({"strategy": [strategy[0]] * (horizon + 1),
+        frames.append(pl.DataFrame({"strategy": [strategy] * (horizon + 1),
                                     "round": np.arange(horizon + 1, dtype=np.int64), "ruined": ruined}))
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, "ruined": pl.Float64})
