@@ -223,9 +223,8 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     def statistics() -> dict[str, Any]:
         if warming.is_alive():
             warming.join()
-        results = gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100)
-        release_freed_memory()  # the gathered rows, now in the session table
-        return results
+        # The gathered rows, now in the session table, go back to the system strategy by strategy.
+        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, give_back=release_freed_memory)
 
     try:
         out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
