@@ -135,7 +135,7 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
     """Run an experiment (a YAML path, a mapping shaped like the YAML, or an :class:`Experiment`).
 
     With ``out``, the run folder is written as by ``baccarat run --out``: the
-    run streams into it chunk by chunk (memory stays flat) and the frames are
+    run streams into it chunk by chunk (the ledger is never held in memory) and the frames are
     read from it when first used; without, the frames are kept in memory.
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.

@@ -188,7 +188,7 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
 
 def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
                   progress: Callable[[int], None] | None = None) -> RunResult:
-    """Run the experiment chunk by chunk straight into ``out_dir``: memory stays flat however many shoes.
+    """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
     ``workers`` processes (or Ray tasks) play the chunks; the output is the
     same for any number of workers. ``progress`` is called with the number of
