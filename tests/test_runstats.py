@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import polars as pl
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from baccarat import executor, report, runstats, stats
@@ -74,3 +77,26 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
     assert ledger.filter(pl.col("strategy") == "every other")["stake_tie"].cast(pl.Float64).max() == 10
+
+
+# No -0.0: equal values sort in any order, and only the sign of a zero could tell which one was read (a bankroll,
+# an integer of micro-units divided by 10**6, is never -0.0).
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False).map(lambda x: x + 0.0)
+                         | st.sampled_from([0.0, 250.0]),
+                         min_size=1, max_size=40), min_size=1, max_size=4).filter(lambda rows: len({len(r) for r in rows}) == 1),
+       st.lists(st.integers(0, 100), min_size=1, max_size=6))
+def test_percentiles_of_sorted_rows_are_numpys_bit_for_bit(rows: list[list[float]], percentiles: list[int]) -> None:
+    matrix = np.sort(np.asarray(rows, dtype=np.float64), axis=1)
+    expected = np.percentile(matrix, percentiles, axis=1).T
+    got = runstats.percentiles_of_sorted(matrix, percentiles)
+    assert got.shape == expected.shape
+    assert np.array_equal(got.view(np.int64), expected.view(np.int64))  # the same bits
+
+
+def test_percentiles_of_sorted_rows_of_bankrolls() -> None:
+    rng = np.random.default_rng(7)
+    for sessions in (1, 2, 19, 20, 21, 1_000, 4_321):
+        matrix = np.sort(np.round(rng.exponential(500.0, size=(3, sessions)), 2), axis=1)
+        expected = np.percentile(matrix, stats.BAND_PERCENTILES, axis=1).T
+        assert np.array_equal(runstats.percentiles_of_sorted(matrix, stats.BAND_PERCENTILES), expected)
