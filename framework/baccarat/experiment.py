@@ -136,9 +136,7 @@ def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[
     overrides = tuple(overrides)
     for text in overrides:
         apply_override(doc, text)
-    resolver = _Resolver(doc, folder, stem, overrides, plugins_dirs)
-    resolver.shoe_file_needed = shoe_file_needed
-    return resolver.experiment()
+    return _Resolver(doc, folder, stem, overrides, plugins_dirs, shoe_file_needed).experiment()
 
 
 def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
@@ -244,7 +242,7 @@ class _Resolver:
     """Walks a document section by section, checking every value where it was written."""
 
     def __init__(self, doc: Document, folder: Path, stem: str, overrides: tuple[str, ...],
-                 plugins_dirs: Iterable[str | Path] = ()) -> None:
+                 plugins_dirs: Iterable[str | Path] = (), shoe_file_needed: bool = True) -> None:
         self.doc = doc
         self.folder = folder
         self.stem = stem
@@ -252,7 +250,7 @@ class _Resolver:
         self.extra_plugins_dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
         self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs
         self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
-        self.shoe_file_needed = True
+        self.shoe_file_needed = shoe_file_needed
 
     # Helpers -------------------------------------------------------------------
     def error(self, path: KeyPath, message: str, key: bool = False, cls: type[InputError] = InputError) -> InputError:
