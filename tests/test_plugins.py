@@ -100,6 +100,107 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
     assert stakes(play_with(folder, "plus-two", "PPPB", stop_loss=40)) == [10, 30, 0, 0]
 
 
+TWIN_PLUGIN = """
+    from baccarat import hookimpl
+    from baccarat.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE
+    from baccarat.strategy import Progression, StopRule, amount_cents
+
+    class PlusTwo(Progression):
+        name = "plus-two"
+
+        def won(self, net):
+            self.stake = self.unit
+
+        def lost(self, net):
+            self.stake += 2 * self.unit
+
+    class DownBy(StopRule):
+        name = "down_by"
+        params = {"down_by": None}
+
+        def __init__(self, session, down_by=None):
+            super().__init__(session)
+            self.limit = amount_cents(down_by, "down_by") * 10_000
+
+        def stop(self, view):
+            return view.profit_micros <= -self.limit
+
+    def plus_two_won(state, params, net):
+        state[STAKE] = params[0]
+
+    def plus_two_lost(state, params, net):
+        state[STAKE] += 2 * params[0]
+
+    def down_by(view, state, params):
+        return view[PROFIT] <= -params[0]
+
+    @hookimpl
+    def register_progressions(register):
+        register(PlusTwo)
+
+    @hookimpl
+    def register_stop_rules(register):
+        register(DownBy)
+
+    @hookimpl
+    def register_kernels(register):
+        register(PlusTwo, CompiledProgression(won=plus_two_won, lost=WRONG))
+        register(DownBy, CompiledStopRule(down_by, lambda rule: [rule.limit]))
+"""
+
+
+def both_engines(folder: Path, use: str, config, seed: int = 5, **params):
+    from baccarat.bets import settlement_table
+    from baccarat.engine import StrategyRun, run_strategy, session_bounds
+    from baccarat.fastdeal import seeded_table_fast
+    from baccarat.fastpath import play_fast
+    from baccarat.rules import preset
+
+    rules = preset("punto-banco-8")
+    table = seeded_table_fast(rules, seed, 1, 8)
+    multipliers = settlement_table(table, rules)
+    sessions = session_bounds(table, config.shoes_per_session)
+    cls, full = registry([folder]).configure(use, params)
+    run = StrategyRun(use, cls, full)
+    return (play_fast(run, table, multipliers, rules, config, seed, sessions),
+            run_strategy(run, table, multipliers, rules, config, seed, sessions))
+
+
+def test_hook_register_kernels(tmp_path: Path) -> None:
+    from baccarat.engine import SessionConfig
+
+    config = SessionConfig(30_000, 1_000, 20_000, 2)  # table-maximum restarts, ruin, two shoes a session
+    folder = plugin_folder(tmp_path / "right", twins=TWIN_PLUGIN.replace("WRONG", "plus_two_lost"))
+    capped = 0
+    for side, down_by in (("banker", None), ("chop", 150), ("random", 100)):  # on built-in selectors, its stop rule
+        fast, reference = both_engines(folder, "plus-two", config, side=side, unit=10, down_by=down_by)
+        assert fast is not None, "a piece with a compiled twin that matches runs compiled"
+        capped += int(reference["capped"].sum())
+        for name, column in reference.items():
+            assert (fast[name] == column).all(), name
+    assert capped > 0
+    # A twin that does not match its reference (a loss adds one unit, not two) fails the parity check.
+    clear_registry()
+    folder = plugin_folder(tmp_path / "wrong", twins=TWIN_PLUGIN.replace("WRONG", "plus_two_won"))
+    fast, reference = both_engines(folder, "plus-two", config, side="banker", unit=10)
+    assert fast is None and reference["stake"].sum() > 0
+    # A piece of another plugin cannot be given a twin: a warning names the plugin, the rest still works.
+    other = plugin_folder(tmp_path / "other", thief="""
+        from baccarat import hookimpl
+        from baccarat.kernels import CompiledProgression
+        from baccarat_strategies.progressions import Martingale
+
+        @hookimpl
+        def register_kernels(register):
+            register(Martingale, CompiledProgression())
+    """)
+    found = registry([other])
+    found.kernels()
+    assert any("plugin 'thief'" in w and "register_kernels" in w and "this plugin registers" in w for w in found.warnings)
+    fast, reference = both_engines(other, "martingale", config, side="banker", unit=10)
+    assert fast is not None and (fast["net"] == reference["net"]).all()
+
+
 def test_hook_register_stop_rules(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, below="""
         from baccarat import hookimpl
@@ -129,7 +230,8 @@ def test_hook_register_stop_rules(tmp_path: Path) -> None:
 # Meta-tests ---------------------------------------------------------------------
 
 def test_every_hookspec_has_a_test_named_after_it() -> None:
-    assert HOOKS == ["register_progressions", "register_selectors", "register_stop_rules", "register_strategies"]
+    assert HOOKS == ["register_kernels", "register_progressions", "register_selectors", "register_stop_rules",
+                     "register_strategies"]
     for hook in HOOKS:
         assert callable(globals().get(f"test_hook_{hook}")), hook
 
@@ -140,7 +242,7 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
         fn = getattr(hookspecs, hook)
         signature = f"{hook}({', '.join(inspect.signature(fn).parameters)})"
         assert f"`{signature}`" in doc, signature
-        assert fn.__doc__ and "register(cls)" in fn.__doc__
+        assert fn.__doc__ and re.search(r"register\(cls(, kernel)?\)", fn.__doc__)
 
 
 def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures() -> None:
@@ -381,6 +483,10 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
         @hookimpl
         def register_stop_rules(register):
             CALLS.append("register_stop_rules")
+
+        @hookimpl
+        def register_kernels(register):
+            CALLS.append("register_kernels")
     """)
     experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
                                                         "params": {"side": "counted"}}], count=6)

@@ -1,5 +1,10 @@
 """An example baccarat plugin: one strategy, one progression, one selector and one stop rule.
 
+The progression and the selector also have compiled twins (plain functions
+over small integer arrays, see ``docs/plugins.md``), registered with the
+``register_kernels`` hook: composed strategies made of them run at compiled
+speed, with the very ledger of their plain-Python definitions.
+
 The package's ``pyproject.toml`` names this module in the ``baccarat``
 entry-point group; baccarat imports it and calls the hooks below once per
 command.
@@ -11,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from baccarat import hookimpl
+from baccarat.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
 from baccarat.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents, cents_to_amount
 
 
@@ -66,6 +72,33 @@ class Majority(Selector):
         return "banker" if banker > player else "player"
 
 
+# Compiled twins of ReverseDalembert and Majority: the same rules over int64 arrays. -----------------
+
+
+def reverse_dalembert_won(state: Any, params: Any, net: int) -> None:
+    """One unit more (``state[STAKE]``: the next stake in cents; ``params[0]``: the unit in cents)."""
+    state[STAKE] += params[0]
+
+
+def reverse_dalembert_lost(state: Any, params: Any, net: int) -> None:
+    """One unit less, not below one."""
+    state[STAKE] = max(params[0], state[STAKE] - params[0])
+
+
+def majority(view: Any, history: Any, state: Any, params: Any, rng: Any) -> int:
+    """Count this shoe's Banker and Player wins (``history``: the shoe's outcome codes so far)."""
+    banker = 0
+    player = 0
+    for outcome in history:
+        if outcome == BANKER:
+            banker += 1
+        elif outcome == PLAYER:
+            player += 1
+    if banker == player:
+        return SIT_OUT
+    return BANKER if banker > player else PLAYER
+
+
 class TrailingStop(StopRule):
     """Stop once the bankroll has fallen ``trailing_stop`` below its highest point in the session."""
 
@@ -106,3 +139,10 @@ def register_selectors(register: Callable[[type], None]) -> None:
 def register_stop_rules(register: Callable[[type], None]) -> None:
     """Register the stop rule."""
     register(TrailingStop)
+
+
+@hookimpl
+def register_kernels(register: Callable[[type, Any], None]) -> None:
+    """Register the compiled twins of the progression and the selector."""
+    register(ReverseDalembert, CompiledProgression(won=reverse_dalembert_won, lost=reverse_dalembert_lost))
+    register(Majority, CompiledSelector(majority))

@@ -10,6 +10,7 @@ only the hooks it needs. ``docs/plugins.md`` documents each hook.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pluggy
 
@@ -53,4 +54,18 @@ def register_stop_rules(register: Callable[[type], None]) -> None:
     ``cls`` subclasses :class:`baccarat.strategy.StopRule`; every parameter
     defaults to ``None`` and becomes a parameter of every composed strategy
     (a rule is active when one of its parameters is given).
+    """
+
+
+@hookspec
+def register_kernels(register: Callable[[type, Any], None]) -> None:
+    """Register compiled twins of pieces this plugin registers: call ``register(cls, kernel)`` for each.
+
+    ``cls`` is a progression, selector or stop rule the same plugin registers
+    with the hooks above; ``kernel`` is its compiled twin, a
+    :class:`baccarat.kernels.CompiledProgression`, ``CompiledSelector`` or
+    ``CompiledStopRule``. A composed strategy whose pieces all have a twin,
+    and whose twin passes the parity check against the reference, runs
+    compiled. Called once per process, the first time a run needs kernels
+    (not when strategies are only listed).
     """

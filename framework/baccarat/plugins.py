@@ -3,8 +3,8 @@
 Plugins come from two places:
 
 - the ``baccarat`` entry-point group of installed packages; the built-in
-  strategies (package ``baccarat_strategies``) are registered there exactly
-  as a third-party package's would be;
+  strategies (the project's ``strategies/`` package) are registered there
+  exactly as a third-party package's would be;
 - loose ``*.py`` files in a plugins folder the user names (``--plugins-dir``,
   or ``plugins_dir:`` in an experiment); files whose name starts with ``_``
   are skipped.
@@ -15,7 +15,10 @@ that fails to import, or whose hook raises, is reported by name as a warning
 and left out; two plugins registering one name is an error naming both.
 
 The hooks are called once, when :func:`registry` builds the registry (cached
-per plugins folders and disabled names), never once per round.
+per plugins folders and disabled names), never once per round; the
+``register_kernels`` hook (compiled twins, :mod:`baccarat.kernels`) is called
+the first time a run asks for them, so that listing strategies loads no
+compiler.
 """
 
 from __future__ import annotations
@@ -57,6 +60,9 @@ KINDS: dict[str, tuple[str, type]] = {
 }
 """Kind of registered class -> (hook that registers it, base class it must subclass)."""
 
+KERNEL_HOOK = "register_kernels"
+"""The hook that registers compiled twins of registered pieces (called lazily, see :meth:`Registry.kernels`)."""
+
 
 @dataclass(frozen=True)
 class Plugin:
@@ -95,6 +101,14 @@ class Registry:
     entries: dict[str, dict[str, Entry]] = field(default_factory=lambda: {kind: {} for kind in KINDS})
     plugins: list[Plugin] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
+    _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
+
+    def kernels(self) -> dict[type, Any]:
+        """Compiled twins by piece class, from the ``register_kernels`` hook (called the first time they are asked for)."""
+        if self._kernels is None:
+            self._kernels = {} if self.manager is None else _collect_kernels(self.manager, self)
+        return self._kernels
 
     @property
     def strategies(self) -> dict[str, type[Strategy]]:
@@ -292,7 +306,7 @@ def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = 
 
 
 def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
-    hooks = [hook for hook, _ in KINDS.values()]
+    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK]
     out = []
     for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
         if not caller.has_spec():
@@ -316,6 +330,52 @@ def _collect(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -
                 continue
             for cls in batch:
                 _add(found, Entry(cls.name, kind, cls, plugin))
+
+
+def _collect_kernels(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
+    """Call ``register_kernels`` once per plugin that implements it; keep each twin of a piece the same plugin registered."""
+    from baccarat.kernels import KERNEL_KINDS
+
+    by_name = {p.name: p for p in found.plugins}
+    owners = {entry.cls: entry for table in found.entries.values() for entry in table.values()}
+    kernels: dict[type, Any] = {}
+    for impl in getattr(pm.hook, KERNEL_HOOK).get_hookimpls():
+        plugin = by_name[impl.plugin_name]
+        batch: list[tuple[type, Any]] = []
+
+        def register(cls: Any, kernel: Any, plugin: Plugin = plugin, batch: list[tuple[type, Any]] = batch) -> None:
+            entry = owners.get(cls) if isinstance(cls, type) else None
+            if entry is None or entry.plugin != plugin:
+                raise TypeError(f"register() takes a piece this plugin registers and its compiled twin, not {cls!r}")
+            expected = KERNEL_KINDS.get(entry.kind)
+            if expected is None:
+                raise TypeError(f"{entry.kind} {entry.name!r} cannot have a compiled twin; "
+                                "progressions, selectors and stop rules can")
+            if not isinstance(kernel, expected):
+                raise TypeError(f"the compiled twin of {entry.kind} {entry.name!r} must be a "
+                                f"baccarat.kernels.{expected.__name__}, not {kernel!r}")
+            batch.append((cls, kernel))
+
+        try:
+            impl.function(register=register)
+        except Exception as exc:
+            found.warnings.append(f"{plugin} failed in {KERNEL_HOOK} and is left out of it: {_failure(exc)}")
+            continue
+        kernels.update(batch)
+    return kernels
+
+
+def compiled_twin(cls: type) -> Any | None:
+    """Return the compiled twin a plugin registered for piece class ``cls``, or None.
+
+    Looked up in the registries built in this process (the one that
+    registered ``cls`` has it).
+    """
+    for found in _CACHE.values():
+        kernel = found.kernels().get(cls)
+        if kernel is not None:
+            return kernel
+    return None
 
 
 def _checked(cls: Any, kind: str, base: type) -> type:
@@ -384,7 +444,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     if key not in _CACHE:
         pm = get_plugin_manager()
         plugins, warnings = load_plugins(pm, dirs, key[1])
-        found = Registry(plugins=plugins, warnings=warnings)
+        found = Registry(plugins=plugins, warnings=warnings, manager=pm)
         _collect(pm, plugins, found)
         _check_parameter_names(found)
         _CACHE[key] = found

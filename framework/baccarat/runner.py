@@ -145,7 +145,10 @@ def prepare(experiment: Experiment) -> PreparedRun:
     specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
     plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
                    expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
-    warnings = list(registry(experiment.plugins_dirs).warnings)
+    from baccarat.fastpath import twin_warnings
+
+    twins = twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
+    warnings = list(registry(experiment.plugins_dirs).warnings) + twins
     if shoes["source"] == "seeded":
         return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
     recorded = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)

@@ -7,6 +7,7 @@ implementations, named in the project's ``pyproject.toml``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from baccarat.hookspecs import hookimpl
 from baccarat_strategies import ev_counter, progressions, road_selectors, selectors, stop_rules
@@ -37,3 +38,12 @@ def register_stop_rules(register: Callable[[type], None]) -> None:
 def register_strategies(register: Callable[[type], None]) -> None:
     """Register the built-in free-form strategies."""
     register(ev_counter.EvCounter)
+
+
+@hookimpl
+def register_kernels(register: Callable[[type, Any], None]) -> None:
+    """Register the compiled twins of the built-in pieces (imported only when a run asks for them)."""
+    from baccarat_strategies import kernels
+
+    for cls, kernel in kernels.TWINS.items():
+        register(cls, kernel)
