@@ -12,7 +12,6 @@ whatever the number of shoes.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import os
 import signal
@@ -36,11 +35,7 @@ LEDGER_ROWS_PER_CHUNK = 400_000
 """About how many ledger rows (rounds x strategies) a chunk holds."""
 
 CHUNKS_IN_FLIGHT_PER_WORKER = 2
-"""Chunks submitted ahead per worker: enough to keep workers busy, few enough to bound memory."""
-
-LOCAL_CHUNKS_AHEAD = 4
-"""Chunks the main process may play ahead of the next output in order (their outputs wait in memory)."""
-
+"""Chunks handed out ahead of the next output in order, per worker: enough to keep workers busy, few enough to bound memory."""
 
 @dataclasses.dataclass(frozen=True)
 class StrategySpec:
@@ -192,48 +187,10 @@ def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np
     return columns
 
 
-def _glibc_malloc(mmap_threshold: int, trim_threshold: int, trim_now: bool = False) -> None:
-    """Set glibc's allocator thresholds (bytes), and give freed memory back at once with ``trim_now``; else nothing."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL("libc.so.6")
-        libc.mallopt(-3, mmap_threshold)  # M_MMAP_THRESHOLD
-        libc.mallopt(-1, trim_threshold)  # M_TRIM_THRESHOLD
-        if trim_now:
-            libc.malloc_trim(0)
-    except (OSError, AttributeError):  # not glibc
-        pass
-
-
-@functools.cache
-def keep_freed_memory() -> None:
-    """Let this process's allocator keep freed memory for reuse (glibc; once per process).
-
-    Every chunk allocates and frees the same large arrays; returning them to
-    the system and faulting them in again costs more system time than the
-    chunk's own work. Peak memory is unchanged.
-    """
-    _glibc_malloc(1 << 30, 1 << 30)
-
-
-def release_freed_memory() -> None:
-    """Give back to the system what this process freed and kept (glibc), and stop keeping it: the chunks are done.
-
-    The main process plays chunks too; once they are done, the memory its
-    allocator kept would only add to the results' own (polars allocates
-    from another allocator). The next run in this process keeps freed
-    memory again.
-    """
-    keep_freed_memory.cache_clear()
-    _glibc_malloc(128 * 1024, 128 * 1024, trim_now=True)  # glibc's default thresholds
-
-
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
     import pyarrow as pa
 
-    keep_freed_memory()
     from baccarat.bets import settlement_table
     from baccarat.columnar import encode_parquet
     from baccarat.fastdeal import seeded_table_fast
@@ -287,134 +244,142 @@ def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:
 
 
 def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: str = "processes") -> Iterator[ChunkOutput]:
-    """Yield every chunk's output, in chunk order, computed by ``workers`` processes or on Ray."""
+    """Yield every chunk's output, in chunk order: played here (one worker), by ``workers`` processes, or on Ray."""
     if executor == "ray":
         yield from _ray_outputs(plan, chunks, workers)
     elif workers <= 1 or len(chunks) <= 1:
+        from baccarat import glibc
+
+        glibc.keep_freed_memory()
         for chunk in chunks:
             yield run_chunk(plan, chunk)
     else:
         yield from _process_outputs(plan, chunks, workers)
 
 
-_NOT_YET = object()
-"""The output of a chunk still being played."""
-
-
-@dataclasses.dataclass(frozen=True)
-class _Failed:
-    """A chunk played ahead of its turn that raised ``error``."""
-
-    error: Exception
-
-
 def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
-              window: int, cancel: Callable[[Any], Any] | None = None, local: Callable[[Chunk], ChunkOutput] | None = None,
-              ready: Callable[[Any], bool] | None = None, depth: int | None = None) -> Iterator[ChunkOutput]:
-    """Yield every chunk's output in chunk order, keeping ``depth`` chunks submitted ahead (``window`` in hand at most).
+              window: int, cancel: Callable[[Any], Any]) -> Iterator[ChunkOutput]:
+    """Yield every chunk's output in chunk order, keeping ``window`` chunks submitted ahead.
 
-    With ``local``, this process plays chunks too: whenever the next output
-    in order is not ``ready`` yet, it plays the earliest chunk not started
-    instead of waiting, so the work shares itself out by the speed of each
-    side. When the consumer stops early (an error, Ctrl-C), the chunks still
+    When the consumer stops early (an error, Ctrl-C), the chunks still
     pending are cancelled with ``cancel``.
     """
-    depth = window if depth is None else depth
-    entries: deque[list[Any]] = deque()  # [chunk, handle (None: not submitted), output] in chunk order
+    pending: deque[Any] = deque()
     queue = iter(chunks)
-    submitted = 0
-
-    def top_up() -> None:
-        nonlocal submitted
-        while len(entries) < window:
-            chunk = next(queue, None)
-            if chunk is None:
-                break
-            entries.append([chunk, None, _NOT_YET])
-        for entry in entries:
-            if submitted >= depth:
-                break
-            if entry[1] is None and entry[2] is _NOT_YET:
-                entry[1] = submit(entry[0])
-                submitted += 1
-
     try:
         while True:
-            top_up()
-            if not entries:
+            while len(pending) < window and (chunk := next(queue, None)) is not None:
+                pending.append(submit(chunk))
+            if not pending:
                 return
-            head = entries[0]
-            if local is not None and head[2] is _NOT_YET and ready is not None and not ready(head[1]):
-                later = next((entry for entry in entries if entry[1] is None and entry[2] is _NOT_YET), None)
-                if later is not None:
-                    try:
-                        later[2] = local(later[0])
-                    except Exception as exc:  # raised in its turn, so that the first failing chunk is the one reported
-                        later[2] = _Failed(exc)
-                    continue
-            entries.popleft()
-            if head[2] is _NOT_YET:
-                head[2] = result(head[1])
-                submitted -= 1
-            if isinstance(head[2], _Failed):
-                raise head[2].error
-            yield head[2]
+            yield result(pending[0])
+            pending.popleft()
     except BaseException:
-        if cancel is not None:
-            for _, handle, output in entries:
-                if handle is not None and output is _NOT_YET:
-                    cancel(handle)
+        for handle in pending:
+            cancel(handle)
         raise
 
 
+def _serve(connection: Any, plan: RunPlan) -> None:
+    """A worker process: play each chunk received on ``connection`` and send back its output, until it closes."""
+    from baccarat import glibc
+    from baccarat.interrupts import ignore_interrupts
+
+    ignore_interrupts()
+    glibc.keep_freed_memory()
+    while True:
+        try:
+            chunk = connection.recv()
+        except EOFError:  # the main process is done with this worker
+            return
+        try:
+            reply: tuple[bool, Any] = (True, run_chunk(plan, chunk))
+        except Exception as exc:  # the main process raises it in its turn
+            reply = (False, exc)
+        try:
+            connection.send(reply)
+        except (BrokenPipeError, EOFError):
+            return
+        except Exception as exc:  # an exception that cannot be pickled
+            connection.send((False, RunFailure(f"a worker process failed: {_first_line(exc)}")))
+
+
 def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    """Run the chunks in ``workers - 1`` worker processes and this one; on an error or an interrupt, stop the workers at once.
+    """Play the chunks in ``workers`` worker processes and yield their outputs in chunk order.
 
+    This process only hands out chunks and collects outputs: each worker
+    has one chunk at a time, and outputs that arrive ahead of their turn
+    wait here (at most :data:`CHUNKS_IN_FLIGHT_PER_WORKER` per worker). A
+    worker that dies (killed, out of memory) ends the run with
+    :class:`RunFailure`; on any error or interrupt every worker is killed.
     Workers ignore Ctrl-C (a terminal sends it to every process of the
-    group): the main process alone handles it, and terminates them.
+    group): the main process alone acts on it.
     """
-    import concurrent.futures
     import multiprocessing
-    from concurrent.futures.process import BrokenProcessPool
 
-    from baccarat.interrupts import ignore_interrupts, starting_workers, wait_interruptibly
+    from baccarat.interrupts import starting_workers, wait_interruptibly
 
-    # The main process plays chunks too, whenever the next output is not ready: one process fewer to start, the
-    # kernels it loads serve the results too, and the work shares itself out between it and the workers.
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(workers - 1, len(chunks)), initializer=ignore_interrupts,
-                                                  mp_context=multiprocessing.get_context("spawn"))
-
-    def submit(chunk: Chunk) -> concurrent.futures.Future[ChunkOutput]:
-        try:
-            with starting_workers():  # the pool starts its workers as chunks are submitted
-                return pool.submit(run_chunk, plan, chunk)
-        except BrokenProcessPool:
-            raise RunFailure(WORKER_DIED) from None
-
-    def all_alive() -> None:
-        if any(process.exitcode is not None for process in list((getattr(pool, "_processes", None) or {}).values())):
-            raise RunFailure(WORKER_DIED)  # the pool itself may never notice: see _abandon
-
-    def result(future: concurrent.futures.Future[ChunkOutput]) -> ChunkOutput:
-        try:
-            return wait_interruptibly(future.result, (concurrent.futures.TimeoutError,), all_alive)
-        except BrokenProcessPool:
-            raise RunFailure(WORKER_DIED) from None
-
+    context = multiprocessing.get_context("spawn")
     finished = False
+    processes = []
+    connections = []
     try:
-        # No future is cancelled: the workers are stopped instead, and the pool fails what is pending (a cancelled
-        # future that the pool then fails raises InvalidStateError in its thread).
-        depth = (workers - 1) * CHUNKS_IN_FLIGHT_PER_WORKER
-        yield from _in_order(submit, result, chunks, depth + LOCAL_CHUNKS_AHEAD, local=lambda chunk: run_chunk(plan, chunk),
-                             ready=lambda future: future.done(), depth=depth)
+        with starting_workers():
+            for _ in range(min(workers, len(chunks))):
+                ours, theirs = context.Pipe()
+                process = context.Process(target=_serve, args=(theirs, plan), name="baccarat worker", daemon=True)
+                processes.append(process)
+                connections.append(ours)
+                process.start()
+                theirs.close()  # its end lives in the worker only: a worker that dies closes it
+        busy: dict[Any, int] = {}  # connection -> position of the chunk it plays
+        done: dict[int, ChunkOutput] = {}
+        window = len(processes) * CHUNKS_IN_FLIGHT_PER_WORKER
+        handed = 0
+        for position in range(len(chunks)):
+            while position not in done:
+                for connection in connections:
+                    if connection not in busy and handed < len(chunks) and handed < position + window:
+                        connection.send(chunks[handed])
+                        busy[connection] = handed
+                        handed += 1
+                for connection in wait_interruptibly(lambda seconds: _ready(busy, processes, seconds), (TimeoutError,)):
+                    try:
+                        ok, value = connection.recv()
+                    except (EOFError, OSError):
+                        raise RunFailure(WORKER_DIED) from None
+                    if not ok:
+                        raise value
+                    done[busy.pop(connection)] = value
+            yield done.pop(position)
         finished = True
+    except BrokenPipeError:  # a chunk sent to a worker that had died
+        raise RunFailure(WORKER_DIED) from None
     finally:
-        if finished:  # the workers end on their own while the results are made (their exit takes a few tenths)
-            pool.shutdown(wait=False)
-        else:
-            _terminate_workers(pool)
-            _abandon(pool)
+        for connection in connections:
+            connection.close()  # a worker waiting for a chunk ends on its own
+        if not finished:
+            for process in processes:
+                process.kill()
+            for process in processes:
+                process.join(WORKER_EXIT_SECONDS)
+
+
+WORKER_EXIT_SECONDS = 5.0
+"""Longest wait for a killed worker process to be gone."""
+
+
+def _ready(busy: dict[Any, int], processes: Sequence[Any], seconds: float) -> list[Any]:
+    """Return the connections of ``busy`` with an output to read, within ``seconds``; raise when a worker has died."""
+    from multiprocessing.connection import wait
+
+    sentinels = {process.sentinel: process for process in processes}
+    ready = wait([*busy, *sentinels], seconds)
+    if any(handle in sentinels for handle in ready):
+        raise RunFailure(WORKER_DIED)
+    if not ready:
+        raise TimeoutError
+    return ready
 
 
 WORKER_DIED = ("a worker process stopped abruptly (killed, or out of memory); the run was abandoned and nothing was "
@@ -423,36 +388,6 @@ WORKER_DIED = ("a worker process stopped abruptly (killed, or out of memory); th
 
 def _first_line(exc: BaseException) -> str:
     return next((line.strip() for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
-
-
-def _terminate_workers(pool: Any) -> None:
-    """Stop the worker processes of a process pool now, whatever they are doing."""
-    terminate = getattr(pool, "terminate_workers", None)  # Python 3.14
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        if process.is_alive():
-            process.terminate()
-
-
-def _abandon(pool: Any) -> None:
-    """Let go of a pool whose workers were stopped, without waiting for it.
-
-    A worker killed while it sends a result leaves half a message in the
-    pipe, and the pool's own thread waits for the rest forever (it would hang
-    ``shutdown`` and the exit of the interpreter). Closing this process's
-    end of the pipe ends that wait: the pool sees itself broken and its
-    thread finishes.
-    """
-    queue = getattr(pool, "_result_queue", None)
-    writer = getattr(queue, "_writer", None)
-    if writer is not None:
-        try:
-            writer.close()
-        except OSError:
-            pass
-    pool.shutdown(wait=True)
 
 
 def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:

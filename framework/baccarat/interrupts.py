@@ -61,12 +61,11 @@ _received: list[int] = []
 KeyboardInterrupt, and a signal that landed in unsafe code is sent again)."""
 
 
-UNSAFE_PACKAGES = frozenset({"numba", "llvmlite", "importlib", "weakref", "_weakrefset", "multiprocessing"})
+UNSAFE_PACKAGES = frozenset({"numba", "llvmlite", "importlib", "weakref", "_weakrefset"})
 """Code that an exception must not cut, or that would swallow it: a compiler loading or building a kernel
-(called back from native code), an import half done, a weak-reference callback run by the garbage collector
-(as ``__del__`` methods are), multiprocessing's own bookkeeping (a semaphore of a process pool created in
-/dev/shm but not yet recorded for removal would outlive the command). A stop signal that lands there is acted
-on moments later."""
+(called back from native code; the results of a run use compiled kernels in this process), an import half
+done, a weak-reference callback run by the garbage collector (as ``__del__`` methods are). A stop signal that
+lands there is acted on moments later."""
 
 RETRY_SECONDS = 0.05
 

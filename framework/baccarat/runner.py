@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import threading
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
@@ -14,7 +13,7 @@ from typing import Any
 
 import polars as pl
 
-from baccarat import __version__
+from baccarat import __version__, glibc
 from baccarat.bets import bets_settled, check_bets_offered
 from baccarat.engine import StrategyRun
 from baccarat.errors import StrategyError
@@ -25,7 +24,6 @@ from baccarat.executor import (
     StrategySpec,
     collect_outputs,
     execute,
-    release_freed_memory,
     seeded_chunks,
     table_chunks,
     write_outputs,
@@ -200,7 +198,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     the ledger back. The returned result reads its frames from the folder
     when asked.
     """
-    from baccarat.runstats import RunStatsCollector, warm_up
+    from baccarat.runstats import RunStatsCollector
 
     start = time.perf_counter()
     prepared = prepare(experiment)
@@ -209,49 +207,23 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     counts: list[RunCounts] = []
     gathered: list[RunStatsCollector] = []
 
-    warming = threading.Thread(target=_quietly(warm_up), name="results warm-up", daemon=True)
-
     def fill(folder: Path) -> RunCounts:
         collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies])
         gathered.append(collector)
-        if workers > 1 or executor != "processes":
-            warming.start()  # while the workers play, the main process gets the results' tools ready
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
             counts.append(write_outputs(outputs, folder, progress,
                                         lambda output: collector.add(output.session_rows, output.bankrolls)))
-        release_freed_memory()
+        glibc.release_freed_memory()
         timings["run"] = time.perf_counter() - start
         return counts[0]
 
     def statistics() -> dict[str, Any]:
-        if warming.is_alive():
-            warming.join()
         # The gathered rows, now in the session table, go back to the system strategy by strategy.
-        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, give_back=release_freed_memory)
+        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, give_back=glibc.release_freed_memory)
 
-    try:
-        out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
-                                     workers=workers, executor=executor)
-    finally:
-        if warming.is_alive():  # also when the run fails or is stopped: a thread cut off inside a compiler at exit aborts
-            warming.join(WARM_UP_WAIT_SECONDS)
+    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
+                                 workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
-
-
-WARM_UP_WAIT_SECONDS = 30.0
-"""Longest wait for the results warm-up thread when a run ends early."""
-
-
-def _quietly(fn: Callable[[], Any]) -> Callable[[], None]:
-    """Return ``fn`` made silent: an optional speed-up that fails must change nothing."""
-
-    def call() -> None:
-        try:
-            fn()
-        except BaseException:  # noqa: S110 - the work is redone where it is needed (even at exit)
-            pass
-
-    return call
 
 
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],

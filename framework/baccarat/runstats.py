@@ -267,31 +267,6 @@ def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]
     return groups
 
 
-def warm_up() -> None:
-    """Import and exercise, once, what the results of a run need (the compiled money kernel, polars, matplotlib).
-
-    ``baccarat run`` calls it in a thread while the workers play, so that the
-    results, which come after the last chunk, do not wait for it.
-    """
-    rows = SessionRows(np.arange(2, dtype=np.int64), np.ones((2, 10), dtype=np.int64), np.zeros(2))
-    frame = session_frame(["warm-up"], [[rows]], True)
-    frame.group_by("strategy").agg(pl.col("net").sum(), pl.col("rounds").median())
-    np.percentile(np.ones((2, 8)), (5, 50), axis=1)
-    _fill_bands(np.zeros(2, dtype=np.int64), np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), np.zeros(1),
-                np.ones(1, dtype=np.int64), np.empty((1, 1)), 0)
-    from baccarat import plots
-
-    fig = plots.ruin_figure(pl.DataFrame({"strategy": ["warm-up"] * 2, "round": [0, 1], "ruined": [0.0, 0.5]}))
-    plots.save_png(fig, _Discard())
-
-
-class _Discard:
-    """A file that forgets what is written to it."""
-
-    def write(self, data: bytes) -> int:
-        return len(data)
-
-
 class RunStatsCollector:
     """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
 
