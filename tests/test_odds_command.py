@@ -108,3 +108,16 @@ def test_the_console_command_prints_json() -> None:
     done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json", "--decks", "1"],
                           capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["probabilities"]["banker_pair"] == pytest.approx(3 / 51, abs=1e-15)
+
+
+def test_the_example_of_the_help_is_accepted(capsys) -> None:
+    import re
+
+    from baccarat.cli import build_parser
+
+    help_text = " ".join(build_parser()._subparsers._group_actions[0].choices["odds"].format_help().split())
+    example = re.search(r"--remaining .*?e\.g\. '([^']+)'", help_text).group(1)
+    doc = odds_json(capsys, "--remaining", example)
+    for item in example.split(","):
+        rank, count = item.split("=")
+        assert doc["remaining"][{"T": "10"}.get(rank, rank)] == int(count)

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from conftest import THIRD_PARTY_PLUGINS
 from test_strategies import money, play, sides, stakes
 
 from baccarat import hookspecs
@@ -447,12 +448,12 @@ def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypa
         def register_selectors(register):
             register(Extra)
     """)
-    monkeypatch.setenv(DISABLE_ENV, "broken, extra ,nosuch")
+    monkeypatch.setenv(DISABLE_ENV, ",".join(["broken, extra ,nosuch", *THIRD_PARTY_PLUGINS]))
     reg = registry([folder])
     assert "extra-chop" not in reg.selectors and "banker" in reg.selectors
     assert not any("'broken'" in w for w in reg.warnings)
     assert any("names 'nosuch', which is not a plugin" in w for w in reg.warnings)
-    monkeypatch.setenv(DISABLE_ENV, "builtin")
+    monkeypatch.setenv(DISABLE_ENV, ",".join(["builtin", *THIRD_PARTY_PLUGINS]))
     with pytest.raises(StrategyError, match="unknown strategy 'flat'"):
         registry().resolve("flat", {})
 
@@ -572,7 +573,8 @@ def example_site(tmp_path_factory) -> Path:
 
 
 @pytest.fixture
-def example_installed(example_site: Path):
+def example_installed(example_site: Path, monkeypatch):
+    monkeypatch.delenv(DISABLE_ENV, raising=False)  # conftest keeps installed packages out; this test installs its own
     sys.path.insert(0, str(example_site))
     importlib.invalidate_caches()
     clear_registry()
@@ -585,6 +587,7 @@ def example_installed(example_site: Path):
 
 def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(example_site: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    env.pop(DISABLE_ENV, None)  # conftest keeps installed packages out; this test installs its own
     done = subprocess.run([sys.executable, "-m", "baccarat", "strategies", "--json"], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     records = {r["name"]: r for r in json.loads(done.stdout)}
@@ -619,3 +622,22 @@ def test_a_missing_plugins_dir_in_the_experiment_is_a_positioned_error(tmp_path:
     line = next(i for i, text in enumerate(experiment.read_text().splitlines(), start=1) if text.startswith("plugins_dir"))
     assert f"{experiment}:{line}:14: the plugins folder 'nowhere' does not exist" in err
     assert not (tmp_path / "out").exists()
+
+
+def test_a_folder_named_in_the_experiment_and_by_plugins_dir_is_loaded_once(tmp_path: Path, capsys) -> None:
+    folder = plugin_folder(tmp_path, my_strategies="""
+        from baccarat import hookimpl
+        from baccarat_strategies.selectors import Chop
+
+        class Again(Chop):
+            name = "again-chop"
+
+        @hookimpl
+        def register_selectors(register):
+            register(Again)
+    """)
+    experiment = write_experiment(tmp_path, "plugins", [{"name": "a", "use": "flat", "params": {"side": "again-chop"}}])
+    status = main(["run", str(experiment), "--plugins-dir", str(folder), "--plugins-dir", str(folder / ".." / "plugins"),
+                   "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"])
+    assert status == 0, capsys.readouterr().err
+    assert (tmp_path / "out" / "ledger.parquet").is_file()

@@ -200,3 +200,14 @@ def test_a_malformed_shoe_file_runs_nothing(tmp_path: Path, capsys: pytest.Captu
     err = capsys.readouterr().err
     assert f"s.txt:{len(lines)}:{len(lines[-1]) - 1}: invalid card '7Q': unknown suit 'Q'" in err
     assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize("fmt", ["cards", "outcomes"])  # a rounds CSV holds no comment
+def test_the_header_of_a_generated_file_says_what_it_holds(tmp_path: Path, fmt: str) -> None:
+    out = tmp_path / "shoes.dat"
+    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "1", "--seed", "7",
+                 "--format", fmt, "--out", str(out), "--quiet"]) == 0
+    header = out.read_text(encoding="utf-8").splitlines()[0]
+    assert header.startswith("# 1 seeded shoe(s): rules punto-banco-8, seed 7; ")
+    assert ("cards" in header) == (fmt == "cards")
+    assert {"cards": "cards as dealt", "outcomes": "outcomes of the rounds as dealt"}[fmt] in header

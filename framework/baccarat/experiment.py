@@ -335,7 +335,8 @@ class _Resolver:
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
         self.check_money_fits(rules, session, shoes)
-        self.plugins_dirs = self.plugins_dir(data) + self.extra_plugins_dirs
+        # The same folder named twice (in the experiment and by --plugins-dir) is one folder.
+        self.plugins_dirs = tuple(dict.fromkeys(self.plugins_dir(data) + self.extra_plugins_dirs))
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
         if shoes["source"] == "recorded" and self.shoe_file_needed:  # bets the shoes cannot settle are refused first

@@ -439,7 +439,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     Built once per process for each set of folders and disabled names; call
     :func:`clear_registry` after installing or changing plugins in a process.
     """
-    dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
+    dirs = tuple(dict.fromkeys(str(Path(d).resolve()) for d in plugins_dirs))  # a folder named twice is one folder
     key = (dirs, disabled_plugins())
     if key not in _CACHE:
         pm = get_plugin_manager()

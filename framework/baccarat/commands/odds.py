@@ -37,7 +37,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                         help="rule preset name or rules YAML file (default: punto-banco-8)")
     parser.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1-8 (default: the rules' decks)")
     parser.add_argument("--remaining", metavar="RANK=COUNT,...",
-                        help="cards left of some ranks, e.g. 'A=20,T=100,K=25'; ranks not named keep the full count")
+                        help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 

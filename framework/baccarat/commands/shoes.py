@@ -49,6 +49,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                        help="rule preset name or rules YAML file (default: punto-banco-8); sets the number of decks")
 
 
+WHAT_IS_WRITTEN = {
+    "cards": "cards as dealt, burned cards excluded",
+    "outcomes": "outcomes of the rounds as dealt (B Banker, P Player, T Tie)",
+    "rounds": "rounds as dealt, each hand's cards, burned cards excluded",
+}
+"""What the header of a generated file says it holds, by format."""
+
+
 def run(args: argparse.Namespace) -> int:
     """Run ``generate`` or ``check``."""
     return generate(args) if args.shoes_command == "generate" else check(args)
@@ -69,7 +77,7 @@ def generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not args.force:
         raise InputError("exists already; give another --out, or --force to replace it", path=str(out))
-    comment = (f"{args.count} seeded shoe(s): rules {rules.name}, seed {args.seed}; cards as dealt, burned cards excluded.\n"
+    comment = (f"{args.count} seeded shoe(s): rules {rules.name}, seed {args.seed}; {WHAT_IS_WRITTEN[args.format]}.\n"
                f"Made by: baccarat shoes generate --rules {args.rules} --count {args.count} --seed {args.seed} "
                f"--format {args.format}")
     shoes = seeded_rounds(rules, args.seed, 1, args.count)
