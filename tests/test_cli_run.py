@@ -156,3 +156,21 @@ def test_several_seeds_join_with_a_seed_column_and_continuing_numbers(tmp_path: 
 def test_progress_bar_is_off_when_stderr_is_not_a_terminal(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "small.yaml", "--out", "o"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_version_prints_the_package_version() -> None:
+    import subprocess
+    import sys
+
+    from baccarat import __version__
+
+    done = subprocess.run([sys.executable, "-m", "baccarat", "--version"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout, done.stderr) == (0, f"baccarat {__version__}\n", "")
+
+
+def test_a_bare_baccarat_prints_the_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and out.startswith("usage: baccarat")
+    for command in ("run", "strategies", "roads", "shoes", "report", "odds"):
+        assert re.search(rf"^\s+{command}\s", out, re.M), command

@@ -128,6 +128,16 @@ def test_report_is_well_formed_html_holding_every_strategy(run_dir) -> None:
         assert label in text
 
 
+def test_report_shows_the_wilson_intervals_of_summary_csv(run_dir) -> None:
+    html = (run_dir / "report.html").read_text(encoding="utf-8")
+    summary = html.split('id="summary"')[1].split("</table>")[0]
+    for row in pl.read_csv(run_dir / "summary.csv").iter_rows(named=True):
+        for share in ("risk_of_ruin", "sessions_in_profit"):
+            low, high = row[f"{share}_ci_low"], row[f"{share}_ci_high"]
+            assert 0 <= low <= row[share] <= high <= 1
+            assert f"[{100 * low:.1f}%, {100 * high:.1f}%]" in summary
+
+
 def test_report_is_self_contained(run_dir) -> None:
     html = (run_dir / "report.html").read_text(encoding="utf-8")
     page = parse(run_dir / "report.html")
@@ -192,13 +202,23 @@ def test_format_summary_fits_one_screen() -> None:
     summary = stats.summarize(ledger, 100, 10)
     text = format_summary(summary)
     lines = text.splitlines()
-    assert len(lines) == 5
-    assert all(len(line) <= 120 for line in lines)
-    assert "flat banker" in lines[1] and "a very long strategy la~" in lines[2]
+    assert len(lines) == 6
+    assert all(len(line) <= 140 for line in lines)
+    assert "flat banker" in lines[1] and lines[2] == "a very long strategy label indeed, really"  # 41 > 40: own line
     assert "-40.00" in lines[1]  # net of flat banker: 0 in the first session, -40 in the second
     many = stats.summarize(flat_ledger({f"s{i}": ["WL"] for i in range(25)}), 100, 10)
     lines = format_summary(many).splitlines()
     assert len(lines) == 1 + 20 + 1 + 2 and "5 more strategies" in lines[21]
+
+
+def test_format_summary_prints_labels_whole_even_past_its_width() -> None:
+    labels = ["martingale[unit=10,side=banker]", "martingale[unit=10,side=player]", "x" * 70]
+    summary = stats.summarize(flat_ledger({label: ["WL", "LW"] for label in labels}), 100, 10)
+    lines = format_summary(summary).splitlines()
+    assert lines[1].startswith(labels[0] + "  ") and lines[2].startswith(labels[1] + "  ")
+    assert lines[3] == labels[2]  # too long for the column: a line of its own, its figures below
+    assert lines[4].startswith(" " * len(labels[0])) and lines[4].split() == lines[1].split()[1:]
+    assert all(len(line) <= 140 for line in lines)
 
 
 def test_write_results_works_without_experiment_files(tmp_path) -> None:

@@ -343,3 +343,33 @@ def test_by_strategy_of_no_rows_has_the_columns_and_no_row() -> None:
     frame = pl.DataFrame(schema={"strategy": pl.String, "x": pl.Float64})
     got = stats.by_strategy(frame, [pl.col("x").sum()])
     assert got.height == 0 and got.columns == ["strategy", "x"]
+
+
+@pytest.mark.parametrize(("ruined", "sessions", "low", "high"), [
+    # Published Wilson score intervals at 95% (Newcombe 1998, Table I; Wikipedia's "Binomial proportion
+    # confidence interval"): 0/10, 5/10, 81/263 and 10/10.
+    (0, 10, 0.0, 0.2775),
+    (5, 10, 0.2366, 0.7634),
+    (81, 263, 0.2553, 0.3662),
+    (10, 10, 0.7225, 1.0),
+])
+def test_risk_of_ruin_and_profit_shares_have_wilson_intervals(ruined: int, sessions: int, low: float, high: float) -> None:
+    table = pl.DataFrame({"strategy": ["s"] * sessions, "session": list(range(1, sessions + 1)),
+                          "ruined": [i < ruined for i in range(sessions)]})
+    got_low, got_high = stats.wilson_interval(pl.col("ruined").sum(), pl.len())
+    row = table.select(got_low.alias("low"), got_high.alias("high")).row(0)
+    assert row == pytest.approx((low, high), abs=5e-5)
+
+
+def test_summary_holds_the_wilson_intervals_of_its_shares() -> None:
+    ledger = flat_ledger({"a": ["WW", "LLLLLLLLLLLL", "LW", "WL", "W"]})
+    summary = stats.summarize(ledger, 100, 10)
+    row = summary.row(0, named=True)
+    assert row["risk_of_ruin"] == pytest.approx(0.2) and row["sessions_in_profit"] == pytest.approx(0.4)
+    z = stats.Z95
+    for share, prefix in ((0.2, "risk_of_ruin"), (0.4, "sessions_in_profit")):
+        n = 5
+        centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+        half = z / (1 + z * z / n) * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n))
+        assert (row[f"{prefix}_ci_low"], row[f"{prefix}_ci_high"]) == pytest.approx((centre - half, centre + half))
+    assert list(summary.columns) == list(stats.SUMMARY_COLUMNS)

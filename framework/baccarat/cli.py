@@ -35,8 +35,11 @@ class Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of every subcommand."""
+    from baccarat import __version__
+
     parser = Parser(prog="baccarat", description="Backtest betting strategies at Punto Banco baccarat.")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action="version", version=f"baccarat {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS:
         module = importlib.import_module(f"baccarat.commands.{name}")
         module.add_parser(sub.add_parser(name, help=help_text, description=help_text))
@@ -56,7 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         with interrupts.stop_on_signals(), warnings.catch_warnings():
             warnings.showwarning = _show_warning
-            args = build_parser().parse_args(argv)
+            parser = build_parser()
+            args = parser.parse_args(argv)
+            if args.command is None:  # a bare `baccarat`: what it can do
+                parser.print_help()
+                return 0
             module = importlib.import_module(f"baccarat.commands.{args.command}")
             status = int(module.run(args) or 0)
             sys.stdout.flush()

@@ -280,30 +280,37 @@ def _edge_pm(row: Mapping[str, Any]) -> str:
     return f"{_edge(row['edge'])} ± {100 * (row['edge_ci_high'] - row['edge']):.3f}%"
 
 
-def format_summary(summary: pl.DataFrame, width: int = 24, limit: int = 20) -> str:
+def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> str:
     """Return the summary as a plain-text table that fits one screen (printed after ``baccarat run``).
 
-    Labels longer than ``width`` characters are shortened; the edge is shown
-    with the half-width of its 95% interval; past ``limit`` strategies, a last
-    line says how many more are in summary.csv.
+    Labels print whole: the first column is as wide as the longest label, up
+    to ``width`` characters; a longer label has a line of its own, its
+    figures on the next line. The edge is shown with the half-width of its
+    95% interval; past ``limit`` strategies, a last line says how many more
+    are in summary.csv.
     """
     headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
     rows = []
     for r in summary.head(limit).iter_rows(named=True):
-        name = r["strategy"] if len(r["strategy"]) <= width else r["strategy"][: width - 1] + "~"
-        rows.append((name, fmt_count(r["sessions"]), fmt_count(r["rounds"]), fmt_money(r["wagered"]), fmt_money(r["net"]),
+        rows.append((r["strategy"], fmt_count(r["sessions"]), fmt_count(r["rounds"]), fmt_money(r["wagered"]), fmt_money(r["net"]),
                      _edge_pm(r), _edge(r["expected_edge"]), fmt_percent(r["risk_of_ruin"]), fmt_percent(r["sessions_in_profit"])))
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    widths[0] = max(len(headers[0]), min(widths[0], width))
 
     def line(cells: tuple[str, ...]) -> str:
         return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True)))
 
-    lines = [line(headers), *(line(row) for row in rows)]
+    lines = [line(headers)]
+    for row in rows:
+        if len(row[0]) > widths[0]:
+            lines.append(row[0])
+            row = ("", *row[1:])
+        lines.append(line(row))
     if summary.height > limit:
         lines.append(f"... and {summary.height - limit} more strategies (see summary.csv and report.html)")
     lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets placed;")
     lines.append("ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up.")
-    return "\n".join(lines)
+    return "\n".join(line.rstrip() for line in lines)
 
 
 # HTML -------------------------------------------------------------------------------------------------
@@ -320,6 +327,7 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("expected_edge", "Expected edge", "Theoretical edge of the bets placed (exact odds off the top)."),
     ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
     ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
+    ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
     ("rounds_to_ruin_mean", "Rounds to ruin, mean", "Mean round of ruin among ruined sessions."),
     ("rounds_to_ruin_median", "Rounds to ruin, median", "Median round of ruin among ruined sessions."),
     ("max_drawdown", "Max drawdown, worst session", "Largest fall of the bankroll from a previous peak (the initial "
@@ -330,6 +338,7 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("max_stake", "Largest stake", "Largest amount staked on one round."),
     ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
     ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
+    ("sessions_in_profit_ci", "Sessions in profit, 95% CI", "Wilson score interval of the share of sessions in profit."),
 )
 """(key, label, explanation) of each line of the report's summary table."""
 
@@ -368,8 +377,8 @@ def _e(value: Any) -> str:
 
 
 def _cell(key: str, row: Mapping[str, Any]) -> str:
-    if key == "edge_ci":
-        return fmt_interval(row["edge_ci_low"], row["edge_ci_high"], _edge)
+    if key.endswith("_ci"):
+        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], _edge if key == "edge_ci" else fmt_percent)
     return _FORMATS.get(key, fmt_money)(row[key])
 
 
@@ -429,8 +438,10 @@ def _glance_html(summary: pl.DataFrame) -> str:
             parts.append(f"a realised edge of {_e(_edge(r['edge']))} (95% CI {_e(ci)})")
         if not _missing(r["expected_edge"]):
             parts.append(f"against {_e(_edge(r['expected_edge']))} expected")
-        parts.append(f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined and "
-                     f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit")
+        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+        profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
+        parts.append(f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
+                     f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})")
         items.append("<li>" + "; ".join(parts) + ".</li>")
     return f'<ul class="glance">{"".join(items)}</ul>'
 

@@ -132,11 +132,29 @@ def _ratio_se(num: pl.Expr, den: pl.Expr) -> pl.Expr:
     return pl.when(pl.len() >= 2).then((k / (k - 1) * spread).sqrt() / den.sum().abs()).otherwise(None)
 
 
+def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.Expr, pl.Expr]:
+    """Return the Wilson score interval (low, high) of a share ``successes / n``; null when ``n`` is 0.
+
+    ``(p + z²/2n ± z·sqrt(p(1-p)/n + z²/4n²)) / (1 + z²/n)``: unlike the normal
+    interval it stays within [0, 1] and is not empty at a share of 0 or 1.
+    """
+    k, total = successes.cast(pl.Float64), n.cast(pl.Float64)
+    share = k / total
+    z2 = z * z
+    centre = (share + z2 / (2 * total)) / (1 + z2 / total)
+    half = z / (1 + z2 / total) * (share * (1 - share) / total + z2 / (4 * total * total)).sqrt()
+    ok = n > 0
+    return (pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
+            pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))))
+
+
 SUMMARY_COLUMNS = (
     "strategy", "sessions", "rounds", "wagered", "net", "final_bankroll_mean", "final_bankroll_median",
     "edge", "edge_ci_low", "edge_ci_high", "expected_net", "expected_edge", "risk_of_ruin",
+    "risk_of_ruin_ci_low", "risk_of_ruin_ci_high",
     "rounds_to_ruin_mean", "rounds_to_ruin_median", "max_drawdown", "max_drawdown_mean",
     "longest_losing_streak", "max_stake", "capped_bets", "sessions_in_profit",
+    "sessions_in_profit_ci_low", "sessions_in_profit_ci_high",
 )
 """Columns of ``summary.csv``, in order."""
 
@@ -147,13 +165,16 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     Realised ``edge`` is ``-net / wagered`` (null when nothing was wagered),
     its 95% interval ``edge +- 1.96 * se`` with the delta-method standard
     error of the ratio clustered by session. Shares (``risk_of_ruin``,
-    ``sessions_in_profit``) are fractions of sessions.
+    ``sessions_in_profit``) are fractions of sessions, each with its 95%
+    Wilson interval (:func:`wilson_interval`).
     """
     wagered, net = _f("wagered"), _f("net")
     se = _ratio_se(-net, wagered)
     edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
     ruin_rounds = _f("rounds_to_ruin").filter(pl.col("ruined"))
     expected = pl.when(pl.col("expected_net").is_not_null().any()).then(pl.col("expected_net").sum())
+    ruin_low, ruin_high = wilson_interval(pl.col("ruined").sum(), pl.len())
+    profit_low, profit_high = wilson_interval((pl.col("net") > 0).sum(), pl.len())
     summary = by_strategy(sessions, [
         pl.len().cast(pl.Int64).alias("sessions"),
         pl.col("rounds").sum(),
@@ -167,6 +188,8 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
         expected.alias("expected_net"),
         pl.when(wagered.sum() > 0).then(-expected / wagered.sum()).alias("expected_edge"),
         pl.col("ruined").mean().alias("risk_of_ruin"),
+        ruin_low.alias("risk_of_ruin_ci_low"),
+        ruin_high.alias("risk_of_ruin_ci_high"),
         ruin_rounds.mean().alias("rounds_to_ruin_mean"),
         ruin_rounds.median().alias("rounds_to_ruin_median"),
         pl.col("max_drawdown").max(),
@@ -175,6 +198,8 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
         pl.col("max_stake").max(),
         pl.col("capped_bets").sum(),
         (pl.col("net") > 0).mean().alias("sessions_in_profit"),
+        profit_low.alias("sessions_in_profit_ci_low"),
+        profit_high.alias("sessions_in_profit_ci_high"),
     ])
     return summary.select(SUMMARY_COLUMNS)
 
