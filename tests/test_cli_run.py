@@ -174,3 +174,33 @@ def test_a_bare_baccarat_prints_the_help(capsys: pytest.CaptureFixture[str]) -> 
     assert err == "" and out.startswith("usage: baccarat")
     for command in ("run", "strategies", "roads", "shoes", "report", "odds"):
         assert re.search(rf"^\s+{command}\s", out, re.M), command
+
+
+def test_json_prints_the_summary_as_one_object_and_nothing_else(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--out", "out", "--json", "--workers", "1"]) == 0
+    out, err = capsys.readouterr()
+    doc = json.loads(out)  # the whole of stdout is one JSON object
+    assert err == ""
+    assert doc["out_dir"] == "out" and doc["name"] == "small"
+    csv = pl.read_csv(workdir / "out" / "summary.csv")
+    assert [row["strategy"] for row in doc["summary"]] == csv.get_column("strategy").to_list() == ["flat banker", "martingale"]
+    for row, line in zip(doc["summary"], csv.iter_rows(named=True), strict=True):
+        assert set(row) == set(line)
+        for key, value in line.items():
+            assert row[key] == (pytest.approx(value) if isinstance(value, float) else value), key
+    assert doc["rounds"] == pl.read_parquet(workdir / "out" / "rounds.parquet").height
+    assert [row["baseline"] for row in doc["comparison"]] == ["flat banker"]
+
+
+def test_baseline_sets_the_strategy_compared_with(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--out", "out", "--baseline", "martingale", "--quiet", "--workers", "1"]) == 0
+    comparison = pl.read_csv(workdir / "out" / "comparison.csv")
+    assert comparison.get_column("strategy").to_list() == ["flat banker"]
+    assert comparison.get_column("baseline").to_list() == ["martingale"]
+    assert "<b>martingale</b>" in (workdir / "out" / "report.html").read_text(encoding="utf-8")
+    capsys.readouterr()
+    assert main(["run", "small.yaml", "--out", "out2", "--baseline", "martingal", "--quiet"]) == 2
+    out, err = capsys.readouterr()
+    assert err == ("baccarat: error: --baseline: no strategy is labelled 'martingal' (did you mean 'martingale'?); "
+                   "the strategies are flat banker, martingale\n")
+    assert not (workdir / "out2").exists()

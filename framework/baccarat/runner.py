@@ -188,9 +188,10 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
 
 
 def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
-                  progress: Callable[[int], None] | None = None) -> RunResult:
+                  progress: Callable[[int], None] | None = None, baseline: str | None = None) -> RunResult:
     """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
+    ``baseline`` is the strategy the others are compared with (default: the first).
     ``workers`` processes (or Ray tasks) play the chunks; the output is the
     same for any number of workers. ``progress`` is called with the number of
     shoes done as chunks finish. The summary and plots come from statistics
@@ -221,14 +222,15 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         # The gathered rows, now in the session table, go back to the system strategy by strategy.
         return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, give_back=glibc.release_freed_memory)
 
-    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics,
+    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
                                  workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
 
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
                  timings: Mapping[str, float], warnings: list[str],
-                 statistics: Callable[[], dict[str, Any]] | None = None, **run_info: Any) -> tuple[Path, Analysis]:
+                 statistics: Callable[[], dict[str, Any]] | None = None, baseline: str | None = None,
+                 **run_info: Any) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
     summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
     while it was written: keyword arguments of :func:`baccarat.report.write_results`).
@@ -264,7 +266,7 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         }
         (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
         precomputed = statistics() if statistics is not None else {}
-        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, **precomputed)
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, **precomputed)
     return Path(out_dir), analysis
 
 

@@ -1,8 +1,9 @@
-"""``baccarat run EXPERIMENT.yaml [--out DIR] [--set key.path=value ...] [--quiet]``."""
+"""``baccarat run EXPERIMENT.yaml [--out DIR] [--set key.path=value ...] [--baseline LABEL] [--json] [--quiet]``."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import sys
 import time
@@ -26,6 +27,10 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                         help="run the chunks of shoes in worker processes on this machine (default) or as Ray tasks "
                              "(on the cluster named by RAY_ADDRESS, else on a local Ray; needs the [ray] extra)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("--json", action="store_true",
+                        help="print the summary as one JSON object on stdout, for scripts (no progress bar, no table)")
+    parser.add_argument("--baseline", metavar="LABEL",
+                        help="strategy the others are compared with in comparison.csv and the report (default: the first)")
     add_plugins_dir_option(parser)
 
 
@@ -60,18 +65,23 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.runner import run_to_folder
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
+    check_baseline(args.baseline, [entry.name for entry in experiment.strategies])
     out = Path(args.out) if args.out else default_out(experiment.name)
     check_output_folder(out)  # before the run, not only before writing
-    show = not args.quiet and sys.stderr.isatty()
+    show = not args.quiet and not args.json and sys.stderr.isatty()
     workers = args.workers or default_workers()
     total = _shoes_to_deal(experiment)
     bar = tqdm(total=total, unit="shoe", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
     start = time.perf_counter()
     with bar:
-        result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update)
+        result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update,
+                               baseline=args.baseline)
     seconds = time.perf_counter() - start
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(summary_json(result, seconds), allow_nan=False))
+        return 0
     if result.analysis is not None:
         from baccarat.report import format_summary
 
@@ -79,6 +89,39 @@ def run(args: argparse.Namespace) -> int:
     print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
           f"-> {result.out_dir}")
     return 0
+
+
+def check_baseline(baseline: str | None, labels: list[str]) -> None:
+    """Raise InputError, before anything runs, when ``--baseline`` names no strategy of the experiment."""
+    if baseline is None or baseline in labels:
+        return
+    from baccarat.errors import InputError, did_you_mean
+
+    raise InputError(f"--baseline: no strategy is labelled {baseline!r}{did_you_mean(baseline, labels)}; "
+                     f"the strategies are {', '.join(labels)}")
+
+
+def frame_records(frame: Any) -> list[dict[str, Any]]:
+    """Return a frame's rows as JSON-ready dicts: exact decimals as numbers, NaN and missing values as null."""
+    import polars as pl
+
+    floats = frame.with_columns(pl.col(pl.Decimal).cast(pl.Float64)).fill_nan(None)
+    return list(floats.iter_rows(named=True))
+
+
+def summary_json(result: Any, seconds: float) -> dict[str, Any]:
+    """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
+    analysis = result.analysis
+    return {
+        "name": result.experiment.name,
+        "out_dir": str(result.out_dir),
+        "rounds": result.counts.rounds,
+        "sessions": result.counts.sessions,
+        "seconds": round(seconds, 3),
+        "warnings": list(result.warnings),
+        "summary": frame_records(analysis.summary),
+        "comparison": frame_records(analysis.comparison),
+    }
 
 
 def _shoes_to_deal(experiment: Any) -> int | None:
