@@ -87,7 +87,8 @@ def parse(path) -> Page:
 
 
 def test_the_run_folder_holds_summary_comparison_plots_and_report(run_dir) -> None:
-    for name in ("summary.csv", "comparison.csv", "bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png", "report.html"):
+    for name in ("sessions.parquet", "summary.csv", "comparison.csv",
+                 "bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png", "report.html"):
         assert (run_dir / name).is_file(), name
     for name in ("bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png"):
         png_size((run_dir / name).read_bytes())
@@ -106,6 +107,25 @@ def test_summary_csv_is_the_summary_of_the_saved_ledger(run_dir) -> None:
         assert line["net"] == pytest.approx(float(row["net"]))
         assert line["rounds"] == row["bets"]
         assert line["sessions"] == 12
+
+
+def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None:
+    from baccarat.report import SESSION_FILE_COLUMNS
+
+    sessions = pl.read_parquet(run_dir / "sessions.parquet")
+    assert sessions.columns == list(SESSION_FILE_COLUMNS)
+    ledger = pl.read_parquet(run_dir / "ledger.parquet")
+    definition = stats.session_table(ledger, 150, 10)
+    assert sessions.equals(definition.select(SESSION_FILE_COLUMNS))
+    assert pl.read_csv(run_dir / "summary.csv").get_column("net").to_list() == pytest.approx(
+        stats.summary_table(sessions).get_column("net").cast(pl.Float64).to_list())
+    # One row per strategy and session; the peak, by hand from the ledger: the highest bankroll, the initial 150 counted.
+    assert sessions.height == len(LABELS) * 12
+    peaks = ledger.group_by("strategy", "session").agg(pl.col("bankroll").max().alias("top"))
+    for row in sessions.join(peaks, on=["strategy", "session"]).iter_rows(named=True):
+        assert row["peak"] == max(row["top"], 150) >= row["final_bankroll"]
+        assert row["max_drawdown"] <= row["peak"]
+        assert row["ruined"] == (row["rounds_to_ruin"] is not None)
 
 
 def test_comparison_csv_pairs_every_strategy_with_the_first(run_dir) -> None:
@@ -158,7 +178,8 @@ def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
 
 def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
     before = (run_dir / "summary.csv").read_text()
-    for name in ("summary.csv", "comparison.csv", "bankroll.png", "ruin.png", "report.html"):
+    for name in ("sessions.parquet", "summary.csv", "comparison.csv",
+                 "bankroll.png", "ruin.png", "report.html"):
         (run_dir / name).unlink()
     assert cli.main(["report", str(run_dir)]) == 0
     out = capsys.readouterr().out

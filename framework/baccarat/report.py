@@ -2,7 +2,7 @@
 
 :func:`analyse` turns a ledger (a lazy scan or a frame) into an
 :class:`Analysis` (per-session table, summary, paired comparison and the
-aggregates the plots draw); :func:`write_results` writes ``summary.csv``,
+aggregates the plots draw); :func:`write_results` writes ``sessions.parquet``, ``summary.csv``,
 ``comparison.csv``, the PNG plots and ``report.html`` into a run folder;
 :func:`format_summary` gives the one-screen table printed after a run.
 """
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
+SESSIONS_FILE = "sessions.parquet"
 REPORT_FILE = "report.html"
 
 
@@ -172,7 +173,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
                   roads: Sequence[int] = (), **precomputed: Any) -> Analysis:
-    """Write ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
+    """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
@@ -198,7 +199,9 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
             images["comparison"] = png_bytes(analysis.figure("comparison"))
         images["bankroll"] = png_bytes(analysis.figure("bankroll"))  # last: its bands and paths take longest
         summary_csv = analysis.summary.write_csv().encode("utf-8")
+        sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
     images = {kind: images[kind] for kind in PLOT_FILES if kind in images}
+    _write_atomic(out / SESSIONS_FILE, sessions_parquet)
     _write_atomic(out / SUMMARY_FILE, summary_csv)
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
     for kind, image in images.items():
@@ -212,6 +215,24 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     page = render_html(analysis, experiment, images, experiment_text, manifest, road_images)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
+
+
+SESSION_FILE_COLUMNS = ("strategy", "session", "final_bankroll", "net", "wagered", "rounds", "rounds_dealt", "peak",
+                        "max_drawdown", "ruined", "rounds_to_ruin", "expected_net", "longest_losing_streak", "max_stake",
+                        "capped_bets")
+"""Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
+
+
+def session_file_table(sessions: pl.DataFrame) -> pl.DataFrame:
+    """Return the session table (:func:`baccarat.stats.session_table`) as ``sessions.parquet`` holds it."""
+    return sessions.select(SESSION_FILE_COLUMNS)
+
+
+def parquet_bytes(frame: pl.DataFrame) -> bytes:
+    """Return ``frame`` written as Parquet."""
+    buffer = io.BytesIO()
+    frame.write_parquet(buffer)
+    return buffer.getvalue()
 
 
 def read_manifest(path: Path) -> dict[str, Any] | None:

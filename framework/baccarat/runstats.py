@@ -30,11 +30,14 @@ from baccarat.columnar import decimal_micros
 MICROS_PER_CENT = 10_000
 
 SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
-                   "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
+                   "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
 """Columns of :func:`baccarat.stats.session_table`, in order."""
 
+SESSION_VALUES = 11
+"""Integer values per session in :class:`SessionRows` (see its ``values``)."""
+
 _INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_losing_streak", "capped_bets")
-_MONEY_FIELDS = ("wagered", "net", "final_bankroll", "max_drawdown", "max_stake")
+_MONEY_FIELDS = ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")
 
 
 @njit(cache=True, nogil=True)
@@ -85,6 +88,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
         out[k, 7] = longest
         out[k, 8] = max_stake * 10_000
         out[k, 9] = capped_total
+        out[k, 10] = peak
         out_expected[k] = expected_total
 
 
@@ -95,7 +99,7 @@ class SessionRows:
     session: np.ndarray
     values: np.ndarray
     """Columns: rounds_dealt, rounds, wagered, net, final_bankroll, rounds_to_ruin (-1: never), max_drawdown,
-    longest_losing_streak, max_stake, capped_bets."""
+    longest_losing_streak, max_stake, capped_bets, peak."""
     expected: np.ndarray
 
 
@@ -106,7 +110,7 @@ def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | 
     n = len(session)
     starts = np.flatnonzero(np.diff(session, prepend=session[0] - 1)) if n else np.zeros(0, dtype=np.int64)
     lengths = np.diff(np.append(starts, n))
-    out = np.zeros((len(starts), 10), dtype=np.int64)
+    out = np.zeros((len(starts), SESSION_VALUES), dtype=np.int64)
     out_expected = np.zeros(len(starts), dtype=np.float64)
     expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
     _fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
@@ -119,7 +123,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
     parts = []
     for label, chunks in zip(labels, rows, strict=True):
         session = np.concatenate([c.session for c in chunks]) if chunks else np.zeros(0, dtype=np.int64)
-        values = np.concatenate([c.values for c in chunks]) if chunks else np.zeros((0, 10), dtype=np.int64)
+        values = np.concatenate([c.values for c in chunks]) if chunks else np.zeros((0, SESSION_VALUES), dtype=np.int64)
         expected = np.concatenate([c.expected for c in chunks]) if chunks else np.zeros(0, dtype=np.float64)
         ruin = values[:, 5]
         data = {
@@ -132,6 +136,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
             "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected
                              else pl.Series([None] * len(session), dtype=pl.Float64)),
             "final_bankroll": pl.from_arrow(decimal_micros(values[:, 4])),
+            "peak": pl.from_arrow(decimal_micros(values[:, 10])),
             "ruined": ruin >= 0,
             "rounds_to_ruin": pl.Series(ruin).set(pl.Series(ruin < 0), None),
             "max_drawdown": pl.from_arrow(decimal_micros(values[:, 6])),

@@ -73,6 +73,7 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         pl.col("net").sum().alias("net"),
         expected.alias("expected_net"),
         by_round.last().alias("final_bankroll"),
+        pl.max_horizontal(pl.col("bankroll").max(), money(initial)).alias("peak"),
         ruin_round.alias("rounds_to_ruin"),
         (peak - by_round).max().alias("max_drawdown"),
         runs.struct.field("len").filter(runs.struct.field("value")).max().fill_null(0).cast(pl.Int64)
@@ -89,6 +90,7 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     Columns: ``strategy``, ``session``, ``rounds_dealt`` (ledger rows),
     ``rounds`` (rounds with a bet), ``wagered``, ``net``, ``expected_net``
     (null when the ledger has no ``expected_net``), ``final_bankroll``,
+    ``peak`` (highest bankroll of the session, the initial one included),
     ``ruined``, ``rounds_to_ruin`` (round after which the bankroll first fell
     below the table minimum, 0 when it started below, null when never),
     ``max_drawdown`` (peak-to-trough, the initial bankroll counting as a
@@ -116,7 +118,7 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     order = pl.col("strategy").replace_strict(strategies, list(range(len(strategies))), default=len(strategies))
     table = table.sort(order, "session")
     return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined")).select(
-        "strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
+        "strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll", "peak",
         "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
 
 
