@@ -20,6 +20,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("roads", "draw one shoe's scoreboard roads (bead plate, big road, derived roads)"),
     ("shoes", "write seeded shoes to a file, or check a recorded shoe file"),
     ("report", "rebuild the summary, plots and report of a saved run"),
+    ("compare", "saved runs' summaries side by side, paired when they played the very same rounds"),
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""

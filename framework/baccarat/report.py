@@ -235,6 +235,12 @@ def parquet_bytes(frame: pl.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
+def frame_records(frame: pl.DataFrame) -> list[dict[str, Any]]:
+    """Return a frame's rows as JSON-ready dicts: exact decimals as numbers, NaN and missing values as null."""
+    floats = frame.with_columns(pl.col(pl.Decimal).cast(pl.Float64)).fill_nan(None)
+    return list(floats.iter_rows(named=True))
+
+
 def read_manifest(path: Path) -> dict[str, Any] | None:
     """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line."""
     from baccarat.errors import InputError

@@ -311,6 +311,56 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
     return out.select(COMPARISON_COLUMNS)
 
 
+def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl.DataFrame:
+    """Compare every strategy with ``baseline`` (default: the first) as independent samples.
+
+    For strategies that did not play the same rounds (runs with other shoes,
+    seeds or rules), so that sessions do not pair: the columns of
+    :func:`paired_comparison`, with Welch's interval for the difference of
+    mean net per session (``sqrt(s_a²/n_a + s_b²/n_b)``), the two edges'
+    delta-method standard errors combined (``sqrt(se_a² + se_b²)``) and the
+    normal interval of a difference of two shares for the risk of ruin;
+    ``sessions_better`` and ``sessions_worse`` are null (nothing pairs).
+    """
+    order = strategies_of(sessions)
+    if baseline is None:
+        baseline = order[0] if order else ""
+    if baseline not in order:
+        from baccarat.errors import InputError, did_you_mean
+
+        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; "
+                         f"the strategies are {', '.join(order)}")
+    wagered, net = _f("wagered"), _f("net")
+    edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
+    k = pl.len().cast(pl.Float64)
+    parts = by_strategy(sessions, [
+        pl.len().cast(pl.Int64).alias("n"),
+        pl.col("net").sum().alias("total"),
+        net.mean().alias("mean"),
+        (net.var(ddof=1) / k).alias("mean_var"),
+        edge.alias("edge"),
+        (_ratio_se(-net, wagered) ** 2).alias("edge_var"),
+        _f("ruined").mean().alias("ruin"),
+        (_f("ruined").mean() * (1 - _f("ruined").mean()) / k).alias("ruin_var"),
+    ])
+    base = parts.filter(pl.col("strategy") == baseline).drop("strategy").rename(lambda c: f"b_{c}")
+    rows = parts.filter(pl.col("strategy") != baseline).join(base, how="cross")
+
+    def diff(a: str, var: str, name: str) -> list[pl.Expr]:
+        value = pl.col(a) - pl.col(f"b_{a}")
+        se = (pl.col(var) + pl.col(f"b_{var}")).sqrt()
+        return [value.alias(name), (value - Z95 * se).alias(f"{name}_ci_low"), (value + Z95 * se).alias(f"{name}_ci_high")]
+
+    out = rows.select(
+        "strategy", pl.lit(baseline, dtype=pl.String).alias("baseline"), pl.col("n").alias("sessions"),
+        (pl.col("total") - pl.col("b_total")).alias("net_diff"),
+        *diff("mean", "mean_var", "net_diff_mean"), *diff("edge", "edge_var", "edge_diff"),
+        *diff("ruin", "ruin_var", "risk_of_ruin_diff"),
+        pl.lit(None, dtype=pl.Float64).alias("sessions_better"), pl.lit(None, dtype=pl.Float64).alias("sessions_worse"),
+    ).rename({"net_diff_mean_ci_low": "net_diff_ci_low", "net_diff_mean_ci_high": "net_diff_ci_high"})
+    return out.select(COMPARISON_COLUMNS)
+
+
 def curve_rounds(max_round: int, points: int = CURVE_POINTS) -> np.ndarray:
     """Return the rounds (from 1) at which bankroll bands are evaluated: all of them, or ``points`` spread evenly."""
     if max_round <= points:

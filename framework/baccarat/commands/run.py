@@ -101,16 +101,10 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
                      f"the strategies are {', '.join(labels)}")
 
 
-def frame_records(frame: Any) -> list[dict[str, Any]]:
-    """Return a frame's rows as JSON-ready dicts: exact decimals as numbers, NaN and missing values as null."""
-    import polars as pl
-
-    floats = frame.with_columns(pl.col(pl.Decimal).cast(pl.Float64)).fill_nan(None)
-    return list(floats.iter_rows(named=True))
-
-
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
+    from baccarat.report import frame_records
+
     analysis = result.analysis
     return {
         "name": result.experiment.name,

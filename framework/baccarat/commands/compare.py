@@ -1,0 +1,27 @@
+"""``baccarat compare RUN_A RUN_B [...] [--baseline LABEL] [--json]``: saved runs side by side."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_parser(parser: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``baccarat compare``."""
+    parser.add_argument("runs", metavar="RUN_DIR", nargs="+", help="two folders written by baccarat run, or more")
+    parser.add_argument("--baseline", metavar="LABEL",
+                        help="strategy the others are compared with, as 'RUN: label' (default: the first strategy of the first run)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the runs' summaries side by side and each strategy against the baseline, paired when the rounds are the same."""
+    import json
+
+    from baccarat.compare import compare_runs, comparison_records, format_comparison
+
+    comparison = compare_runs(args.runs, args.baseline)
+    if args.json:
+        print(json.dumps(comparison_records(comparison), allow_nan=False))
+    else:
+        print(format_comparison(comparison))
+    return 0
