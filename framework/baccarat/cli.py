@@ -33,6 +33,12 @@ class Parser(argparse.ArgumentParser):
         """Print ``PROG: error: MESSAGE (see PROG --help)`` and exit with status 2."""
         self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> object:
+        """Refuse an empty value given to an option (``--out ''``, ``--set ''``) instead of taking it as not given."""
+        if action.option_strings and any(isinstance(s, str) and not s.strip() for s in arg_strings):
+            self.error(f"argument {'/'.join(action.option_strings)}: the value is empty; give one or leave the option out")
+        return super()._get_values(action, arg_strings)
+
 
 def build_parser() -> argparse.ArgumentParser:
     """Return the argument parser of every subcommand."""

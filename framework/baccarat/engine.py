@@ -32,7 +32,7 @@ import math
 import numbers
 import zlib
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -40,7 +40,9 @@ import numpy as np
 
 from baccarat.bets import MICROS_PER_CENT
 from baccarat.errors import StrategyError
-from baccarat.rounds import RoundTable
+from baccarat.exactdecimal import is_whole, scaled
+from baccarat.interrupts import is_stop
+from baccarat.rounds import RoundTable, table_digest
 from baccarat.rules import Rules
 from baccarat.strategy import SessionInfo, Strategy, TableView, cents_to_decimal
 
@@ -134,13 +136,13 @@ def amount_to_cents(amount: Any) -> int:
         amount = Decimal(str(amount) if isinstance(amount, np.floating) else repr(float(amount)))  # shortest form
     if not isinstance(amount, Decimal):
         raise ValueError(f"{amount!r} is not an amount")
-    try:
-        cents = amount * 100
-    except InvalidOperation:
-        raise ValueError(f"{amount!r} is not an amount") from None
-    if not cents.is_finite():
+    if not amount.is_finite():
         raise ValueError(f"{amount!r} is not an amount")
-    if cents != cents.to_integral_value():
+    try:
+        cents = scaled(amount, 2)
+    except ArithmeticError:  # beyond any amount a Decimal holds exactly
+        raise ValueError(f"{amount!r} is not an amount") from None
+    if not is_whole(cents):
         raise ValueError(f"{amount} is not a whole number of cents")
     return int(cents)
 
@@ -159,6 +161,11 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     mult = [arr.tolist() for arr in multipliers.values()]
     outcomes = table.outcome.tolist()
     shoes = table.shoe.tolist()
+    hands = table.hand.tolist()
+    turned = table.turned.tolist()
+    # each round's cards as a list of its own: the view keeps the rounds dealt, never a way to the others
+    cards = np.concatenate([table.player_cards, table.banker_cards], axis=1).tolist() if table.has_cards else None
+    digest = table_digest(table)
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     initial = config.bankroll_cents * MICROS_PER_CENT
@@ -173,7 +180,9 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                            strategy_rng(seed, run.label, session))
         try:
             strategy = run.cls(info, **run.params)
-        except (Exception, SystemExit) as exc:
+        except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
+            if is_stop(exc):
+                raise
             raise StrategyError(f"strategy {run.label!r} could not start: {_raised(exc)} "
                                 f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)") from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
@@ -183,12 +192,15 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
         to_out = out_row - start
         for row in range(start, stop):
             shoe = shoes[row]
-            enter(row, shoe != previous_shoe)
+            enter(shoe, hands[row], shoe != previous_shoe, turned[row])
             previous_shoe = shoe
+            dealt = cards[row] if cards is not None else None
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
-                except (Exception, SystemExit) as exc:
+                except BaseException as exc:
+                    if is_stop(exc):
+                        raise
                     raise _misbehaved(run, view, _raised(exc)) from None
                 if wanted is not None:
                     placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
@@ -202,14 +214,19 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                             nets[bet] = won
                             bankroll += won
                             placed_log.append((row + to_out, k, cents, won))
-                        record(outcomes[row], bankroll)
+                        record(outcomes[row], bankroll, dealt)
                         try:
                             settle(view, nets)
-                        except (Exception, SystemExit) as exc:
+                        except BaseException as exc:
+                            if is_stop(exc):
+                                raise
                             raise _misbehaved(run, view, _raised(exc)) from None
                         continue
-            record(outcomes[row], bankroll)
+            record(outcomes[row], bankroll, dealt)
         out_row += stop - start
+    if table_digest(table) != digest:
+        raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
+                            "of rounds (a strategy may read only the rounds dealt, through its view); nothing is written")
     return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
 
 

@@ -30,9 +30,10 @@ import numpy as np
 
 from baccarat.engine import MAX_BANKROLL, SessionConfig
 from baccarat.errors import InputError, ParameterError, RulesError, StrategyError, did_you_mean
+from baccarat.exactdecimal import EXACT, is_whole, scaled
 from baccarat.recorded import format_has_cards
 from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
-from baccarat.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS
+from baccarat.strategy import MAX_AMOUNT, cents_to_decimal
 from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
 
 TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir")
@@ -44,6 +45,8 @@ DEFAULT_RULES = "punto-banco-8"
 DEFAULT_COUNT = 1000
 DEFAULT_SESSION: dict[str, Any] = {"bankroll": 1000, "shoes_per_session": 1, "table_min": 10, "table_max": 1000}
 MAX_SEED = 2**63 - 1
+MAX_SHOES = 100_000_000
+"""Most seeded shoes an experiment may deal (per seed), and most shoes a session may span."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -152,6 +155,8 @@ def parse_override(text: str) -> tuple[tuple[str, ...], Any, Where]:
     parts = tuple(part.strip() for part in key.split("."))
     if not sep or not key.strip():
         raise where.error("an override is KEY.PATH=VALUE, for example session.bankroll=500 or strategies.0.params.unit=5")
+    if not raw.strip():
+        raise where.error(f"the value of {key.strip()} is empty; give a value (write '' for empty text)")
     if any(not part for part in parts):
         raise where.error(f"the key path {key.strip()!r} has an empty part; parts are separated by single dots")
     try:
@@ -226,7 +231,12 @@ _NUMBER_TEXT = re.compile(r"[-+]?(?:\d[\d_]*)?(?:\.\d*)?(?:[eE][-+]?\d+)?")
 def _number(value: Any) -> Any:
     """Return a number written as text (``1e6`` is text in YAML, ``"1000"`` when quoted) as a Decimal; else ``value``."""
     if isinstance(value, str) and any(c.isdigit() for c in value) and _NUMBER_TEXT.fullmatch(value.strip()):
-        return Decimal(value.strip().replace("_", ""))
+        text = value.strip().replace("_", "")
+        try:
+            return Decimal(text, EXACT)  # exact (the context only reports an exponent no Decimal can hold)
+        except ArithmeticError:
+            return Decimal("-Infinity" if text.startswith("-") and "e-" not in text.lower() else
+                           "0" if "e-" in text.lower() else "Infinity")
     return value
 
 
@@ -247,7 +257,9 @@ class _Resolver:
         self.folder = folder
         self.stem = stem
         self.overrides = overrides
-        self.extra_plugins_dirs = tuple(str(Path(d).resolve()) for d in plugins_dirs)
+        from baccarat.plugins import plugins_folder
+
+        self.extra_plugins_dirs = tuple(plugins_folder(d) for d in plugins_dirs)
         self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs
         self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
         self.shoe_file_needed = shoe_file_needed
@@ -261,8 +273,10 @@ class _Resolver:
         return f"line {where.line}" if where.line is not None else where.source
 
     def section(self, path: KeyPath, value: Any, allowed: Sequence[str], what: str) -> dict[str, Any]:
-        """Return a mapping section (empty when absent), refusing other types and unknown keys."""
+        """Return a mapping section (empty when absent), refusing other types, unknown keys and a key left empty."""
         if value is None:
+            if self.written(path):
+                raise self.error(path, f"{what} is empty; give its keys ({', '.join(allowed)}) or leave it out")
             return {}
         if not isinstance(value, dict):
             raise self.error(path, f"{what} must be a mapping of {', '.join(allowed)}, not {_shown(value)}")
@@ -271,6 +285,10 @@ class _Resolver:
                 raise self.error(path + (key,), f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}; "
                                                  f"the keys are {', '.join(allowed)}", key=True)
         return value
+
+    def written(self, path: KeyPath) -> bool:
+        """Tell whether ``path`` was written in the file or an override (an empty ``shoes:`` is written)."""
+        return path in self.doc.values and path != ()
 
     def text(self, path: KeyPath, value: Any, what: str) -> str:
         if isinstance(value, str) and value.strip():
@@ -282,32 +300,42 @@ class _Resolver:
         raise self.error(path, f"{what} must be text, not {_shown(value)}"
                                + ("; put it in quotes" if isinstance(value, bool) else ""))
 
-    def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int | None = None) -> int:
-        value = _number(value)
-        if isinstance(value, float | Decimal) and Decimal(value).is_finite() and value == int(value):
-            value = int(value)
+    def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int) -> int:
+        given, value = value, _number(value)
+        if isinstance(value, Decimal) and value.is_infinite() and isinstance(given, str):  # "1e99999999999999999999"
+            bound = f"at least {minimum}" if value < 0 else f"at most {maximum:,}"
+            raise self.error(path, f"{what} must be {bound}, not {given.strip()}")
+        if isinstance(value, float | Decimal) and Decimal(value).is_finite():
+            if value < minimum:  # the range first: int(Decimal("1e999999999")) would not end
+                raise self.error(path, f"{what} must be at least {minimum}, not {value}")
+            if value > maximum:
+                raise self.error(path, f"{what} must be at most {maximum:,}, not {value}")
+            if value == int(value):
+                value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(path, f"{what} must be a whole number, not {_shown(value)}")
         if value < minimum:
             raise self.error(path, f"{what} must be at least {minimum}, not {value}")
-        if maximum is not None and value > maximum:
-            raise self.error(path, f"{what} must be at most {maximum}, not {value}")
+        if value > maximum:
+            raise self.error(path, f"{what} must be at most {maximum:,}, not {value}")
         return value
 
     def cents(self, path: KeyPath, value: Any, what: str, allow_zero: bool = False) -> int:
-        value = _number(value)
+        given, value = value, _number(value)
+        if isinstance(value, Decimal) and value.is_infinite() and isinstance(given, str):  # "1e99999999999999999999"
+            raise self.error(path, f"{what} must be at most {MAX_AMOUNT:,}, not {given.strip()}")
         if not _is_number(value):
             raise self.error(path, f"{what} must be an amount such as 1000 or 12.50, not {_shown(value)}")
         amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
         if not amount.is_finite():
             raise self.error(path, f"{what} must be a finite amount, not {value}")
-        cents = amount * 100
-        if cents != cents.to_integral_value():
-            raise self.error(path, f"{what} must be a whole number of cents, not {value}")
-        if cents < 0 or (cents == 0 and not allow_zero):
+        if amount < 0 or (amount == 0 and not allow_zero):  # the range before any arithmetic: 1e999999 * 100 overflows
             raise self.error(path, f"{what} must be {'at least 0' if allow_zero else 'more than 0'}, not {value}")
-        if cents > MAX_AMOUNT_CENTS:
+        if amount > MAX_AMOUNT:
             raise self.error(path, f"{what} must be at most {MAX_AMOUNT:,}, not {value}")
+        cents = scaled(amount, 2)
+        if not is_whole(cents):
+            raise self.error(path, f"{what} must be a whole number of cents, not {value}")
         return int(cents)
 
     def local_file(self, path: KeyPath, value: Any, what: str) -> Path:
@@ -319,6 +347,9 @@ class _Resolver:
                 return file.resolve()
         if places[0].is_dir():
             raise self.error(path, f"{what} {name!r} is a folder, not a file")
+        special = next((file for file in places if file.exists()), None)
+        if special is not None:  # /dev/zero, a named pipe: read without end, or blocking
+            raise self.error(path, f"{what} {name!r} is not a regular file (a device, a pipe or a socket)")
         looked = " or ".join(dict.fromkeys(str(p) for p in places))
         raise self.error(path, f"{what} {name!r} does not exist (looked for {looked})")
 
@@ -354,7 +385,7 @@ class _Resolver:
         reach = session_money_limit(rules, session, most_shoes)
         if reach is not None:
             at = ("session", "table_max") if ("session", "table_max") in self.doc.values else ("session",)
-            table_max = Decimal(session.table_max_cents) / 100
+            table_max = EXACT.divide(Decimal(session.table_max_cents), 100)
             raise self.error(at, f"session.table_max ({table_max:,}) is too large for exact money at this table: "
                                  f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
                                  f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session")
@@ -362,6 +393,8 @@ class _Resolver:
     def plugins_dir(self, data: dict[str, Any]) -> tuple[str, ...]:
         """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file."""
         value = data.get("plugins_dir")
+        if value is None and "plugins_dir" in data:
+            raise self.error(("plugins_dir",), "plugins_dir is empty; give a folder of plugin files or leave it out")
         if value is None:
             return ()
         items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
@@ -443,7 +476,7 @@ class _Resolver:
                 if key in section:
                     raise self.error(path + (key,), f"shoes.{key} is for recorded shoes; add `source: recorded` "
                                                     "to replay a file", key=True)
-            count = self.integer(path + ("count",), section.get("count", DEFAULT_COUNT), "shoes.count", 1)
+            count = self.integer(path + ("count",), section.get("count", DEFAULT_COUNT), "shoes.count", 1, MAX_SHOES)
             return {"source": "seeded", "seed": seeds[0], "count": count}, seeds
         if "count" in section:
             raise self.error(path + ("count",), "shoes.count is for seeded shoes; a recorded file is replayed whole", key=True)
@@ -481,7 +514,8 @@ class _Resolver:
         bankroll = self.cents(path + ("bankroll",), given["bankroll"], "session.bankroll")
         table_min = self.cents(path + ("table_min",), given["table_min"], "session.table_min", allow_zero=True)
         table_max = self.cents(path + ("table_max",), given["table_max"], "session.table_max")
-        per_session = self.integer(path + ("shoes_per_session",), given["shoes_per_session"], "session.shoes_per_session", 1)
+        per_session = self.integer(path + ("shoes_per_session",), given["shoes_per_session"], "session.shoes_per_session",
+                                   1, MAX_SHOES)
 
         def amount(key: str, cents: int) -> str:
             return f"{cents / 100:g}" + ("" if key in section else ", the default")
@@ -531,6 +565,9 @@ class _Resolver:
         except StrategyError as exc:
             raise self.error(path + ("use",), exc.message, cls=StrategyError) from None
         params = entry.get("params")
+        if params is None and "params" in entry:
+            raise self.error(path + ("params",), "params is empty; give the parameters (e.g. params: {side: banker, unit: 10}) "
+                                                 "or leave it out for the defaults")
         if params is None:
             params = {}
         if not isinstance(params, dict):
@@ -608,7 +645,7 @@ class _Resolver:
                        at: Callable[..., tuple[KeyPath, bool]]) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
         from baccarat.bets import check_bets_offered
-        from baccarat.strategy import SessionInfo, cents_to_decimal
+        from baccarat.strategy import SessionInfo
 
         info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
                            cents_to_decimal(session.table_max_cents), np.random.default_rng(0))

@@ -202,6 +202,34 @@ def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[Ba
                 check()
 
 
+def signal_received() -> bool:
+    """Tell whether a stop signal reached this process, or, outside :func:`stop_on_signals`, whether one could have.
+
+    Under :func:`stop_on_signals` every stop signal is recorded, so a
+    ``KeyboardInterrupt`` that code raised itself is told apart from a real
+    Ctrl-C. Elsewhere Python's own handler raises it, and it counts as real.
+    """
+    if _received or threading.current_thread() is not threading.main_thread():
+        return bool(_received)
+    if any(signal.getsignal(sig) is _stop for sig in STOP_SIGNALS):
+        return False
+    return signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def is_stop(exc: BaseException) -> bool:
+    """Tell whether ``exc`` stops the command (a stop signal received), not plugin code's own raise.
+
+    Plugin code may raise any ``BaseException`` (``GeneratorExit``,
+    ``SystemExit``, a ``KeyboardInterrupt`` of its own): that is the plugin's
+    failure, reported as such; a real Ctrl-C is not.
+    """
+    if isinstance(exc, Interrupted):
+        return True
+    if isinstance(exc, KeyboardInterrupt):
+        return signal_received()
+    return False
+
+
 def signal_of(exc: KeyboardInterrupt) -> int:
     """Return the signal that stopped the command: the exception's, else the first one received, else Ctrl-C."""
     if isinstance(exc, Interrupted):

@@ -23,6 +23,8 @@ compiler.
 
 from __future__ import annotations
 
+import contextlib
+import decimal
 import importlib.util
 import os
 import re
@@ -37,7 +39,7 @@ from typing import Any
 import numpy as np
 import pluggy
 
-from baccarat import hookspecs
+from baccarat import hookspecs, interrupts
 from baccarat.compose import COMPOSED_PARAMS, compose, with_stop_rules
 from baccarat.errors import InputError, ParameterError, StrategyError, did_you_mean
 from baccarat.rules import Rules
@@ -250,15 +252,34 @@ def _load_file(path: Path) -> ModuleType:
     return module
 
 
+def plugins_folder(folder: str | Path) -> str:
+    """Return the absolute path of a plugins folder; :class:`InputError` when it cannot be resolved (a symlink loop)."""
+    try:
+        return str(Path(folder).resolve())
+    except (OSError, RuntimeError) as exc:  # Python 3.11 raises RuntimeError for a symlink loop, 3.13 OSError
+        reason = "it is a symbolic link that leads back to itself" if "loop" in str(exc).lower() else str(exc)
+        raise InputError(f"the plugins folder cannot be used: {reason}", path=str(folder)) from None
+
+
 def _plugin_files(folder: str | Path) -> list[Path]:
     path = Path(folder)
-    if not path.is_dir():
-        raise InputError(f"the plugins folder {path} does not exist" if not path.exists() else f"{path} is not a folder")
-    return sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+    try:
+        if not path.is_dir():
+            raise InputError(f"the plugins folder {path} does not exist" if not path.exists() else f"{path} is not a folder")
+        return sorted(p for p in path.glob("*.py") if not p.name.startswith("_"))
+    except OSError as exc:
+        raise InputError(f"the plugins folder cannot be read: {exc.strerror or exc}", path=str(path)) from None
 
 
 def _failure(exc: BaseException) -> str:
-    return f"{type(exc).__name__}: {exc}"
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+@contextlib.contextmanager
+def plugin_code() -> Any:
+    """Run plugin code so that it cannot spoil the command: its prints go to stderr, its decimal context is undone."""
+    with decimal.localcontext(), contextlib.redirect_stdout(sys.stderr):
+        yield
 
 
 def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = (),
@@ -285,8 +306,11 @@ def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = 
             raise InputError(f"two plugins are named {plugin.name!r}: {names[plugin.name]} and {plugin}; "
                              f"rename one or disable it with {DISABLE_ENV}")
         try:
-            module = load()
-        except (Exception, SystemExit) as exc:
+            with plugin_code():
+                module = load()
+        except BaseException as exc:  # SystemExit, a KeyboardInterrupt it raises, its own BaseException subclass
+            if interrupts.is_stop(exc):
+                raise
             warnings.append(f"{plugin} failed to import and is left out: {_failure(exc)}")
             continue
         try:
@@ -324,8 +348,11 @@ def _collect(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -
             plugin = by_name[impl.plugin_name]
             batch: list[type] = []
             try:
-                impl.function(register=lambda cls, kind=kind, base=base, batch=batch: batch.append(_checked(cls, kind, base)))
-            except Exception as exc:
+                with plugin_code():
+                    impl.function(register=lambda cls, kind=kind, base=base, batch=batch: batch.append(_checked(cls, kind, base)))
+            except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
+                if interrupts.is_stop(exc):
+                    raise
                 found.warnings.append(f"{plugin} failed in {hook_name} and is left out of it: {_failure(exc)}")
                 continue
             for cls in batch:
@@ -357,8 +384,11 @@ def _collect_kernels(pm: pluggy.PluginManager, found: Registry) -> dict[type, An
             batch.append((cls, kernel))
 
         try:
-            impl.function(register=register)
-        except Exception as exc:
+            with plugin_code():
+                impl.function(register=register)
+        except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
+            if interrupts.is_stop(exc):
+                raise
             found.warnings.append(f"{plugin} failed in {KERNEL_HOOK} and is left out of it: {_failure(exc)}")
             continue
         kernels.update(batch)
@@ -439,7 +469,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     Built once per process for each set of folders and disabled names; call
     :func:`clear_registry` after installing or changing plugins in a process.
     """
-    dirs = tuple(dict.fromkeys(str(Path(d).resolve()) for d in plugins_dirs))  # a folder named twice is one folder
+    dirs = tuple(dict.fromkeys(plugins_folder(d) for d in plugins_dirs))  # a folder named twice is one folder
     key = (dirs, disabled_plugins())
     if key not in _CACHE:
         pm = get_plugin_manager()

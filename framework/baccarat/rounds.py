@@ -9,6 +9,7 @@ codes (0 where a hand has no third card); outcome-only shoes have no cards
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -42,6 +43,18 @@ class RoundTable:
     def __post_init__(self) -> None:
         if self.turned is None:
             self.turned = np.zeros(len(self.outcome), dtype=np.int8)
+        self._freeze()
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """Unpickle (in a worker process) as read-only as the table was made."""
+        self.__dict__.update(state)
+        self._freeze()
+
+    def _freeze(self) -> None:
+        """Make every column read-only: the rounds are dealt once, and nothing (no strategy) may rewrite them."""
+        for value in self.__dict__.values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
 
     def __len__(self) -> int:
         return len(self.outcome)
@@ -148,6 +161,19 @@ class RoundTable:
         import polars as pl
 
         return pl.from_arrow(self.to_arrow())
+
+
+def table_digest(table: RoundTable) -> bytes:
+    """Return a digest of every column of ``table``: a run checks that its rounds are the same after each strategy played."""
+    digest = hashlib.blake2b(digest_size=16)
+    for field in dataclasses.fields(table):
+        value = getattr(table, field.name)
+        if isinstance(value, np.ndarray):
+            digest.update(np.ascontiguousarray(value).view(np.uint8).data if value.size else b"")
+            digest.update(repr((value.dtype.str, value.shape)).encode())
+        else:
+            digest.update(repr(value).encode())
+    return digest.digest()
 
 
 @cache

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from decimal import Decimal
 from fractions import Fraction
 from functools import cache
 from importlib import resources
@@ -18,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.errors import RulesError, did_you_mean
+from baccarat.exactdecimal import EXACT
 
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
 """Bets every table offers."""
@@ -31,6 +33,28 @@ CARD_LEVEL_BETS: frozenset[str] = frozenset(SIDE_BETS)
 BASIS_POINTS = 10_000
 
 
+MAX_RATIO_TERM = 10**9
+"""Largest number a payout or rate may be written with; every term is checked before any arithmetic on it."""
+
+
+def _term(text: str, what: str, value: Any) -> Fraction:
+    """Read one number of a payout or rate, refusing an absurd size before it is expanded (``1e999999999``)."""
+    try:
+        number = Decimal(text.strip(), EXACT)  # holds the exponent as written, expands nothing
+    except ArithmeticError:
+        number = Decimal("NaN") if "e" not in text.lower() else Decimal("Infinity")
+    if number.is_nan():
+        raise ValueError(text)
+    if number.is_infinite() or abs(number) > MAX_RATIO_TERM or (number != 0 and number.adjusted() < -MAX_DIGITS):
+        raise RulesError(f"{what} must be a number of sensible size (at most {MAX_RATIO_TERM:,}, "
+                         f"at least 1e-{MAX_DIGITS} when not 0), not {value!r}")
+    return Fraction(number)
+
+
+MAX_DIGITS = 12
+"""Finest a payout or rate may be written (1e-12); a whole number of basis points needs only four places."""
+
+
 def parse_ratio(value: Any, what: str) -> Fraction:
     """Read a payout or rate: a number (``8``, ``0.05``), ``"8:1"``, ``"1:2"`` or ``"5%"``."""
     if isinstance(value, bool):
@@ -39,22 +63,32 @@ def parse_ratio(value: Any, what: str) -> Fraction:
         if isinstance(value, str):
             text = value.strip()
             if text.endswith("%"):
-                return Fraction(text[:-1].strip()) / 100
+                return _term(text[:-1], what, value) / 100
             if ":" in text:
                 win, stake = text.split(":", 1)
-                return Fraction(win.strip()) / Fraction(stake.strip())
-            return Fraction(text)
-        if isinstance(value, float):
-            return Fraction(str(value))
+                return _term(win, what, value) / _term(stake, what, value)
+            if "/" in text:
+                top, bottom = text.split("/", 1)
+                return _term(top, what, value) / _term(bottom, what, value)
+            return _term(text, what, value)
+        if isinstance(value, float | int):
+            return _term(repr(value) if isinstance(value, float) else str(value), what, value)
         return Fraction(value)
-    except (ValueError, ZeroDivisionError, TypeError):
+    except (ValueError, ZeroDivisionError, TypeError, OverflowError):
         raise RulesError(f"{what} must be a number, a ratio like '8:1' or a percentage, not {value!r}") from None
 
 
 def _whole_basis_points(value: Fraction, what: str) -> Fraction:
     if (value * BASIS_POINTS).denominator != 1:
-        raise RulesError(f"{what} {float(value)!r} is not a whole number of basis points (0.0001) of a stake")
+        raise RulesError(f"{what} {_shown(value)} is not a whole number of basis points (0.0001) of a stake")
     return value
+
+
+def _shown(value: Fraction) -> str:
+    """Return a rule's number for a message: whole numbers as such, others as a short decimal."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    return repr(float(value)) if abs(value) < 10**300 else str(value)
 
 
 MAX_PAYS = Fraction(10_000)
@@ -64,7 +98,7 @@ MAX_PAYS = Fraction(10_000)
 def _payout(value: Fraction, what: str) -> Fraction:
     """Check a winning bet's payout: more than 0, at most :data:`MAX_PAYS`, in whole basis points."""
     if not 0 < value <= MAX_PAYS:
-        shown = int(value) if value.denominator == 1 else float(value)
+        shown = _shown(value)
         raise RulesError(f"{what} must pay more than 0 and at most {int(MAX_PAYS):,}:1, not {shown}")
     return _whole_basis_points(value, what)
 
@@ -90,7 +124,7 @@ class Rules:
         if not self.reshuffle_every_round and not 6 <= self.cut_card < 52 * self.decks:
             raise RulesError(f"cut_card must be between 6 and {52 * self.decks - 1} cards from the end, not {self.cut_card}")
         if not 0 <= self.commission < 1:
-            raise RulesError(f"commission must be at least 0 and below 1, not {float(self.commission)}")
+            raise RulesError(f"commission must be at least 0 and below 1, not {_shown(self.commission)}")
         _whole_basis_points(self.commission, "commission")
         _payout(self.tie_pays, "tie_pays")
         if self.banker_six_pays is not None:
@@ -194,7 +228,7 @@ def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
     if isinstance(spec, Mapping):
         return rules_from_mapping(spec, preset("punto-banco-8") if "preset" not in spec else None)
     text = str(spec)
-    if text.endswith((".yaml", ".yml")) or Path(text).is_file():
+    if text.endswith((".yaml", ".yml")) or (Path(text).exists() and not Path(text).is_dir()):  # a device: "not a regular file"
         from baccarat.errors import InputError
         from baccarat.yamlfile import read_yaml
 

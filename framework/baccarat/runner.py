@@ -17,6 +17,7 @@ from baccarat import __version__, glibc
 from baccarat.bets import bets_settled, check_bets_offered
 from baccarat.engine import StrategyRun
 from baccarat.errors import StrategyError
+from baccarat.exactdecimal import EXACT
 from baccarat.executor import (
     Chunk,
     RunCounts,
@@ -220,7 +221,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 
     def statistics() -> dict[str, Any]:
         # The gathered rows, now in the session table, go back to the system strategy by strategy.
-        return gathered[0].results(Decimal(experiment.session.bankroll_cents) / 100, give_back=glibc.release_freed_memory)
+        return gathered[0].results(EXACT.divide(Decimal(experiment.session.bankroll_cents), 100), give_back=glibc.release_freed_memory)
 
     out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
                                  workers=workers, executor=executor)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -27,6 +27,7 @@ import numpy as np
 
 from baccarat.cards import SUIT_SHIFT
 from baccarat.dealer import OUTCOMES
+from baccarat.exactdecimal import is_whole, scaled
 from baccarat.roads import Roads
 from baccarat.rules import MAIN_BETS, SIDE_BETS, Rules
 
@@ -48,12 +49,12 @@ _MICRO = Decimal("0.000001")
 
 def micros_to_decimal(micros: int) -> Decimal:
     """Return an exact Decimal amount from integer micro-units."""
-    return (Decimal(micros) * _MICRO).quantize(_MICRO)
+    return scaled(Decimal(micros), -6)
 
 
 def cents_to_decimal(cents: int) -> Decimal:
     """Return an exact Decimal amount from integer cents."""
-    return (Decimal(cents) * _CENT).quantize(_CENT)
+    return scaled(Decimal(cents), -2)
 
 
 def cents_to_amount(cents: int) -> int | Decimal:
@@ -81,15 +82,16 @@ def amount_cents(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
         raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}")
     try:
-        cents = Decimal(str(value)) * 100
-    except InvalidOperation:
+        amount = Decimal(str(value))
+    except ArithmeticError:  # not a number, or an exponent beyond any Decimal ("1e99999999999999999999")
         raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}") from None
-    if not cents.is_finite() or cents <= 0:
+    if not amount.is_finite() or amount <= 0:
         raise ValueError(f"{what} must be a positive amount, not {value!r}")
-    if cents != cents.to_integral_value():
-        raise ValueError(f"{what} must be a whole number of cents, not {value!r}")
-    if cents > MAX_AMOUNT_CENTS:
+    if amount > MAX_AMOUNT:  # before any arithmetic: 1e999999 * 100 overflows
         raise ValueError(f"{what} must be at most {MAX_AMOUNT:,}, not {value!r}")
+    cents = scaled(amount, 2)
+    if not is_whole(cents):
+        raise ValueError(f"{what} must be a whole number of cents, not {value!r}")
     return int(cents)
 
 
@@ -117,12 +119,12 @@ class SessionInfo:
     @property
     def table_min_cents(self) -> int:
         """Smallest bet the table takes, in cents."""
-        return int(self.table_min * 100)
+        return int(scaled(self.table_min, 2))
 
     @property
     def table_max_cents(self) -> int:
         """Largest bet the table takes, in cents."""
-        return int(self.table_max * 100)
+        return int(scaled(self.table_max, 2))
 
 
 class TableView:
@@ -130,24 +132,28 @@ class TableView:
 
     Everything it shows comes from rounds already dealt and settled: the
     session's past outcomes, the current shoe's outcomes and cards, the
-    bankroll and the table limits.
+    bankroll and the table limits. It holds no reference, public or private,
+    to the table of rounds: the engine hands it each round once the round is
+    dealt (its outcome, and its cards as a list of their own), so that no
+    strategy can reach a round not yet dealt through it.
     """
 
-    __slots__ = ("_table", "_shoe_start", "_row", "_bankroll_micros", "round", "session", "initial_micros",
-                 "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes",
-                 "_last_decided", "_decided", "_streak", "_roads", "rules", "_unseen", "_counted_row", "_evs")
+    __slots__ = ("_has_cards", "_shoe", "_hand", "_turned", "_dealt", "_bankroll_micros", "round", "session",
+                 "initial_micros", "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes",
+                 "_last_decided", "_decided", "_streak", "_roads", "rules", "_unseen", "_counted", "_evs")
 
     def __init__(self, table: RoundTable, session: int, initial_micros: int,
                  table_min_cents: int, table_max_cents: int, rules: Rules | None = None) -> None:
-        self._table = table
+        self._has_cards = bool(table.has_cards)  # the table itself is not kept
+        self._shoe = self._hand = self._turned = 0
+        self._dealt: list[list[int]] = []
+        """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none)."""
         self.rules = rules
         self.session = session
         self.initial_micros = initial_micros
         self.table_min_cents = table_min_cents
         self.table_max_cents = table_max_cents
         self._bankroll_micros = initial_micros
-        self._shoe_start = 0
-        self._row = 0
         self._outcomes: list[str] = []
         self._session_outcomes: list[str] = []
         self._last_decided: str | None = None
@@ -155,7 +161,7 @@ class TableView:
         self._streak = 0
         self._roads: Roads | None = None
         self._unseen: list[int] | None = None
-        self._counted_row = 0
+        self._counted = 0
         self._evs: tuple[int, tuple[str, ...] | None, dict[str, float]] | None = None
         self.round = 0
 
@@ -194,12 +200,12 @@ class TableView:
     @property
     def shoe(self) -> int:
         """Id of the shoe the next round comes from."""
-        return int(self._table.shoe[self._row])
+        return self._shoe
 
     @property
     def hand(self) -> int:
         """Number of the next round in its shoe (from 1)."""
-        return int(self._table.hand[self._row])
+        return self._hand
 
     @property
     def shoe_history(self) -> tuple[str, ...]:
@@ -246,12 +252,9 @@ class TableView:
 
         Empty for outcome-only shoes.
         """
-        table = self._table
-        if not table.has_cards:
+        if not self._has_cards:
             return np.zeros(0, dtype=np.int8)
-        rows = slice(self._shoe_start, self._row)
-        cards = np.concatenate([table.player_cards[rows], table.banker_cards[rows]], axis=1).ravel()
-        return cards[cards != 0]
+        return np.array([card for cards in self._dealt for card in cards if card], dtype=np.int8)
 
     # Exact odds from the cards seen (see baccarat.counting) ---------------
     def unseen_counts(self) -> tuple[int, ...]:
@@ -275,10 +278,10 @@ class TableView:
 
         key = None if bets is None else tuple(bets)
         cached = self._evs
-        if cached is not None and cached[0] == self._row and cached[1] == key:
+        if cached is not None and cached[0] == self.round and cached[1] == key:
             return dict(cached[2])
         values = exact_evs(self._rules(), self._counts(), key)
-        self._evs = (self._row, key, values)
+        self._evs = (self.round, key, values)
         return dict(values)
 
     def exact_ev_fraction(self, bet: str) -> Fraction:
@@ -293,40 +296,45 @@ class TableView:
         return self.rules
 
     def _counts(self) -> list[int]:
-        table = self._table
-        if not table.has_cards:
+        if not self._has_cards:
             raise ValueError("this shoe was recorded without cards, so the cards seen are unknown")
         if self._unseen is None:
             self._unseen = [4 * self._rules().decks] * 13
-            self._counted_row = self._shoe_start
-            turned = int(table.turned[self._shoe_start]) % SUIT_SHIFT
+            self._counted = 0
+            turned = self._turned % SUIT_SHIFT
             if turned:  # the card turned to start the burn is seen by everyone at the table
                 self._unseen[turned - 1] -= 1
         unseen = self._unseen
-        if self._counted_row < self._row:
-            rows = slice(self._counted_row, self._row)
-            dealt = np.concatenate([table.player_cards[rows], table.banker_cards[rows]], axis=1).ravel()
-            for rank in (dealt[dealt != 0] % SUIT_SHIFT).tolist():
-                unseen[rank - 1] -= 1
-            self._counted_row = self._row
+        dealt = self._dealt
+        if self._counted < len(dealt):
+            for cards in dealt[self._counted:]:
+                for card in cards:
+                    if card:
+                        unseen[card % SUIT_SHIFT - 1] -= 1
+            self._counted = len(dealt)
             if min(unseen) < 0:
                 raise ValueError(f"the shoe holds more cards of a rank than {self._rules().decks} deck(s)")
         return unseen
 
     # Engine side (not for strategies) --------------------------------------
-    def _enter(self, row: int, new_shoe: bool) -> None:
+    def _enter(self, shoe: int, hand: int, new_shoe: bool, turned: int) -> None:
+        """Move to the next round (shoe id, hand number); at a new shoe, ``turned`` is the card turned to start its burn."""
+        self._shoe, self._hand = shoe, hand
         if new_shoe:
-            self._shoe_start = row
+            self._turned = turned
+            self._dealt = []
             self._outcomes = []
             self._last_decided = None
             self._decided = 0
             self._streak = 0
             self._roads = None
             self._unseen = None
-        self._row = row
         self.round += 1
 
-    def _record(self, outcome_code: int, bankroll_micros: int) -> None:
+    def _record(self, outcome_code: int, bankroll_micros: int, cards: list[int] | None) -> None:
+        """Learn the round just dealt: its outcome, the bankroll after it, its cards (a list the view may keep)."""
+        if cards is not None:
+            self._dealt.append(cards)
         outcome = OUTCOMES[outcome_code]
         self._outcomes.append(outcome)
         self._session_outcomes.append(outcome)

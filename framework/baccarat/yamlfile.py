@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from baccarat.errors import InputError
+from baccarat.inputfile import MAX_YAML_BYTES, read_regular
 
 KeyPath = tuple[str | int, ...]
 """Where a value sits in a document: mapping keys and list indexes from the top."""
@@ -27,7 +28,41 @@ _MAP, _SEQ, _MERGE = _YAML + "map", _YAML + "seq", _YAML + "merge"
 _SCALAR_TAGS = frozenset(_YAML + name for name in ("null", "bool", "int", "float", "str", "timestamp"))
 _SEXAGESIMAL = frozenset({_YAML + "int", _YAML + "float"})
 MAX_NODES = 50_000
-"""Largest number of values a document may expand to (aliases included): a guard against alias bombs."""
+"""Largest number of values a document may hold or expand to (aliases included): a guard against alias bombs."""
+MAX_DEPTH = 100
+"""Deepest nesting of mappings and lists a document may have."""
+
+
+class _GuardedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, stopped while it composes a document with too many values or too deep a nesting.
+
+    The count and the depth are checked node by node as the text is read, so
+    that a huge list is refused after its first values, not after it has
+    been parsed whole.
+    """
+
+    def __init__(self, stream: str, source: str) -> None:
+        super().__init__(stream)
+        self.source = source
+        self.composed = 0
+        self.depth = 0
+
+    def compose_node(self, parent: yaml.Node | None, index: Any) -> yaml.Node | None:
+        """Compose one node, as PyYAML does, counting it and its depth first."""
+        self.composed += 1
+        if self.composed > MAX_NODES:
+            raise self.refuse(f"the document holds more than {MAX_NODES:,} values")
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise self.refuse(f"values are nested more than {MAX_DEPTH} levels deep")
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def refuse(self, message: str) -> InputError:
+        """Return an error at the node about to be composed."""
+        return _where(self.source, self.peek_event().start_mark).error(message)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -215,7 +250,7 @@ def parse_yaml(text: str, source: str) -> Document:
     """Read YAML ``text`` into a :class:`Document`; ``source`` names it in errors."""
     doc = Document(None, source, values={(): Where(source, 1, 1)})
     try:
-        loader = yaml.SafeLoader(text)  # checks every character first
+        loader = _GuardedLoader(text, source)  # checks every character first
     except yaml.reader.ReaderError as exc:
         raise _reader_error(exc, text, source) from None
     try:
@@ -237,12 +272,7 @@ def parse_yaml(text: str, source: str) -> Document:
 def read_yaml(path: str | Path) -> Document:
     """Read a YAML file into a :class:`Document`, with errors naming the file, line and column."""
     source = str(path)
-    try:
-        raw = Path(path).read_bytes()
-    except IsADirectoryError:
-        raise InputError("is a folder, not a YAML file", path=source) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", path=source) from None
+    raw = read_regular(path, "a YAML file", MAX_YAML_BYTES)
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:

@@ -19,6 +19,7 @@ from decimal import Decimal
 from typing import Any
 
 from baccarat.bets import MICROS_PER_CENT
+from baccarat.exactdecimal import EXACT
 from baccarat.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS, Progression, SessionInfo, positive_int
 
 
@@ -176,10 +177,13 @@ def line_cents(line: Any, unit: int) -> list[int]:
     for number in line:
         if isinstance(number, bool) or not isinstance(number, int | float | Decimal):
             raise ValueError(wrong)
-        cents = Decimal(str(number)) * unit
-        if not cents.is_finite() or cents <= 0:
+        amount = Decimal(str(number))
+        if not amount.is_finite() or amount <= 0:
             raise ValueError(wrong)
-        if cents != cents.to_integral_value():
+        if amount > MAX_AMOUNT_CENTS:  # before any arithmetic
+            raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
+        cents = EXACT.multiply(amount, Decimal(unit))
+        if cents != cents.to_integral_value(context=EXACT):
             raise ValueError(f"line number {number!r} times the unit is not a whole number of cents")
         if cents > MAX_AMOUNT_CENTS:
             raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")

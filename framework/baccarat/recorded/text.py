@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from baccarat.errors import ShoeError
+from baccarat.inputfile import MAX_SHOE_FILE_BYTES, open_regular
 
 MAX_LINE_BYTES = 1 << 20
 """Longest line accepted (1 MiB); an eight-deck shoe on one line takes about 1.5 KiB."""
@@ -29,9 +30,9 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
     """
     where = str(path)
     try:
-        handle = path.open("rb")
-    except OSError as exc:
-        raise ShoeError(f"cannot read the shoe file: {exc.strerror or exc}", path=where) from None
+        handle = open_regular(path, "a shoe file", MAX_SHOE_FILE_BYTES, ShoeError)
+    except ShoeError as exc:
+        raise ShoeError(exc.message.replace("cannot read the file", "cannot read the shoe file"), path=where) from None
     with handle:
         number = 0
         while True:

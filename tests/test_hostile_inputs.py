@@ -1,0 +1,246 @@
+"""Hostile input through the real command line: devices and pipes, huge documents, hostile plugins, look-ahead.
+
+Each case gets one line on stderr and its exit status, nothing written, and
+no traceback. Cases that would read without end or block if they regressed
+(``/dev/zero``, a named pipe) run in a child process with a time limit, so
+that a regression fails the test instead of hanging the suite. The one-line
+cases of extreme numbers and empty values are files in tests/bad_inputs/.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from baccarat.cli import main
+from baccarat.plugins import clear_registry
+from baccarat.yamlfile import MAX_NODES
+
+EXPERIMENT = "shoes: {seed: 3, count: 4}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+LIMIT_SECONDS = 60
+"""Time limit of a child process: far above the second these cases take, far below a hang."""
+
+
+def baccarat(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    """Run the ``baccarat`` command in a child process, killed after :data:`LIMIT_SECONDS`."""
+    return subprocess.run([sys.executable, "-m", "baccarat", *args], cwd=cwd, capture_output=True, text=True,
+                          timeout=LIMIT_SECONDS, stdin=subprocess.DEVNULL)
+
+
+def one_line(err: str) -> str:
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    return err.rstrip("\n")
+
+
+@pytest.fixture(autouse=True)
+def fresh_plugins():
+    clear_registry()
+    yield
+    clear_registry()
+
+
+# Devices, pipes and oversized files -----------------------------------------------
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "fifo"])
+@pytest.mark.parametrize("command", ["run", "shoes check", "odds --rules"])
+def test_a_device_or_a_pipe_is_not_a_regular_file(tmp_path: Path, device: str, command: str) -> None:
+    if device == "fifo":
+        os.mkfifo(tmp_path / "fifo.yaml")
+        device = "fifo.yaml"
+    elif not Path(device).exists():
+        pytest.skip(f"{device} does not exist on this system")
+    args = {"run": ["run", device, "--out", "out"], "shoes check": ["shoes", "check", device, "--format", "cards"],
+            "odds --rules": ["odds", "--rules", device]}[command]
+    done = baccarat(*args, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert one_line(done.stderr).endswith("is not a regular file (a device, a pipe or a socket), so it cannot be read as "
+                                          + ("a shoe file" if command == "shoes check" else "a YAML file"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_recorded_shoe_path_naming_a_pipe_is_refused_before_the_run(tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "shoes.cards")
+    (tmp_path / "exp.yaml").write_text("shoes: {source: recorded, format: cards, path: shoes.cards}\n" + EXPERIMENT.split("\n", 1)[1])
+    done = baccarat("run", "exp.yaml", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 2
+    assert one_line(done.stderr) == ("baccarat: error: exp.yaml:1:48: the shoe file 'shoes.cards' is not a regular file "
+                                     "(a device, a pipe or a socket)")
+
+
+def test_an_experiment_larger_than_the_cap_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "big.yaml").write_text("shoes: {seed: [" + ",".join(["1"] * 10_000_000) + "]}\n")  # 20 MB
+    assert main(["run", str(tmp_path / "big.yaml"), "--out", str(tmp_path / "out")]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert err == f"baccarat: error: {tmp_path / 'big.yaml'}: is 20,000,017 bytes, more than the 2 MiB a YAML file may hold"
+
+
+def test_the_value_guard_acts_while_the_document_is_read(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    items = 900_000  # under the size cap, eighteen times the values allowed
+    (tmp_path / "list.yaml").write_text("shoes: {seed: [" + ",".join(["1"] * items) + "]}\n")
+    assert (tmp_path / "list.yaml").stat().st_size < 2 << 20
+    assert main(["run", str(tmp_path / "list.yaml"), "--out", str(tmp_path / "out")]) == 2
+    err = one_line(capsys.readouterr().err)
+    column = len("shoes: {seed: [") + 2 * (MAX_NODES - 5) + 1  # the first value past the guard: five come before the items
+    assert err == f"baccarat: error: {tmp_path / 'list.yaml'}:1:{column}: the document holds more than {MAX_NODES:,} values"
+
+
+def test_an_empty_option_value_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", str(tmp_path / "exp.yaml"), "--out", ""])
+    assert stopped.value.code == 2
+    assert one_line(capsys.readouterr().err) == ("baccarat run: error: argument --out: the value is empty; give one or leave "
+                                                 "the option out (see baccarat run --help)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml"]
+
+
+# Hostile plugins -----------------------------------------------------------------
+
+def plugins(tmp_path: Path, **files: str) -> Path:
+    folder = tmp_path / "plugins"
+    folder.mkdir(exist_ok=True)
+    for name, code in files.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(code), encoding="utf-8")
+    return folder
+
+
+def test_a_plugins_folder_that_is_a_symlink_loop_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "a").symlink_to(tmp_path / "b")
+    (tmp_path / "b").symlink_to(tmp_path / "a")
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    for args in (["strategies", "--plugins-dir", str(tmp_path / "a")],
+                 ["run", str(tmp_path / "exp.yaml"), "--plugins-dir", str(tmp_path / "a"), "--out", str(tmp_path / "out")]):
+        assert main(args) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and one_line(err) == (f"baccarat: error: {tmp_path / 'a'}: the plugins folder cannot be used: "
+                                               "it is a symbolic link that leads back to itself")
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("class Boom(BaseException):\n    pass\nraise Boom('at import')\n", "failed to import and is left out: Boom: at import"),
+    ("raise KeyboardInterrupt\n", "failed to import and is left out: KeyboardInterrupt"),
+    ("raise SystemExit(3)\n", "failed to import and is left out: SystemExit: 3"),
+    ("from baccarat import hookimpl\n\n@hookimpl\ndef register_strategies(register):\n    raise GeneratorExit('in a hook')\n",
+     "failed in register_strategies and is left out of it: GeneratorExit: in a hook"),
+])
+def test_a_plugin_raising_any_base_exception_is_a_warning_naming_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], code: str, said: str) -> None:
+    folder = plugins(tmp_path, hostile=code)
+    assert main(["strategies", "--json", "--plugins-dir", str(folder)]) == 0
+    out, err = capsys.readouterr()
+    assert {"flat", "martingale"} <= {s["name"] for s in json.loads(out)}
+    assert one_line(err) == f"baccarat: warning: plugin 'hostile' (file: {folder / 'hostile.py'}) {said}"
+
+
+def test_a_plugin_printing_at_import_does_not_spoil_json_output(tmp_path: Path) -> None:
+    folder = plugins(tmp_path, noisy="print('hello from a plugin')\n")
+    done = baccarat("strategies", "--json", "--plugins-dir", str(folder), cwd=tmp_path)
+    assert done.returncode == 0
+    assert "flat" in {s["name"] for s in json.loads(done.stdout)}
+    assert done.stderr == "hello from a plugin\n"
+
+
+def test_a_plugin_changing_the_decimal_context_changes_no_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = plugins(tmp_path, imprecise="import decimal\ndecimal.getcontext().prec = 3\n")
+    exp = tmp_path / "exp.yaml"
+    exp.write_text("shoes: {seed: 5, count: 6}\nsession: {bankroll: 12345.67, table_min: 2.5, table_max: 4321.99}\n"
+                   "strategies:\n  - use: martingale\n    params: {side: banker, unit: 12.35}\n"
+                   "  - use: labouchere\n    params: {side: player, unit: 2.5, line: [1.5, 2, 3]}\n")
+    assert main(["run", str(exp), "--quiet", "--out", str(tmp_path / "plain")]) == 0
+    clear_registry()
+    assert main(["run", str(exp), "--quiet", "--plugins-dir", str(folder), "--out", str(tmp_path / "imprecise")]) == 0
+    capsys.readouterr()
+    plain, imprecise = (pl.read_parquet(tmp_path / name / "ledger.parquet") for name in ("plain", "imprecise"))
+    assert plain.height > 100 and plain.equals(imprecise)
+    assert (tmp_path / "plain" / "summary.csv").read_bytes() == (tmp_path / "imprecise" / "summary.csv").read_bytes()
+
+
+# Look-ahead: a strategy sees only the rounds dealt --------------------------------
+
+SNOOPER = '''
+import gc
+
+import numpy as np
+
+from baccarat import hookimpl
+from baccarat.rounds import RoundTable
+from baccarat.strategy import Strategy
+
+
+def reachable(start, depth):
+    """Every object reachable from ``start`` in ``depth`` steps (modules and classes not followed)."""
+    seen, frontier = {id(start): start}, [start]
+    for _ in range(depth):
+        nxt = []
+        for obj in frontier:
+            for ref in gc.get_referents(obj):
+                if id(ref) not in seen and not isinstance(ref, (type, type(gc))):
+                    seen[id(ref)] = ref
+                    nxt.append(ref)
+        frontier = nxt
+    return seen.values()
+
+
+class Snooper(Strategy):
+    """Looks through its view and its session facts for the table of rounds or any array longer than the past."""
+
+    name = "snooper"
+    params = {"mode": "look"}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker"}
+
+    def bets(self, view):
+        if self.mode == "look":
+            for obj in [*reachable(view, 4), *reachable(self.session, 4)]:
+                if isinstance(obj, RoundTable) or (isinstance(obj, np.ndarray) and obj.size > 6 * view.round):
+                    raise AssertionError(f"found {type(obj).__name__} of size {getattr(obj, 'size', len(obj))}")
+            return {"banker": 10}
+        table = next(o for o in gc.get_objects() if isinstance(o, RoundTable) and len(o) > 1)
+        if self.mode == "write":
+            table.outcome[:] = 1
+        else:  # "unlock": make the column writeable again first
+            table.outcome.flags.writeable = True
+            table.outcome[:] = 1
+        return {"banker": 10}
+
+
+@hookimpl
+def register_strategies(register):
+    register(Snooper)
+'''
+
+
+def snooping_run(tmp_path: Path, mode: str) -> list[str]:
+    folder = plugins(tmp_path, snooper=SNOOPER)
+    (tmp_path / "exp.yaml").write_text(f"shoes: {{seed: 2, count: 2}}\nplugins_dir: {folder}\nstrategies:\n"
+                                       f"  - use: snooper\n    params: {{mode: {mode}}}\n")
+    return ["run", str(tmp_path / "exp.yaml"), "--quiet", "--workers", "1", "--out", str(tmp_path / "out")]
+
+
+def test_a_strategy_can_reach_no_round_not_yet_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(snooping_run(tmp_path, "look")) == 0, capsys.readouterr().err
+    assert pl.read_parquet(tmp_path / "out" / "ledger.parquet").height > 100
+
+
+def test_the_round_table_is_read_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(snooping_run(tmp_path, "write")) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "strategy 'snooper' raised ValueError: assignment destination is read-only" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_run_whose_rounds_changed_while_it_played_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(snooping_run(tmp_path, "unlock")) == 2
+    err = one_line(capsys.readouterr().err)
+    assert err.startswith("baccarat: error: ") and "the rounds changed while strategy 'snooper' played them" in err
+    assert not (tmp_path / "out").exists()
