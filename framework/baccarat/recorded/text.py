@@ -32,7 +32,8 @@ def read_lines(path: Path) -> Iterator[tuple[int, str]]:
     try:
         handle = open_regular(path, "a shoe file", MAX_SHOE_FILE_BYTES, ShoeError)
     except ShoeError as exc:
-        raise ShoeError(exc.message.replace("cannot read the file", "cannot read the shoe file"), path=where) from None
+        message = "cannot read the file: Is a directory" if exc.message.startswith("is a folder") else exc.message
+        raise ShoeError(message.replace("cannot read the file", "cannot read the shoe file"), path=where) from None
     with handle:
         number = 0
         while True:
