@@ -482,6 +482,6 @@ def _table_inputs(table: RoundTable, multipliers: Mapping[str, np.ndarray], sess
                       bounds=tuple(np.ascontiguousarray(bounds[:, i]) for i in range(3)),
                       rows=int(lengths.sum()), longest=int(lengths.max()) if lengths.size else 0, columns=columns,
                       outcome=np.ascontiguousarray(table.outcome, dtype=np.int64),
-                      shoe=np.ascontiguousarray(table.shoe, dtype=np.int64),
+                      shoe=np.array(table.shoe, dtype=np.int64),  # a copy: the kernels take writeable arrays
                       hand=np.ascontiguousarray(table.hand, dtype=np.int64))
     return shared

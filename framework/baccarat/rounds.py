@@ -43,18 +43,17 @@ class RoundTable:
     def __post_init__(self) -> None:
         if self.turned is None:
             self.turned = np.zeros(len(self.outcome), dtype=np.int8)
-        self._freeze()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        """Set a column, made read-only: the rounds are dealt once, and nothing (no strategy) may rewrite them."""
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+        super().__setattr__(name, value)
 
     def __setstate__(self, state: dict[str, object]) -> None:
         """Unpickle (in a worker process) as read-only as the table was made."""
-        self.__dict__.update(state)
-        self._freeze()
-
-    def _freeze(self) -> None:
-        """Make every column read-only: the rounds are dealt once, and nothing (no strategy) may rewrite them."""
-        for value in self.__dict__.values():
-            if isinstance(value, np.ndarray):
-                value.flags.writeable = False
+        for name, value in state.items():
+            setattr(self, name, value)
 
     def __len__(self) -> int:
         return len(self.outcome)
