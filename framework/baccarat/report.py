@@ -376,17 +376,25 @@ _FORMATS = {
 }
 
 STYLE = """
-body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d2430}
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;padding:0 1rem;color:#1d2430}
 h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
-.meta{color:#57606a;margin-top:0}.scroll{overflow-x:auto}
-table{border-collapse:collapse;font-size:.92rem;margin:.6rem 0}
+.meta{color:#57606a;margin-top:0}
+table{border-collapse:collapse;font-size:.92rem;margin:.6rem 0;max-width:100%}
 th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:right;white-space:nowrap}
-th{background:#f6f8fa}td.label,th.label{text-align:left}td.label{font-weight:600}
+th{background:#f6f8fa;white-space:normal;overflow-wrap:anywhere;vertical-align:bottom}
+td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:anywhere;min-width:8rem}
+td .ci{display:block;color:#57606a;font-size:.85em}
+table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0}
 tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
 figure{margin:1.2rem 0}figure img{max-width:100%;border:1px solid #d0d7de}figcaption{color:#57606a;font-size:.9rem}
-pre{background:#f6f8fa;padding:1rem;overflow-x:auto;font-size:.85rem}dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
+pre{background:#f6f8fa;padding:1rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
+dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
 ul.glance li{margin:.3rem 0}
 """
+"""The report's style: it fits a 1400-pixel window (tests/test_report_layout.py measures it in Chromium)."""
+
+SUMMARY_STRATEGIES_PER_TABLE = 6
+"""Most strategy columns in one summary table; more strategies make several tables, evenly filled."""
 
 CAPTIONS = {
     "bankroll": "Bankroll over the rounds of a session: the line is the median session, the dark band holds the middle "
@@ -410,15 +418,27 @@ def _cell(key: str, row: Mapping[str, Any]) -> str:
 
 
 def summary_html(summary: pl.DataFrame) -> str:
-    """Return the summary as an HTML table: one column per strategy, one line per measure."""
+    """Return the summary as HTML tables: one column per strategy, one line per measure.
+
+    Past :data:`SUMMARY_STRATEGIES_PER_TABLE` strategies, the columns are
+    shared evenly among several tables (ids ``summary``, ``summary-2``, ...),
+    so that the page never scrolls sideways.
+    """
     rows = list(summary.iter_rows(named=True))
-    head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in rows)
-    body = []
-    for key, label, note in SUMMARY_ROWS:
-        cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in rows)
-        body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
-    return (f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    tables = max(1, -(-len(rows) // SUMMARY_STRATEGIES_PER_TABLE))
+    per_table = max(1, -(-len(rows) // tables))
+    parts = []
+    for k in range(tables):
+        group = rows[k * per_table:(k + 1) * per_table]
+        head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in group)
+        body = []
+        for key, label, note in SUMMARY_ROWS:
+            cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in group)
+            body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
+        table_id = "summary" if k == 0 else f"summary-{k + 1}"
+        parts.append(f'<table id="{table_id}"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
+                     f"<tbody>{''.join(body)}</tbody></table>")
+    return "".join(parts)
 
 
 def _verdict(low: Any, high: Any, higher_is_better: bool = True) -> tuple[str, str]:
@@ -430,29 +450,35 @@ def _verdict(low: Any, high: Any, higher_is_better: bool = True) -> tuple[str, s
     return "", "no clear difference"
 
 
+def _with_ci(value: str, low: Any, high: Any, fmt: Any = fmt_money) -> str:
+    """A cell: the value, its 95% interval on a line below."""
+    return f'{_e(value)}<span class="ci">{_e(fmt_interval(low, high, fmt))}</span>'
+
+
 def _comparison_html(comparison: pl.DataFrame) -> str:
     if not comparison.height:
         return "<p>Only one strategy ran: there is nothing to compare.</p>"
     baseline = comparison.get_column("baseline")[0]
-    head = ("<tr><th class=\"label\">strategy</th><th>verdict</th><th>net per session minus baseline</th><th>95% CI</th>"
-            "<th>total net minus baseline</th><th>edge minus baseline</th><th>95% CI</th><th>risk of ruin minus baseline</th>"
-            "<th>95% CI</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>")
+    head = ("<tr><th class=\"label\">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>"
+            "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
+            "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>")
     body = []
     for r in comparison.iter_rows(named=True):
         css, verdict = _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])
+        ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"],
+                        fmt_percent)
         body.append(
             f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(verdict)}</td>'
-            f"<td>{_e(fmt_money(r['net_diff_mean']))}</td><td>{_e(fmt_interval(r['net_diff_ci_low'], r['net_diff_ci_high']))}</td>"
-            f"<td>{_e(fmt_money(r['net_diff']))}</td><td>{_e(_edge(r['edge_diff']))}</td>"
-            f"<td>{_e(fmt_interval(r['edge_diff_ci_low'], r['edge_diff_ci_high'], _edge))}</td>"
-            f"<td>{_e(fmt_percent(r['risk_of_ruin_diff']))}</td>"
-            f"<td>{_e(fmt_interval(r['risk_of_ruin_diff_ci_low'], r['risk_of_ruin_diff_ci_high'], fmt_percent))}</td>"
+            f"<td>{_with_ci(fmt_money(r['net_diff_mean']), r['net_diff_ci_low'], r['net_diff_ci_high'])}</td>"
+            f"<td>{_e(fmt_money(r['net_diff']))}</td>"
+            f"<td>{_with_ci(_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], _edge)}</td>"
+            f"<td>{ruin}</td>"
             f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
             f"<td>{_e(fmt_count(r['sessions']))}</td></tr>")
     return (f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
             "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
             "when its 95% interval excludes zero.</p>"
-            f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>')
+            f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>')
 
 
 def _glance_html(summary: pl.DataFrame) -> str:
@@ -498,7 +524,19 @@ def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> s
         for warning in warnings if isinstance(warnings, list) else []:
             facts.append(("Warning", str(warning)))
     rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in facts)
-    return f"<table>{rows}</table>"
+    return f'<table class="facts">{rows}</table>'
+
+
+def _run_date(manifest: Mapping[str, Any] | None) -> str:
+    """``Run on 2026-01-01 12:00 UTC. `` from the manifest's ``run_at``; empty for runs that did not record it."""
+    from datetime import UTC, datetime
+
+    value = manifest.get("run_at") if isinstance(manifest, Mapping) else None
+    try:
+        when = datetime.fromisoformat(str(value)).astimezone(UTC)
+    except ValueError:
+        return ""
+    return f"Run on {when:%Y-%m-%d %H:%M} UTC. "
 
 
 def _seconds(value: Any) -> str:
@@ -540,7 +578,7 @@ def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str,
 </head>
 <body>
 <h1>{_e(experiment.name)}</h1>
-<p class="meta">Baccarat backtest report, baccarat {_e(__version__)}</p>
+<p class="meta">{_e(_run_date(manifest))}Baccarat backtest report, baccarat {_e(__version__)}</p>
 {_setup_html(experiment, manifest)}
 <h2>At a glance</h2>
 {_glance_html(analysis.summary)}

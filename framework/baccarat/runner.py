@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
+from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -240,11 +241,13 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
     when complete, so an interrupted or failed run leaves a complete folder or
     none (:func:`baccarat.outfolder.atomic_folder`).
     """
+    run_at = datetime.now(UTC).isoformat(timespec="seconds")
     with atomic_folder(out_dir) as tmp:
         counts = fill(tmp)
         (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
         manifest = {
             "name": experiment.name,
+            "run_at": run_at,
             "seed": experiment.seed,
             "seeds": list(experiment.seeds),
             "source": experiment.path,
