@@ -60,9 +60,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     written, each with one line on stderr; 128 + the signal's number when
     stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129), after cleaning up.
     """
-    from baccarat import interrupts
+    from baccarat import interrupts, memorylimit
     from baccarat.errors import BaccaratError
 
+    memorylimit.fit_address_space_limit()  # before pyarrow and polars load
     try:
         with interrupts.stop_on_signals(), warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -83,6 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return interrupts.exit_status(exc)
     except BrokenPipeError:  # the reader of our output went away (`baccarat strategies | head`)
         _silence_stdout()
+        return 1
+    except (MemoryError, RuntimeError) as exc:  # out of memory, or of address space for a thread's stack
+        if not memorylimit.ran_out(exc):
+            raise
+        print(f"baccarat: error: {memorylimit.describe()}", file=sys.stderr)
         return 1
 
 

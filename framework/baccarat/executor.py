@@ -16,6 +16,7 @@ import math
 import os
 import signal
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -280,11 +281,16 @@ def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutpu
         raise
 
 
-def _serve(connection: Any, plan: RunPlan) -> None:
-    """A worker process: play each chunk received on ``connection`` and send back its output, until it closes."""
+def _serve(connection: Any, plan: RunPlan, parent: int) -> None:
+    """A worker process: play each chunk received on ``connection`` and send back its output, until it closes.
+
+    It ends at once when ``parent`` (the main process) dies, even killed
+    with ``kill -9`` in the middle of a chunk (:func:`end_with_parent`).
+    """
     from baccarat import glibc
     from baccarat.interrupts import ignore_interrupts
 
+    end_with_parent(parent)
     ignore_interrupts()
     glibc.keep_freed_memory()
     while True:
@@ -327,7 +333,8 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
         with starting_workers():
             for _ in range(min(workers, len(chunks))):
                 ours, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(theirs, plan), name="baccarat worker", daemon=True)
+                process = context.Process(target=_serve, args=(theirs, plan, os.getpid()), name="baccarat worker",
+                                          daemon=True)
                 processes.append(process)
                 connections.append(ours)
                 process.start()
@@ -365,6 +372,37 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
                 process.join(WORKER_EXIT_SECONDS)
 
 
+def end_with_parent(parent: int) -> None:
+    """Make this process end as soon as its parent ``parent`` dies, however it dies (``kill -9`` included).
+
+    On Linux the kernel sends SIGKILL when the parent is gone (a parent-death
+    signal); elsewhere a watchdog thread checks the parent twice a second.
+    Should the parent be gone already, the process ends now. The
+    multiprocessing resource tracker ends by itself once every process that
+    holds its pipe has ended.
+    """
+    import ctypes
+    import threading
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        armed = libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) == 0
+    except (OSError, AttributeError):  # not Linux
+        armed = False
+    if os.getppid() != parent:  # the parent died before the signal was armed
+        os._exit(1)
+    if not armed:
+        def watch() -> None:
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
+
+
+PR_SET_PDEATHSIG = 1
+"""``prctl`` option of Linux: the signal this process gets when its parent dies."""
+
 WORKER_EXIT_SECONDS = 5.0
 """Longest wait for a killed worker process to be gone."""
 
@@ -400,6 +438,8 @@ def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterat
 
     started = not ray.is_initialized()
     try:
+        if started and os.environ.get("RAY_ADDRESS", "").strip():
+            check_ray_address(os.environ["RAY_ADDRESS"])
         if started:
             local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
             # A local Ray's processes start deaf to Ctrl-C (it would kill them mid-task); Ray's own SIGTERM
@@ -433,6 +473,46 @@ def _ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterat
         if started and ray.is_initialized():
             with handlers_kept():
                 ray.shutdown()
+
+
+RAY_CONNECT_SECONDS = 5.0
+"""Longest wait for the head node named by ``RAY_ADDRESS`` to answer."""
+
+
+def check_ray_address(address: str) -> None:
+    """Refuse a malformed ``RAY_ADDRESS`` (:class:`InputError`) and one no cluster answers at (:class:`RunFailure`).
+
+    Ray itself retries an unreachable address for minutes, printing its own
+    logs, and raises a traceback for a malformed one; a ``HOST:PORT`` (or
+    ``ray://HOST:PORT``) is tried here with a plain connection first, for at
+    most :data:`RAY_CONNECT_SECONDS`. ``auto`` and ``local`` are left to Ray.
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    from baccarat.errors import InputError
+
+    text = address.strip()
+    if text in ("auto", "local"):
+        return
+    rest = text.split("://", 1)[1] if "://" in text else text
+    scheme = text.split("://", 1)[0] if "://" in text else "ray"
+    try:
+        parts = urlsplit("//" + rest)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if scheme not in ("ray", "http", "https") or not host or port is None or parts.path not in ("", "/"):
+        raise InputError(f"RAY_ADDRESS={address!r} is not the address of a Ray cluster: give HOST:PORT of its head node "
+                         "(for example 10.0.0.5:6379, or ray://10.0.0.5:10001 for Ray Client), or unset it to run Ray "
+                         "on this machine")
+    try:
+        socket.create_connection((host, port), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise RunFailure(f"the Ray cluster at RAY_ADDRESS={address!r} cannot be reached ({reason} within "
+                         f"{RAY_CONNECT_SECONDS:g} s); start it, fix RAY_ADDRESS, or unset it to run Ray on this machine"
+                         ) from None
 
 
 def _import_ray() -> Any:

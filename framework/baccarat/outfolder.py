@@ -90,6 +90,55 @@ def check_output_folder(out: str | os.PathLike[str]) -> None:
                           "choose another --out") from None
 
 
+def temporary_prefix(out: Path) -> str:
+    """Return the start of the name of a temporary folder that will become ``out``: ``.OUT.run-PID-`` (PID: this process)."""
+    return f".{out.name}.run-{os.getpid()}-"
+
+
+_TEMPORARY = re.compile(r"run-([0-9]+)-[A-Za-z0-9_]{8}")
+"""The end of a temporary folder's name after ``.OUT.``: the owner's process id and ``mkdtemp``'s eight characters."""
+
+
+def _running(pid: int) -> bool:
+    """Tell whether process ``pid`` runs on this machine (one of another user counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_temporaries(out: Path) -> list[str]:
+    """Remove the temporary folders that runs into ``out`` left when they were killed (``kill -9``, a power cut).
+
+    A temporary folder is named ``.OUT.run-PID-XXXXXXXX`` after the process
+    that writes it; one whose process no longer runs on this machine belongs
+    to a dead run and is removed. A live run's folder, anything named
+    otherwise and anything of another user are left alone. Return the names
+    removed.
+    """
+    prefix = f".{out.name}."
+    removed = []
+    try:
+        entries = list(os.scandir(out.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = _TEMPORARY.fullmatch(entry.name[len(prefix):]) if entry.name.startswith(prefix) else None
+        if found is None or _running(int(found.group(1))):
+            continue
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+                continue
+        except OSError:
+            continue
+        shutil.rmtree(entry.path, ignore_errors=True)
+        removed.append(entry.name)
+    return removed
+
+
 @contextmanager
 def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Iterator[Path]:
     """Yield a temporary folder beside ``out``; rename it to ``out`` when the block ends without error.
@@ -105,7 +154,8 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Ite
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         with held():  # the folder and the name that says where it is, together
-            tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=out.parent))
+            remove_stale_temporaries(out)
+            tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(out), dir=out.parent))
         yield tmp
         os.chmod(tmp, 0o777 & ~_umask())  # as a folder made by mkdir, not mkdtemp's owner-only 0700
         with held():
