@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import inspect
+import itertools
 import json
 import os
 import re
@@ -167,6 +168,58 @@ def both_engines(folder: Path, use: str, config, seed: int = 5, **params):
             run_strategy(run, table, multipliers, rules, config, seed, sessions))
 
 
+def test_hook_register_exact_forms(tmp_path: Path) -> None:
+    from baccarat.engine import SessionConfig
+    from baccarat.exact import analyse_strategy
+    from baccarat.odds import bet_distribution
+    from baccarat.rules import preset
+
+    folder = plugin_folder(tmp_path, mine="""
+        from baccarat import hookimpl
+        from baccarat.exact_forms import ExactProgression
+        from baccarat.strategy import Progression
+
+        class PlusTwo(Progression):
+            name = "plus-two"
+
+            def won(self, net):
+                self.stake = self.unit
+
+            def lost(self, net):
+                self.stake += 2 * self.unit
+
+        class Untold(Progression):
+            name = "untold"
+
+        @hookimpl
+        def register_progressions(register):
+            register(PlusTwo)
+            register(Untold)
+
+        @hookimpl
+        def register_exact_forms(register):
+            register(PlusTwo, ExactProgression(("stake",)))
+    """)
+    found = registry([folder])
+    rules = preset("single-deck")
+    config = SessionConfig(10_000, 1_000, 10_000, 3)
+    cls, params = found.configure("plus-two", {"side": "player", "unit": 10})
+    result = analyse_strategy("p", cls, params, rules, config, 3, found.exact_forms())
+    odds = {(1 if m > 0 else -1 if m < 0 else 0): float(p) for m, p in bet_distribution(rules, "player").items()}
+    in_profit = 0.0
+    for path in itertools.product(odds, repeat=3):  # every way three rounds can go, the plugin's rule by hand
+        bankroll, stake, chance = 100, 10, 1.0
+        for result_sign in path:
+            bankroll += result_sign * stake
+            stake = 10 if result_sign > 0 else stake + 20 if result_sign < 0 else stake
+            chance *= odds[result_sign]
+        in_profit += chance if bankroll > 100 else 0.0
+    assert abs(result.p_profit - in_profit) < 1e-12 and result.risk_of_ruin == 0.0
+    cls, params = found.configure("untold", {"side": "player", "unit": 10})
+    skipped = analyse_strategy("u", cls, params, rules, config, 3, found.exact_forms())
+    assert "progression 'untold' has no exact form" in skipped.reason
+
+
 def test_hook_register_kernels(tmp_path: Path) -> None:
     from baccarat.engine import SessionConfig
 
@@ -231,7 +284,7 @@ def test_hook_register_stop_rules(tmp_path: Path) -> None:
 # Meta-tests ---------------------------------------------------------------------
 
 def test_every_hookspec_has_a_test_named_after_it() -> None:
-    assert HOOKS == ["register_kernels", "register_progressions", "register_selectors", "register_stop_rules",
+    assert HOOKS == ["register_exact_forms", "register_kernels", "register_progressions", "register_selectors", "register_stop_rules",
                      "register_strategies"]
     for hook in HOOKS:
         assert callable(globals().get(f"test_hook_{hook}")), hook
@@ -243,7 +296,7 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
         fn = getattr(hookspecs, hook)
         signature = f"{hook}({', '.join(inspect.signature(fn).parameters)})"
         assert f"`{signature}`" in doc, signature
-        assert fn.__doc__ and re.search(r"register\(cls(, kernel)?\)", fn.__doc__)
+        assert fn.__doc__ and re.search(r"register\(cls(, kernel|, form)?\)", fn.__doc__)
 
 
 def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures() -> None:
@@ -488,11 +541,17 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
         @hookimpl
         def register_kernels(register):
             CALLS.append("register_kernels")
+
+        @hookimpl
+        def register_exact_forms(register):
+            CALLS.append("register_exact_forms")
     """)
     experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
                                                         "params": {"side": "counted"}}], count=6)
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     calls = sys.modules["baccarat_plugin_counter"].CALLS
+    assert sorted(calls) == [hook for hook in HOOKS if hook != "register_exact_forms"]  # exact forms: only when asked
+    assert main(["exact", str(experiment), "--rounds", "5"]) == 0
     assert sorted(calls) == HOOKS
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
     assert ledger.height > 300 and ledger["session"].n_unique() == 3

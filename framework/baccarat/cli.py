@@ -22,6 +22,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("report", "rebuild the summary, plots and report of a saved run"),
     ("compare", "saved runs' summaries side by side, paired when they played the very same rounds"),
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
+    ("exact", "exact risk of ruin and result distribution of each strategy's session, without simulation"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
 

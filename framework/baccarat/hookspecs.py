@@ -69,3 +69,16 @@ def register_kernels(register: Callable[[type, Any], None]) -> None:
     compiled. Called once per process, the first time a run needs kernels
     (not when strategies are only listed).
     """
+
+
+@hookspec
+def register_exact_forms(register: Callable[[type, Any], None]) -> None:
+    """Register exact forms of pieces this plugin registers: call ``register(cls, form)`` for each.
+
+    ``cls`` is a progression, selector or stop rule the same plugin registers
+    with the hooks above; ``form`` is its exact form, a
+    :class:`baccarat.exact_forms.ExactProgression`, ``ExactSelector`` or
+    ``ExactStopRule``. ``baccarat exact`` analyses a composed strategy whose
+    pieces all have one (``docs/exact.md``). Called once per process, the
+    first time a command needs exact forms.
+    """

@@ -292,6 +292,28 @@ def bet_odds(rules: Rules, counts: Sequence[int] | np.ndarray | None = None) -> 
     return {bet: odds.bet(rules, bet) for bet in rules.bets}
 
 
+def bet_distribution(rules: Rules, bet: str, counts: Sequence[int] | np.ndarray | None = None) -> dict[int, Fraction]:
+    """Return the exact chance of each result of ``bet`` on one round: multiplier (basis points of the stake) -> probability.
+
+    Off the top of a full shoe when ``counts`` is None, else from the
+    composition ``counts``. Multipliers are those that settle the ledger
+    (+9500 for a Banker win at 5% commission, 0 for a push, -10000 for a
+    loss); results of zero probability are left out.
+    """
+    odds = round_odds(shoe_counts(rules.decks) if counts is None else counts)
+    if bet in PAIR_BETS:
+        multipliers = pair_multipliers(rules, np.array([True, False]), np.array([True, False]))[bet].tolist()
+        weights, total = [odds.pair, odds.pair_total - odds.pair], odds.pair_total
+    else:
+        multipliers = end_multipliers(rules, *_GRID)[bet].tolist()
+        weights, total = list(odds.weights), odds.total
+    out: dict[int, int] = {}
+    for weight, multiplier in zip(weights, multipliers, strict=True):
+        if weight:
+            out[multiplier] = out.get(multiplier, 0) + weight
+    return {multiplier: Fraction(weight, total) for multiplier, weight in sorted(out.items(), reverse=True)}
+
+
 # --- fast expected values ---------------------------------------------------------------
 
 def _payout_key(rules: Rules) -> tuple:

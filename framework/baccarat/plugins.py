@@ -16,8 +16,9 @@ and left out; two plugins registering one name is an error naming both.
 
 The hooks are called once, when :func:`registry` builds the registry (cached
 per plugins folders and disabled names), never once per round; the
-``register_kernels`` hook (compiled twins, :mod:`baccarat.kernels`) is called
-the first time a run asks for them, so that listing strategies loads no
+``register_kernels`` hook (compiled twins, :mod:`baccarat.kernels`) and the
+``register_exact_forms`` hook (exact forms, :mod:`baccarat.exact_forms`) are
+called the first time a command asks for them, so that listing strategies loads no
 compiler.
 """
 
@@ -65,6 +66,9 @@ KINDS: dict[str, tuple[str, type]] = {
 KERNEL_HOOK = "register_kernels"
 """The hook that registers compiled twins of registered pieces (called lazily, see :meth:`Registry.kernels`)."""
 
+EXACT_HOOK = "register_exact_forms"
+"""The hook that registers exact forms of registered pieces (called lazily, see :meth:`Registry.exact_forms`)."""
+
 
 @dataclass(frozen=True)
 class Plugin:
@@ -105,12 +109,19 @@ class Registry:
     warnings: list[str] = field(default_factory=list)
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
+    _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
 
     def kernels(self) -> dict[type, Any]:
         """Compiled twins by piece class, from the ``register_kernels`` hook (called the first time they are asked for)."""
         if self._kernels is None:
             self._kernels = {} if self.manager is None else _collect_kernels(self.manager, self)
         return self._kernels
+
+    def exact_forms(self) -> dict[type, Any]:
+        """Exact forms by piece class, from the ``register_exact_forms`` hook (called the first time they are asked for)."""
+        if self._exact_forms is None:
+            self._exact_forms = {} if self.manager is None else _collect_exact_forms(self.manager, self)
+        return self._exact_forms
 
     @property
     def strategies(self) -> dict[str, type[Strategy]]:
@@ -330,7 +341,7 @@ def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = 
 
 
 def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
-    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK]
+    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK, EXACT_HOOK]
     out = []
     for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
         if not caller.has_spec():
@@ -363,25 +374,38 @@ def _collect_kernels(pm: pluggy.PluginManager, found: Registry) -> dict[type, An
     """Call ``register_kernels`` once per plugin that implements it; keep each twin of a piece the same plugin registered."""
     from baccarat.kernels import KERNEL_KINDS
 
+    return _collect_piece_companions(pm, found, KERNEL_HOOK, KERNEL_KINDS, "compiled twin", "baccarat.kernels")
+
+
+def _collect_exact_forms(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
+    """Call ``register_exact_forms`` once per plugin that implements it; keep each form of a piece the same plugin registered."""
+    from baccarat.exact_forms import EXACT_FORM_KINDS
+
+    return _collect_piece_companions(pm, found, EXACT_HOOK, EXACT_FORM_KINDS, "exact form", "baccarat.exact_forms")
+
+
+def _collect_piece_companions(pm: pluggy.PluginManager, found: Registry, hook: str, kinds: Mapping[str, type],
+                              noun: str, module: str) -> dict[type, Any]:
+    """Call ``hook`` once per plugin that implements it; keep what each registers for a piece of its own (``kinds`` checks it)."""
     by_name = {p.name: p for p in found.plugins}
     owners = {entry.cls: entry for table in found.entries.values() for entry in table.values()}
-    kernels: dict[type, Any] = {}
-    for impl in getattr(pm.hook, KERNEL_HOOK).get_hookimpls():
+    companions: dict[type, Any] = {}
+    for impl in getattr(pm.hook, hook).get_hookimpls():
         plugin = by_name[impl.plugin_name]
         batch: list[tuple[type, Any]] = []
 
-        def register(cls: Any, kernel: Any, plugin: Plugin = plugin, batch: list[tuple[type, Any]] = batch) -> None:
+        def register(cls: Any, companion: Any, plugin: Plugin = plugin, batch: list[tuple[type, Any]] = batch) -> None:
             entry = owners.get(cls) if isinstance(cls, type) else None
             if entry is None or entry.plugin != plugin:
-                raise TypeError(f"register() takes a piece this plugin registers and its compiled twin, not {cls!r}")
-            expected = KERNEL_KINDS.get(entry.kind)
+                raise TypeError(f"register() takes a piece this plugin registers and its {noun}, not {cls!r}")
+            expected = kinds.get(entry.kind)
             if expected is None:
-                raise TypeError(f"{entry.kind} {entry.name!r} cannot have a compiled twin; "
+                raise TypeError(f"{entry.kind} {entry.name!r} cannot have a {noun}; "
                                 "progressions, selectors and stop rules can")
-            if not isinstance(kernel, expected):
-                raise TypeError(f"the compiled twin of {entry.kind} {entry.name!r} must be a "
-                                f"baccarat.kernels.{expected.__name__}, not {kernel!r}")
-            batch.append((cls, kernel))
+            if not isinstance(companion, expected):
+                raise TypeError(f"the {noun} of {entry.kind} {entry.name!r} must be a "
+                                f"{module}.{expected.__name__}, not {companion!r}")
+            batch.append((cls, companion))
 
         try:
             with plugin_code():
@@ -389,10 +413,10 @@ def _collect_kernels(pm: pluggy.PluginManager, found: Registry) -> dict[type, An
         except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
             if interrupts.is_stop(exc):
                 raise
-            found.warnings.append(f"{plugin} failed in {KERNEL_HOOK} and is left out of it: {_failure(exc)}")
+            found.warnings.append(f"{plugin} failed in {hook} and is left out of it: {_failure(exc)}")
             continue
-        kernels.update(batch)
-    return kernels
+        companions.update(batch)
+    return companions
 
 
 def compiled_twin(cls: type) -> Any | None:
@@ -405,6 +429,19 @@ def compiled_twin(cls: type) -> Any | None:
         kernel = found.kernels().get(cls)
         if kernel is not None:
             return kernel
+    return None
+
+
+def exact_form(cls: type) -> Any | None:
+    """Return the exact form a plugin registered for piece class ``cls`` (:mod:`baccarat.exact_forms`), or None.
+
+    Looked up in the registries built in this process (the one that
+    registered ``cls`` has it).
+    """
+    for found in _CACHE.values():
+        form = found.exact_forms().get(cls)
+        if form is not None:
+            return form
     return None
 
 

@@ -47,3 +47,12 @@ def register_kernels(register: Callable[[type, Any], None]) -> None:
 
     for cls, kernel in kernels.TWINS.items():
         register(cls, kernel)
+
+
+@hookimpl
+def register_exact_forms(register: Callable[[type, Any], None]) -> None:
+    """Register the exact forms of the built-in pieces (used by ``baccarat exact``)."""
+    from baccarat_strategies import exact_forms
+
+    for cls, form in exact_forms.FORMS.items():
+        register(cls, form)

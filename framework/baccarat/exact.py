@@ -1,0 +1,483 @@
+"""Exact session analysis: the distribution of a session's bankroll, by a dynamic program over its states.
+
+For rounds that are independent, a session of a composed strategy is a
+Markov chain on (bankroll, progression state): before each round the engine's
+rules decide what is bet, and the round's result is drawn from the exact
+off-the-top distribution of the bet's multipliers (:func:`baccarat.odds.bet_distribution`).
+This module carries the whole distribution round by round, in exact money
+(integer micro-units, the ledger's own scale), applying exactly what the
+engine and :class:`baccarat.compose.Composed` apply:
+
+1. a bankroll below the table minimum is ruin: no more bets;
+2. a stop rule that holds (profit and round limits) ends the betting;
+3. the selector's side (a fixed bet, or a coin: the chance of each side);
+4. a stake above the table maximum restarts the progression;
+5. the stake, cut to the table maximum and to the bankroll rounded down to the
+   cent, not placed when that leaves less than the table minimum;
+6. the progression moves on a win or a loss (its own ``won``/``lost``), not on a push.
+
+States are kept sparse: only the (bankroll, state) pairs that can occur, each
+with its probability (double precision). For the ``single-deck`` rules (one
+deck reshuffled after every round) the rounds are independent and the
+figures are exact; for shoes of several rounds they are the
+independent-rounds approximation. ``docs/exact.md`` describes the method.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from baccarat.bets import MICROS_PER_CENT, MICROS_PER_UNIT
+from baccarat.compose import Composed
+from baccarat.engine import SessionConfig, strategy_rng
+from baccarat.errors import InputError
+from baccarat.exact_forms import ExactProgression, StopLimits
+from baccarat.odds import bet_distribution
+from baccarat.rules import Rules
+from baccarat.strategy import Progression, SessionInfo, Strategy, cents_to_decimal
+
+MAX_STATES = 3_000_000
+"""Most (bankroll, progression state) pairs one analysis may hold at once (about 100 bytes each at the peak of a round)."""
+
+QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+"""Quantiles of the final bankroll reported (the same as the report's bankroll bands)."""
+
+_SLACK = 1e-12  # a cumulative probability this close below a quantile level reaches it (rounding of sums)
+
+
+class ExactLimitError(InputError):
+    """An exact analysis would hold more states than :data:`MAX_STATES` allows."""
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A strategy the exact analysis cannot handle, and why."""
+
+    strategy: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """The exact distribution of one strategy's session: figures, ruin curve and (when asked) bankroll quantiles."""
+
+    strategy: str
+    rounds: int
+    risk_of_ruin: float
+    """Chance that the bankroll falls below the table minimum during the session."""
+    p_profit: float
+    """Chance that the session ends above the initial bankroll."""
+    expected_net: float
+    expected_wagered: float
+    final_bankroll_quantiles: dict[str, float]
+    ruin_curve: np.ndarray
+    """Chance of ruin by the end of each round, round 0 (the start) first."""
+    states: int
+    """The most (bankroll, progression state) pairs held at once."""
+    interpolated: float = 0.0
+    """Probability moved between two neighbouring grid points, summed over rounds (0 when every bankroll stayed on the grid)."""
+    bands: np.ndarray | None = None
+    """With ``bands``: rows (round, 5%, 25%, 50%, 75%, 95% bankroll quantiles), round 0 first."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the figures as plain JSON data (``ruin_curve`` as a list, round 0 first)."""
+        return {"strategy": self.strategy, "risk_of_ruin": self.risk_of_ruin, "p_profit": self.p_profit,
+                "expected_net": self.expected_net, "expected_wagered": self.expected_wagered,
+                "final_bankroll_quantiles": dict(self.final_bankroll_quantiles),
+                "interpolated": self.interpolated, "ruin_curve": [float(x) for x in self.ruin_curve]}
+
+
+@dataclass(frozen=True)
+class ExactAnalysis:
+    """The exact analysis of an experiment's strategies."""
+
+    rules: str
+    rounds: int
+    exact: bool
+    """True when the rounds are truly independent (one deck reshuffled after every round)."""
+    results: list[ExactResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the analysis as the object ``baccarat exact --json`` prints."""
+        return {"rules": self.rules, "rounds": self.rounds, "exact": self.exact,
+                "strategies": [r.to_json() for r in self.results],
+                "skipped": [{"strategy": s.strategy, "reason": s.reason} for s in self.skipped]}
+
+
+def rounds_independent(rules: Rules) -> bool:
+    """Tell whether the rounds dealt under ``rules`` are independent (a fresh shoe every round)."""
+    return rules.reshuffle_every_round
+
+
+def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> int:
+    """Return the rounds of a session: ``rounds`` when given, else ``shoes_per_session`` for one-round shoes.
+
+    Shoes of several rounds hold a varying number of rounds, so ``rounds``
+    must be given for them; raise :class:`InputError` when it is not.
+    """
+    if rounds is not None:
+        if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
+            raise InputError(f"the number of rounds must be a whole number of at least 1, not {rounds!r}")
+        return rounds
+    if rules.reshuffle_every_round:
+        return config.shoes_per_session
+    raise InputError(f"the rules {rules.name!r} deal shoes of many rounds, so a session's length in rounds varies; "
+                     "give it with --rounds N")
+
+
+def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False,
+                       max_states: int = MAX_STATES) -> ExactAnalysis:
+    """Analyse every strategy of ``experiment`` (an :class:`baccarat.experiment.Experiment`) exactly.
+
+    Strategies without an exact form are listed in ``skipped`` with the
+    reason. With ``bands``, each result also holds the bankroll quantiles
+    after every round (for the report).
+    """
+    from baccarat.plugins import registry
+
+    found = registry(experiment.plugins_dirs)
+    forms = found.exact_forms()
+    n = session_rounds(experiment.rules, experiment.session, rounds)
+    analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules)
+                             and experiment.shoes.get("source") == "seeded")
+    for entry in experiment.strategies:
+        cls, params = found.configure(entry.use, entry.params)
+        outcome = analyse_strategy(entry.name, cls, params, experiment.rules, experiment.session, n, forms,
+                                   seed=experiment.seed, bands=bands, max_states=max_states)
+        (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
+    return analysis
+
+
+def analyse_strategy(label: str, cls: type[Strategy], params: Mapping[str, Any], rules: Rules, config: SessionConfig,
+                     rounds: int, forms: Mapping[type, Any], seed: int = 0, bands: bool = False,
+                     max_states: int = MAX_STATES) -> ExactResult | Skipped:
+    """Return the exact distribution of a session of strategy ``cls`` with ``params``, or why it cannot be had.
+
+    ``forms`` maps piece classes to their exact forms (:meth:`baccarat.plugins.Registry.exact_forms`).
+    Raise :class:`ExactLimitError` when the analysis would hold more than ``max_states`` states.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Composed)):
+        return Skipped(label, "a free-form strategy: its bets are its own code, which has no exact form "
+                              "(only a progression on a side can be analysed)")
+    info = SessionInfo(1, rules, cents_to_decimal(config.bankroll_cents), cents_to_decimal(config.table_min_cents),
+                       cents_to_decimal(config.table_max_cents), strategy_rng(seed, label, 1))
+    strategy = cls(info, **params)
+    progression_form = forms.get(cls.progression)
+    if not isinstance(progression_form, ExactProgression):
+        return Skipped(label, f"progression {cls.progression.name!r} has no exact form "
+                              "(its plugin registers none with register_exact_forms)")
+    selector = strategy.chooser
+    selector_form = forms.get(type(selector))
+    if selector_form is None:
+        return Skipped(label, f"side {params.get('side')!r} has no exact form: it chooses its bet from the rounds "
+                              "already dealt (or its plugin registers none), and the analysis needs a side whose "
+                              "chances do not depend on them")
+    limits = []
+    for rule in strategy.stops:
+        rule_form = forms.get(type(rule))
+        if rule_form is None:
+            return Skipped(label, f"stop rule {type(rule).name!r} has no exact form "
+                                  "(its plugin registers none with register_exact_forms)")
+        limits.append(rule_form.limits(rule))
+    outcomes = round_outcomes(rules, selector_form.sides(selector))
+    try:
+        return _Session(label, strategy.stakes, progression_form, outcomes, config, combined_limits(limits),
+                        max_states).run(rounds, bands)
+    except _Unplayable as exc:
+        return Skipped(label, str(exc))
+
+
+def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[int, float]]:
+    """Return the results of one round's bet as ``(multiplier in basis points, probability)``, from the chance of each side."""
+    total: dict[int, Fraction] = {}
+    for side, weight in sides.items():
+        for multiplier, chance in bet_distribution(rules, side).items():
+            total[multiplier] = total.get(multiplier, Fraction(0)) + Fraction(weight) * chance
+    return [(m, float(p)) for m, p in sorted(total.items(), reverse=True) if p]
+
+
+def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
+    """Return the tightest of each limit: any rule's limit that is reached stops the betting."""
+    def tightest(values: list[int | None]) -> int | None:
+        present = [v for v in values if v is not None]
+        return min(present) if present else None
+
+    return StopLimits(tightest([x.loss_micros for x in limits]), tightest([x.win_micros for x in limits]),
+                      tightest([x.rounds for x in limits]))
+
+
+class _Unplayable(Exception):
+    """The strategy cannot be analysed under these settings (the reason is the message)."""
+
+
+def _freeze(value: Any) -> Any:
+    return tuple(_freeze(v) for v in value) if isinstance(value, list) else value
+
+
+def _thaw(value: Any) -> Any:
+    return [_thaw(v) for v in value] if isinstance(value, tuple) else value
+
+
+class _ProgressionStates:
+    """The states of one progression met so far, numbered from 0, and its moves between them, found as needed."""
+
+    def __init__(self, proto: Progression, form: ExactProgression, max_states: int) -> None:
+        self.proto = proto
+        self.attrs = form.state
+        self.lists = tuple(isinstance(getattr(proto, a, None), list) for a in self.attrs)
+        self.reads_net = form.reads_net
+        self.max_states = max_states
+        self.numbers: dict[tuple, int] = {}
+        self.snapshots: list[tuple] = []
+        self.stake_list: list[int] = []
+        self.restart_of = np.zeros(0, dtype=np.int64)
+        self.moves: dict[Any, np.ndarray] = {}  # (won, multiplier) or won -> next state per state (-1 unknown)
+        self.by_net: dict[tuple[int, bool, int], int] = {}
+        self.add(proto)
+
+    @property
+    def stakes(self) -> np.ndarray:
+        return np.asarray(self.stake_list, dtype=np.int64)
+
+    def add(self, prog: Progression) -> int:
+        try:
+            snapshot = tuple(_freeze(getattr(prog, a)) for a in self.attrs)
+            number = self.numbers.get(snapshot)
+        except (AttributeError, TypeError) as exc:
+            raise _Unplayable(f"progression {self.proto.name!r}: its exact form names a state it does not hold "
+                              f"({exc})") from None
+        if number is None:
+            if len(self.snapshots) >= self.max_states:
+                raise ExactLimitError(f"progression {self.proto.name!r} reaches more than {self.max_states:,} states")
+            number = self.numbers[snapshot] = len(self.snapshots)
+            self.snapshots.append(snapshot)
+            self.stake_list.append(int(prog.stake))
+        return number
+
+    def instance(self, number: int) -> Progression:
+        prog = copy.copy(self.proto)
+        for attr, value, is_list in zip(self.attrs, self.snapshots[number], self.lists, strict=True):
+            setattr(prog, attr, _thaw(value) if is_list else value)
+        return prog
+
+    def step(self, number: int, action: Callable[[Progression], None]) -> int:
+        prog = self.instance(number)
+        try:
+            action(prog)
+        except Exception as exc:
+            raise _Unplayable(f"progression {self.proto.name!r} raised {type(exc).__name__}: {exc}") from None
+        return self.add(prog)
+
+    def _lookup(self, table: np.ndarray, states: np.ndarray, fill: Callable[[int], int]) -> tuple[np.ndarray, np.ndarray]:
+        """Return ``table`` grown to every state, with the entries of ``states`` filled by ``fill``, and their values."""
+        if len(table) < len(self.snapshots):
+            table = np.concatenate([table, np.full(len(self.snapshots) - len(table), -1, dtype=np.int64)])
+        values = table[states]
+        if (values < 0).any():
+            for number in np.unique(states[values < 0]).tolist():
+                target = fill(number)
+                if len(table) < len(self.snapshots):
+                    table = np.concatenate([table, np.full(len(self.snapshots) - len(table), -1, dtype=np.int64)])
+                table[number] = target
+            values = table[states]
+        return table, values
+
+    def restart(self, states: np.ndarray) -> np.ndarray:
+        """Return the state each of ``states`` restarts to."""
+        self.restart_of, values = self._lookup(self.restart_of, states, lambda n: self.step(n, lambda p: p.restart()))
+        return values
+
+    def move(self, states: np.ndarray, stake: np.ndarray, placed: np.ndarray, multiplier: int) -> np.ndarray:
+        """Return the states after bets of ``placed`` cents (``stake`` asked) that ended with ``multiplier``."""
+        won = multiplier > 0
+        nets = placed * multiplier
+        if not self.reads_net:
+            key: Any = won
+        else:
+            key = (won, multiplier)
+        table = self.moves.get(key, np.zeros(0, dtype=np.int64))
+
+        def fill(number: int) -> int:
+            net = self.stake_list[number] * multiplier
+            return self.step(number, (lambda p: p.won(net)) if won else (lambda p: p.lost(net)))
+
+        uncapped = placed == stake if self.reads_net else np.ones(len(states), dtype=bool)
+        if uncapped.all():
+            table, values = self._lookup(table, states, fill)
+            self.moves[key] = table
+            return values
+        values = np.empty(len(states), dtype=np.int64)
+        table, values[uncapped] = self._lookup(table, states[uncapped], fill)
+        self.moves[key] = table
+        for row in np.flatnonzero(~uncapped).tolist():  # a capped bet: the move reads the amount actually won or lost
+            number, net = int(states[row]), int(nets[row])
+            target = self.by_net.get((number, won, net))
+            if target is None:
+                target = self.by_net[(number, won, net)] = self.step(
+                    number, (lambda p, net=net: p.won(net)) if won else (lambda p, net=net: p.lost(net)))
+            values[row] = target
+        return values
+
+
+def _merge(bank: np.ndarray, state: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Add up the probabilities of equal (state, bankroll) pairs; drop pairs whose probability is 0."""
+    keep = prob > 0
+    bank, state, prob = bank[keep], state[keep], prob[keep]
+    span = int(bank.max()) + 1 if len(bank) else 1
+    width = int(state.max()) + 2 if len(state) else 1
+    if width * span < 2**62:
+        keys, inverse = np.unique((state + 1) * span + bank, return_inverse=True)
+        return keys % span, keys // span - 1, np.bincount(inverse.ravel(), weights=prob)
+    order = np.lexsort((bank, state))
+    bank, state, prob = bank[order], state[order], prob[order]
+    starts = np.flatnonzero(np.r_[True, (np.diff(bank) != 0) | (np.diff(state) != 0)])
+    return bank[starts], state[starts], np.add.reduceat(prob, starts)
+
+
+def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]]) -> int:
+    """Return the bankroll grid step in micro-units: what any stake of whole units wins or loses has in common.
+
+    That is ``unit`` (and any other amount of money the progression starts
+    with, such as a Labouchere line) in cents, times the greatest common
+    divisor of the bet's multipliers: 0.50 for a unit of 10 at 5% commission
+    (1/20 of a unit), 10 without commission.
+    """
+    cents = int(proto.unit)
+    for value in vars(proto).values():
+        items = value if isinstance(value, list) else [value]
+        for item in items:
+            if type(item) is int and item > 0 and item % cents:
+                cents = math.gcd(cents, item) if item >= 100 else cents
+    step = 0
+    for multiplier, _ in outcomes:
+        step = math.gcd(step, abs(multiplier))
+    return cents * max(step, 1)
+
+
+def _snap(bank: np.ndarray, state: np.ndarray, prob: np.ndarray, origin: int,
+          grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """Put every bankroll on the grid ``origin + k * grid``; one between two points is split between them, keeping its mean.
+
+    Also return the probability that was split.
+    """
+    offset = (bank - origin) % grid
+    off = offset != 0
+    if not off.any():
+        return bank, state, prob, 0.0
+    low = bank[off] - offset[off]
+    share = offset[off] / grid
+    split = float(prob[off].sum())
+    bank = np.concatenate([np.where(off, bank - offset, bank), low + grid])
+    state = np.concatenate([state, state[off]])
+    prob = np.concatenate([np.where(off, prob * (1 - np.where(off, offset / grid, 0)), prob), prob[off] * share])
+    return bank, state, prob, split
+
+
+def _quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float]) -> list[float]:
+    """Return the lower quantiles of a discrete distribution of bankrolls (micro-units), in currency units."""
+    order = np.argsort(bank, kind="stable")
+    values, cumulative = bank[order], np.cumsum(prob[order])
+    total = cumulative[-1]
+    picks = np.searchsorted(cumulative, np.asarray(levels) * total - _SLACK)
+    return [int(values[min(k, len(values) - 1)]) / MICROS_PER_UNIT for k in picks.tolist()]
+
+
+class _Session:
+    """The dynamic program of one strategy's session."""
+
+    def __init__(self, label: str, proto: Progression, form: ExactProgression, outcomes: list[tuple[int, float]],
+                 config: SessionConfig, limits: StopLimits, max_states: int) -> None:
+        self.label = label
+        self.states = _ProgressionStates(proto, form, max_states)
+        self.outcomes = outcomes
+        self.config = config
+        self.limits = limits
+        self.max_states = max_states
+        self.grid = bankroll_grid(proto, outcomes)
+
+    def _stopped(self, bank: np.ndarray, initial: int, round_number: int) -> np.ndarray:
+        limits = self.limits
+        stop = np.zeros(len(bank), dtype=bool)
+        if limits.rounds is not None and round_number > limits.rounds:
+            stop[:] = True
+            return stop
+        if limits.loss_micros is not None:
+            stop |= initial - bank >= limits.loss_micros
+        if limits.win_micros is not None:
+            stop |= bank - initial >= limits.win_micros
+        return stop
+
+    def run(self, rounds: int, bands: bool) -> ExactResult:
+        config = self.config
+        initial = config.bankroll_cents * MICROS_PER_CENT
+        minimum = config.table_min_cents * MICROS_PER_CENT
+        table_min, table_max = config.table_min_cents, config.table_max_cents
+        bank = np.array([initial], dtype=np.int64)
+        state = np.zeros(1, dtype=np.int64)
+        prob = np.ones(1)
+        ruin = np.zeros(rounds + 1)
+        ruin[0] = 1.0 if initial < minimum else 0.0
+        band_rows = [[0, *[initial / MICROS_PER_UNIT] * len(QUANTILES)]] if bands else []
+        wagered = 0.0
+        interpolated = 0.0
+        most = 1
+        for t in range(1, rounds + 1):
+            live = state >= 0
+            done = live & ((bank < minimum) | self._stopped(bank, initial, t))
+            state = np.where(done, -1, state)
+            rows = np.flatnonzero(state >= 0)
+            if len(rows) == 0:  # nothing bets any more: the distribution stays as it is
+                ruin[t:] = prob[bank < minimum].sum()
+                if bands:
+                    band_rows.append([t, *_quantiles(bank, prob, QUANTILES)])
+                continue
+            s, b, p = state[rows], bank[rows], prob[rows]
+            stake = self.states.stakes[s]
+            over = stake > table_max
+            if over.any():
+                s = s.copy()
+                s[over] = self.states.restart(s[over])
+                stake = self.states.stakes[s]
+            low = stake < table_min
+            if low.any():
+                raise _Unplayable(f"its progression asks for {cents_to_decimal(int(stake[low][0]))}, below the table "
+                                  f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there")
+            placed = np.minimum(np.minimum(stake, table_max), b // MICROS_PER_CENT)
+            bet = placed >= table_min
+            wagered += float((p[bet] * placed[bet]).sum()) / 100
+            idle = np.flatnonzero(state < 0)
+            parts_b, parts_s, parts_p = [bank[idle], b[~bet]], [state[idle], s[~bet]], [prob[idle], p[~bet]]
+            s, b, p, stake, placed = s[bet], b[bet], p[bet], stake[bet], placed[bet]
+            for multiplier, chance in self.outcomes:
+                parts_b.append(b + placed * multiplier)
+                parts_s.append(s if multiplier == 0 else self.states.move(s, stake, placed, multiplier))
+                parts_p.append(p * chance)
+            new_b, new_s, new_p = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_p)
+            new_b, new_s, new_p, split = _snap(new_b, new_s, new_p, initial, self.grid)
+            interpolated += split
+            held = len(new_b)
+            if held > self.max_states:
+                raise ExactLimitError(f"the exact analysis of strategy {self.label!r} needs more than "
+                                      f"{self.max_states:,} states (bankroll x progression state) by round {t}; "
+                                      "analyse fewer rounds (--rounds) or a smaller bankroll")
+            bank, state, prob = _merge(new_b, new_s, new_p)
+            most = max(most, len(bank))
+            ruin[t] = prob[bank < minimum].sum()
+            if bands:
+                band_rows.append([t, *_quantiles(bank, prob, QUANTILES)])
+        expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
+        return ExactResult(
+            strategy=self.label, rounds=rounds, risk_of_ruin=float(ruin[-1]),
+            p_profit=float(prob[bank > initial].sum()), expected_net=expected_final - initial / MICROS_PER_UNIT,
+            expected_wagered=wagered,
+            final_bankroll_quantiles={str(q): v for q, v in zip(QUANTILES, _quantiles(bank, prob, QUANTILES), strict=True)},
+            ruin_curve=ruin, states=most, interpolated=interpolated,
+            bands=np.asarray(band_rows, dtype=np.float64) if bands else None)
