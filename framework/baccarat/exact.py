@@ -134,7 +134,7 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
 
 
 def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False,
-                       max_states: int = MAX_STATES) -> ExactAnalysis:
+                       max_states: int | None = None) -> ExactAnalysis:
     """Analyse every strategy of ``experiment`` (an :class:`baccarat.experiment.Experiment`) exactly.
 
     Strategies without an exact form are listed in ``skipped`` with the
@@ -151,7 +151,7 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     for entry in experiment.strategies:
         cls, params = found.configure(entry.use, entry.params)
         outcome = analyse_strategy(entry.name, cls, params, experiment.rules, experiment.session, n, forms,
-                                   seed=experiment.seed, bands=bands, max_states=max_states)
+                                   seed=experiment.seed, bands=bands, max_states=max_states or MAX_STATES)
         (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
     return analysis
 
@@ -327,35 +327,51 @@ class _ProgressionStates:
         return values
 
 
-def _merge(bank: np.ndarray, state: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Add up the probabilities of equal (state, bankroll) pairs; drop pairs whose probability is 0."""
+DENSE_CELLS = 4_000_000
+"""Largest (progression state x grid point) space merged by counting into a dense array; larger ones are sorted."""
+
+
+def _merge(cell: np.ndarray, state: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Add up the probabilities of equal (state, grid point) pairs; drop pairs whose probability is 0."""
     keep = prob > 0
-    bank, state, prob = bank[keep], state[keep], prob[keep]
-    span = int(bank.max()) + 1 if len(bank) else 1
-    width = int(state.max()) + 2 if len(state) else 1
-    if width * span < 2**62:
-        keys, inverse = np.unique((state + 1) * span + bank, return_inverse=True)
-        return keys % span, keys // span - 1, np.bincount(inverse.ravel(), weights=prob)
-    order = np.lexsort((bank, state))
-    bank, state, prob = bank[order], state[order], prob[order]
-    starts = np.flatnonzero(np.r_[True, (np.diff(bank) != 0) | (np.diff(state) != 0)])
-    return bank[starts], state[starts], np.add.reduceat(prob, starts)
+    cell, state, prob = cell[keep], state[keep], prob[keep]
+    if not len(cell):
+        return cell, state, prob
+    low = int(cell.min())
+    span = int(cell.max()) - low + 1
+    width = int(state.max()) + 1
+    keys = state * span + (cell - low)
+    if width * span <= DENSE_CELLS:
+        total = np.bincount(keys, weights=prob, minlength=width * span)
+        keys = np.flatnonzero(total)
+        merged = total[keys]
+    else:
+        keys, inverse = np.unique(keys, return_inverse=True)
+        merged = np.bincount(inverse.ravel(), weights=prob)
+    return keys % span + low, keys // span, merged
 
 
-def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]]) -> int:
-    """Return the bankroll grid step in micro-units: what any stake of whole units wins or loses has in common.
+def _merge_values(value: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Add up the probabilities of equal values (the bankrolls of sessions that no longer bet)."""
+    values, inverse = np.unique(value, return_inverse=True)
+    return values, np.bincount(inverse.ravel(), weights=prob)
 
-    That is ``unit`` (and any other amount of money the progression starts
-    with, such as a Labouchere line) in cents, times the greatest common
-    divisor of the bet's multipliers: 0.50 for a unit of 10 at 5% commission
-    (1/20 of a unit), 10 without commission.
+
+def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]], config: SessionConfig) -> int:
+    """Return the bankroll grid step in micro-units: what every stake made of the session's amounts wins or loses has in common.
+
+    The amounts are the unit, the bankroll, the table limits and the money a
+    progression starts with (such as a Labouchere line of 1.5 units), in
+    cents; the step is their greatest common divisor times that of the bet's
+    multipliers: 0.50 for a unit of 10 at 5% commission with round limits and
+    bankroll (1/20 of a unit), 10 without commission. Stakes of such amounts,
+    and bets capped to a bankroll on the grid without commission, stay on it.
     """
-    cents = int(proto.unit)
+    cents = math.gcd(int(proto.unit), config.bankroll_cents, config.table_min_cents, config.table_max_cents)
     for value in vars(proto).values():
-        items = value if isinstance(value, list) else [value]
-        for item in items:
-            if type(item) is int and item > 0 and item % cents:
-                cents = math.gcd(cents, item) if item >= 100 else cents
+        for item in (value if isinstance(value, list) else [value]):
+            if type(item) is int and item >= 100:  # an amount of money in cents, not a count
+                cents = math.gcd(cents, item)
     step = 0
     for multiplier, _ in outcomes:
         step = math.gcd(step, abs(multiplier))
@@ -364,21 +380,22 @@ def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]]) -> 
 
 def _snap(bank: np.ndarray, state: np.ndarray, prob: np.ndarray, origin: int,
           grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
-    """Put every bankroll on the grid ``origin + k * grid``; one between two points is split between them, keeping its mean.
+    """Return the grid points (``origin + cell * grid``) of the bankrolls, with their states and probabilities.
 
-    Also return the probability that was split.
+    A bankroll between two points is split between them so that its mean is
+    kept. Also return the probability that was split.
     """
-    offset = (bank - origin) % grid
+    cell, offset = np.divmod(bank - origin, grid)
     off = offset != 0
     if not off.any():
-        return bank, state, prob, 0.0
-    low = bank[off] - offset[off]
+        return cell, state, prob, 0.0
     share = offset[off] / grid
     split = float(prob[off].sum())
-    bank = np.concatenate([np.where(off, bank - offset, bank), low + grid])
-    state = np.concatenate([state, state[off]])
-    prob = np.concatenate([np.where(off, prob * (1 - np.where(off, offset / grid, 0)), prob), prob[off] * share])
-    return bank, state, prob, split
+    upper = prob[off] * share
+    prob = prob.copy()
+    prob[off] -= upper
+    return (np.concatenate([cell, cell[off] + 1]), np.concatenate([state, state[off]]),
+            np.concatenate([prob, upper]), split)
 
 
 def _quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float]) -> list[float]:
@@ -391,7 +408,12 @@ def _quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float]) -> l
 
 
 class _Session:
-    """The dynamic program of one strategy's session."""
+    """The dynamic program of one strategy's session.
+
+    Sessions still betting are held as (grid point, progression state,
+    probability); sessions that no longer bet (ruined, or stopped by a stop
+    rule) as (exact bankroll, probability): they never move again.
+    """
 
     def __init__(self, label: str, proto: Progression, form: ExactProgression, outcomes: list[tuple[int, float]],
                  config: SessionConfig, limits: StopLimits, max_states: int) -> None:
@@ -401,7 +423,7 @@ class _Session:
         self.config = config
         self.limits = limits
         self.max_states = max_states
-        self.grid = bankroll_grid(proto, outcomes)
+        self.grid = bankroll_grid(proto, outcomes, config)
 
     def _stopped(self, bank: np.ndarray, initial: int, round_number: int) -> np.ndarray:
         limits = self.limits
@@ -416,63 +438,69 @@ class _Session:
         return stop
 
     def run(self, rounds: int, bands: bool) -> ExactResult:
-        config = self.config
+        config, grid, states = self.config, self.grid, self.states
         initial = config.bankroll_cents * MICROS_PER_CENT
         minimum = config.table_min_cents * MICROS_PER_CENT
         table_min, table_max = config.table_min_cents, config.table_max_cents
-        bank = np.array([initial], dtype=np.int64)
+        cell = np.zeros(1, dtype=np.int64)  # sessions still betting: bankroll = initial + cell * grid
         state = np.zeros(1, dtype=np.int64)
         prob = np.ones(1)
+        ended_bank = np.zeros(0, dtype=np.int64)  # sessions that no longer bet: exact bankroll
+        ended_prob = np.zeros(0)
         ruin = np.zeros(rounds + 1)
-        ruin[0] = 1.0 if initial < minimum else 0.0
         band_rows = [[0, *[initial / MICROS_PER_UNIT] * len(QUANTILES)]] if bands else []
-        wagered = 0.0
-        interpolated = 0.0
+        wagered = interpolated = 0.0
         most = 1
-        for t in range(1, rounds + 1):
-            live = state >= 0
-            done = live & ((bank < minimum) | self._stopped(bank, initial, t))
-            state = np.where(done, -1, state)
-            rows = np.flatnonzero(state >= 0)
-            if len(rows) == 0:  # nothing bets any more: the distribution stays as it is
-                ruin[t:] = prob[bank < minimum].sum()
-                if bands:
-                    band_rows.append([t, *_quantiles(bank, prob, QUANTILES)])
+        for t in range(0, rounds + 1):
+            bank = initial + cell * grid
+            done = (bank < minimum) | (self._stopped(bank, initial, t + 1) if t < rounds else False)
+            if done.any():
+                ended_bank, ended_prob = _merge_values(np.concatenate([ended_bank, bank[done]]),
+                                                       np.concatenate([ended_prob, prob[done]]))
+                cell, state, prob, bank = cell[~done], state[~done], prob[~done], bank[~done]
+            ruin[t] = ended_prob[ended_bank < minimum].sum()
+            if bands and t:
+                band_rows.append([t, *_quantiles(np.concatenate([ended_bank, bank]),
+                                                 np.concatenate([ended_prob, prob]), QUANTILES)])
+            if t == rounds or not len(cell):
                 continue
-            s, b, p = state[rows], bank[rows], prob[rows]
-            stake = self.states.stakes[s]
+            stake = states.stakes[state]
             over = stake > table_max
             if over.any():
-                s = s.copy()
-                s[over] = self.states.restart(s[over])
-                stake = self.states.stakes[s]
+                state = state.copy()
+                state[over] = states.restart(state[over])
+                stake = states.stakes[state]
             low = stake < table_min
             if low.any():
                 raise _Unplayable(f"its progression asks for {cents_to_decimal(int(stake[low][0]))}, below the table "
                                   f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there")
-            placed = np.minimum(np.minimum(stake, table_max), b // MICROS_PER_CENT)
+            placed = np.minimum(np.minimum(stake, table_max), bank // MICROS_PER_CENT)
             bet = placed >= table_min
-            wagered += float((p[bet] * placed[bet]).sum()) / 100
-            idle = np.flatnonzero(state < 0)
-            parts_b, parts_s, parts_p = [bank[idle], b[~bet]], [state[idle], s[~bet]], [prob[idle], p[~bet]]
-            s, b, p, stake, placed = s[bet], b[bet], p[bet], stake[bet], placed[bet]
+            wagered += float((prob[bet] * placed[bet]).sum()) / 100
+            parts_c, parts_s, parts_p = [cell[~bet]], [state[~bet]], [prob[~bet]]
+            s, b, p, stake, placed = state[bet], bank[bet], prob[bet], stake[bet], placed[bet]
             for multiplier, chance in self.outcomes:
-                parts_b.append(b + placed * multiplier)
-                parts_s.append(s if multiplier == 0 else self.states.move(s, stake, placed, multiplier))
-                parts_p.append(p * chance)
-            new_b, new_s, new_p = np.concatenate(parts_b), np.concatenate(parts_s), np.concatenate(parts_p)
-            new_b, new_s, new_p, split = _snap(new_b, new_s, new_p, initial, self.grid)
-            interpolated += split
-            held = len(new_b)
+                after = b + placed * multiplier
+                moved = s if multiplier == 0 else states.move(s, stake, placed, multiplier)
+                ruined = after < minimum  # ends here with its exact bankroll
+                if ruined.any():
+                    ended_bank = np.concatenate([ended_bank, after[ruined]])
+                    ended_prob = np.concatenate([ended_prob, p[ruined] * chance])
+                c, ms, mp, split = _snap(after[~ruined], moved[~ruined], p[~ruined] * chance, initial, grid)
+                interpolated += split
+                parts_c.append(c)
+                parts_s.append(ms)
+                parts_p.append(mp)
+            held = sum(len(x) for x in parts_c)
             if held > self.max_states:
                 raise ExactLimitError(f"the exact analysis of strategy {self.label!r} needs more than "
-                                      f"{self.max_states:,} states (bankroll x progression state) by round {t}; "
+                                      f"{self.max_states:,} states (bankroll x progression state) by round {t + 1}; "
                                       "analyse fewer rounds (--rounds) or a smaller bankroll")
-            bank, state, prob = _merge(new_b, new_s, new_p)
-            most = max(most, len(bank))
-            ruin[t] = prob[bank < minimum].sum()
-            if bands:
-                band_rows.append([t, *_quantiles(bank, prob, QUANTILES)])
+            cell, state, prob = _merge(np.concatenate(parts_c), np.concatenate(parts_s), np.concatenate(parts_p))
+            ended_bank, ended_prob = _merge_values(ended_bank, ended_prob)
+            most = max(most, len(cell))
+        bank = np.concatenate([ended_bank, initial + cell * grid])
+        prob = np.concatenate([ended_prob, prob])
         expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
         return ExactResult(
             strategy=self.label, rounds=rounds, risk_of_ruin=float(ruin[-1]),
