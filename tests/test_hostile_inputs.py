@@ -101,6 +101,27 @@ def test_an_empty_option_value_is_an_error(tmp_path: Path, capsys: pytest.Captur
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml"]
 
 
+@pytest.mark.parametrize(("args", "said"), [
+    (["shoes", "generate", "--rules", "punto-banco-8", "--count", "9" * 20, "--seed", "1", "--out", "g.txt"],
+     f"baccarat shoes generate: error: argument --count: expected at most 100,000,000 shoes, not '{'9' * 20}'"),
+    (["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "9" * 27, "--out", "g.txt"],
+     f"baccarat shoes generate: error: argument --seed: a seed is at most 9,223,372,036,854,775,807, as in an experiment, "
+     f"not '{'9' * 27}'"),
+    (["run", "exp.yaml", "--workers", "99999", "--out", "out"],
+     "baccarat run: error: argument --workers: expected a whole number of workers, 1 to 1,024, not '99999'"),
+])
+def test_numbers_given_as_options_are_range_checked_before_any_work(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert stopped.value.code == 2
+    out, err = capsys.readouterr()
+    assert out == "" and one_line(err).startswith(said)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml"]
+
+
 # Hostile plugins -----------------------------------------------------------------
 
 def plugins(tmp_path: Path, **files: str) -> Path:

@@ -39,9 +39,13 @@ def _positive_int(text: str) -> int:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of workers, 1 or more, not {text!r}")
+    if value < 1 or value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"expected a whole number of workers, 1 to {MAX_WORKERS:,}, not {text!r}")
     return value
+
+
+MAX_WORKERS = 1024
+"""Most worker processes (or Ray tasks at a time) a run may ask for."""
 
 
 def default_out(name: str, now: datetime | None = None, root: Path = Path("results")) -> Path:

@@ -15,6 +15,10 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
+    from baccarat.experiment import MAX_SHOES
+
+    if value > MAX_SHOES:
+        raise argparse.ArgumentTypeError(f"expected at most {MAX_SHOES:,} shoes, not {text!r}")
     return value
 
 
@@ -25,6 +29,10 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}")
+    from baccarat.experiment import MAX_SEED
+
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is at most {MAX_SEED:,}, as in an experiment, not {text!r}")
     return value
 
 
