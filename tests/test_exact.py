@@ -256,3 +256,35 @@ def test_an_analysis_beyond_the_memory_bound_is_one_clear_error(tmp_path: Path, 
     with pytest.raises(ExactLimitError):
         analyse_strategy("f", cls, full, preset("single-deck"), SessionConfig(100_000, 1000, 100_000, 1), 200,
                          found.exact_forms(), max_states=10)
+
+
+# The report ----------------------------------------------------------------------------------
+
+def exact_section(report: Path) -> str:
+    page = report.read_text(encoding="utf-8")
+    start = page.find("<h2>Exact analysis</h2>")
+    return page[start:page.index("<h2>", start + 5)] if start >= 0 else ""
+
+
+def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_path: Path, capsys) -> None:
+    strategies = [{"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 5}},
+                  {"name": "follow", "use": "flat", "params": {"side": "follow-last", "unit": 5}}]
+    path = write(tmp_path, strategies, bankroll=50, rounds=20, table_min=5, table_max=50, count=4000)
+    assert main(["run", str(path), "--out", str(tmp_path / "plain"), "--quiet", "--workers", "1"]) == 0
+    assert exact_section(tmp_path / "plain" / "report.html") == ""  # not asked for
+    assert main(["report", str(tmp_path / "plain"), "--exact", "--quiet"]) == 0
+    section = exact_section(tmp_path / "plain" / "report.html")
+    capsys.readouterr()
+    exact = exact_json(capsys, str(path))["strategies"][0]
+    assert f"{100 * exact['risk_of_ruin']:.2f}%" in section and 'id="plot-exact"' in section
+    assert "follow: side &#x27;follow-last&#x27; has no exact form" in section
+    # exact: true in the experiment: the run's report has the section, and so does a rebuild of it.
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    path.write_text(yaml.safe_dump({**data, "exact": True}), encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "asked"), "--quiet", "--workers", "1"]) == 0
+    assert exact_section(tmp_path / "asked" / "report.html").count("<tr>") == 2
+    assert main(["report", str(tmp_path / "asked"), "--quiet"]) == 0
+    assert "risk of ruin, exact" in exact_section(tmp_path / "asked" / "report.html")
+    path.write_text(yaml.safe_dump({**data, "exact": "yes"}), encoding="utf-8")
+    assert main(["exact", str(path)]) == 2
+    assert "exact must be true or false, not 'yes'" in capsys.readouterr().err

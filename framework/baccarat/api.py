@@ -107,13 +107,15 @@ class Result:
             text = experiment_yaml_text(self.experiment)
         return render_html(self.analysis, self.experiment, images, text)
 
-    def save_results(self, roads: Sequence[int] = ()) -> Path:
+    def save_results(self, roads: Sequence[int] = (), exact: bool | None = None) -> Path:
         """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder.
 
-        ``roads`` lists shoes whose scoreboard roads the report shows.
+        ``roads`` lists shoes whose scoreboard roads the report shows; with
+        ``exact`` (default: the experiment's ``exact:``) the report sets the
+        exact analysis beside the simulation.
         """
         out = self._file("report.html").parent
-        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads)
+        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads, exact)
         return out
 
     def _repr_html_(self) -> str:

@@ -36,7 +36,7 @@ from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_
 from baccarat.strategy import MAX_AMOUNT, cents_to_decimal
 from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
 
-TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir")
+TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact")
 SHOE_KEYS: tuple[str, ...] = ("source", "seed", "count", "path", "format")
 SESSION_KEYS: tuple[str, ...] = ("bankroll", "shoes_per_session", "table_min", "table_max")
 STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
@@ -73,6 +73,8 @@ class Experiment:
     overrides: tuple[str, ...] = ()
     plugins_dirs: tuple[str, ...] = ()
     """Plugin folders loaded for this experiment (``plugins_dir:``, then ``--plugins-dir``), absolute."""
+    exact: bool = False
+    """Whether the report sets the exact analysis (``baccarat exact``) beside the simulation (``exact: true``)."""
 
     @property
     def seed(self) -> int:
@@ -99,6 +101,7 @@ class Experiment:
             },
             "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
             **({"plugins_dir": list(self.plugins_dirs)} if self.plugins_dirs else {}),
+            **({"exact": True} if self.exact else {}),
         }
 
 
@@ -372,8 +375,11 @@ class _Resolver:
         strategies = self.strategies(data, rules, session, has_cards)
         if shoes["source"] == "recorded" and self.shoe_file_needed:  # bets the shoes cannot settle are refused first
             shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
+        exact = data.get("exact", False)
+        if not isinstance(exact, bool):
+            raise self.error(("exact",), f"exact must be true or false, not {_shown(exact)}")
         return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
-                          self.plugins_dirs)
+                          self.plugins_dirs, exact)
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""

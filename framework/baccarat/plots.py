@@ -197,3 +197,46 @@ def save_figures(figures: Mapping[str, Figure], out_dir: str | Path) -> list[Pat
     for path, fig in zip(paths, figures.values(), strict=True):
         save_png(fig, path)
     return paths
+
+
+def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Figure:
+    """The exact analysis over the simulation: ruin by round, and the bankroll's median and 5-95% band by round.
+
+    ``exact`` holds :class:`baccarat.exact.ExactResult` objects made with
+    bands. Simulated curves are solid (bands shaded), exact ones dashed.
+    """
+    names = [r.strategy for r in exact]
+    colors = strategy_colors(_order(ruin) if ruin.height else names)
+    fig = _new_figure(13, 5.5)
+    left, right = fig.subplots(1, 2)
+    for result in exact:
+        color = colors.get(result.strategy, "0.3")
+        curve = ruin.filter(pl.col("strategy") == result.strategy)
+        if curve.height:
+            left.step(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), where="post",
+                      color=color, linewidth=2, alpha=0.6, label=f"{result.strategy} (simulated)")
+        left.step(np.arange(len(result.ruin_curve)), 100 * result.ruin_curve, where="post", color=color, linewidth=1.5,
+                  linestyle="--", label=f"{result.strategy} (exact)")
+        band = bands.filter(pl.col("strategy") == result.strategy)
+        if band.height:
+            rounds = band.get_column("round").to_numpy()
+            right.fill_between(rounds, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(),
+                               color=color, alpha=0.12, linewidth=0)
+            right.plot(rounds, band.get_column("p50").to_numpy(), color=color, linewidth=2, alpha=0.6)
+        rows = result.bands
+        right.plot(rows[:, 0], rows[:, 3], color=color, linewidth=1.5, linestyle="--", label=f"{result.strategy}")
+        right.plot(rows[:, 0], rows[:, 1], color=color, linewidth=1, linestyle=":")
+        right.plot(rows[:, 0], rows[:, 5], color=color, linewidth=1, linestyle=":")
+    left.set_xlabel("round of the session")
+    left.set_ylabel("ruined so far (%)")
+    left.set_title("Ruin by round: simulated (solid) and exact (dashed)", fontsize=12)
+    right.set_xlabel("round of the session")
+    right.set_ylabel("bankroll")
+    right.set_title("Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)", fontsize=11)
+    _money_axis(right)
+    for ax in (left, right):
+        ax.grid(True, alpha=0.3)
+        ax.set_xlim(left=0)
+    if exact:
+        left.legend(loc="upper left", fontsize=8)
+    return fig

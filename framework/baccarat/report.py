@@ -172,13 +172,15 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
-                  roads: Sequence[int] = (), **precomputed: Any) -> Analysis:
+                  roads: Sequence[int] = (), exact: bool | None = None, **precomputed: Any) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
     holds them, and the scoreboard roads of the shoes listed in ``roads``.
     ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
+    With ``exact`` (default: the experiment's ``exact:``), the report sets
+    the exact analysis beside the simulation (:func:`exact_html`).
     Each file is replaced atomically.
     """
     from baccarat.plots import PLOT_FILES
@@ -200,6 +202,7 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         images["bankroll"] = png_bytes(analysis.figure("bankroll"))  # last: its bands and paths take longest
         summary_csv = analysis.summary.write_csv().encode("utf-8")
         sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
+        exact_section = exact_html(analysis, experiment) if (experiment.exact if exact is None else exact) else ""
     images = {kind: images[kind] for kind in PLOT_FILES if kind in images}
     _write_atomic(out / SESSIONS_FILE, sessions_parquet)
     _write_atomic(out / SUMMARY_FILE, summary_csv)
@@ -212,7 +215,7 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     yaml_path, manifest_path = out / "experiment.yaml", out / "manifest.json"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else experiment_yaml_text(experiment)
     manifest = read_manifest(manifest_path)
-    page = render_html(analysis, experiment, images, experiment_text, manifest, road_images)
+    page = render_html(analysis, experiment, images, experiment_text, manifest, road_images, exact_section)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
 
@@ -543,6 +546,53 @@ def _seconds(value: Any) -> str:
     return f"{float(value):.2f} s" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
 
 
+def exact_html(analysis: Analysis, experiment: Experiment) -> str:
+    """Return the report's Exact analysis section: exact figures beside the simulated ones, and their plot.
+
+    Session length: ``shoes_per_session`` rounds for one-round shoes, else
+    the longest session of the run. An analysis beyond the memory bound is
+    reported in the section, not as a failure of the report.
+    """
+    from baccarat.exact import ExactLimitError, analyse_experiment
+    from baccarat.plots import exact_figure
+
+    rules = experiment.rules
+    rounds = None if rules.reshuffle_every_round else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
+    try:
+        exact = analyse_experiment(experiment, rounds=rounds, bands=True)
+    except ExactLimitError as exc:
+        return f"<h2>Exact analysis</h2>\n<p>{_e(exc)}</p>\n"
+    kind = ("exact: the rounds are independent" if exact.exact
+            else "the independent-rounds approximation: the rounds of a shoe are not independent")
+    summary = {row["strategy"]: row for row in analysis.summary.iter_rows(named=True)}
+    rows = []
+    for result in exact.results:
+        row = summary.get(result.strategy, {})
+        low, high = row.get("risk_of_ruin_ci_low"), row.get("risk_of_ruin_ci_high")
+        inside = low is not None and high is not None and low - 1e-12 <= result.risk_of_ruin <= high + 1e-12
+        mean_net = (float(row["final_bankroll_mean"]) - float(analysis.initial_bankroll)
+                    if row.get("final_bankroll_mean") is not None else None)
+        simulated = _with_ci(fmt_percent(row.get("risk_of_ruin"), 2), low, high, fmt_percent)
+        rows.append(f"<tr><td>{_e(result.strategy)}</td><td>{simulated}</td>"
+                    f"<td>{_e(fmt_percent(result.risk_of_ruin, 2))}</td><td>{'yes' if inside else 'no'}</td>"
+                    f"<td>{_e(fmt_percent(row.get('sessions_in_profit'), 2))}</td><td>{_e(fmt_percent(result.p_profit, 2))}</td>"
+                    f"<td>{_e(fmt_money(mean_net))}</td><td>{_e(fmt_money(result.expected_net))}</td></tr>")
+    table = ("<table><thead><tr><th>strategy</th><th>risk of ruin, simulated (95%)</th><th>risk of ruin, exact</th>"
+             "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
+             "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>"
+             + "".join(rows) + "</tbody></table>")
+    skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
+    figure = ""
+    if exact.results:
+        uri = "data:image/png;base64," + base64.b64encode(
+            png_bytes(exact_figure(analysis.ruin, analysis.bands, exact.results))).decode("ascii")
+        figure = (f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
+                  "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
+                  "(solid, shaded); see docs/exact.md.</figcaption></figure>")
+    return (f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n"
+            f"{table}\n{figure}\n" + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""))
+
+
 def _roads_html(roads: Mapping[int, bytes] | None) -> str:
     if not roads:
         return ""
@@ -554,10 +604,12 @@ def _roads_html(roads: Mapping[int, bytes] | None) -> str:
 
 
 def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str, bytes], experiment_yaml: str,
-                manifest: Mapping[str, Any] | None = None, roads: Mapping[int, bytes] | None = None) -> str:
+                manifest: Mapping[str, Any] | None = None, roads: Mapping[int, bytes] | None = None,
+                exact: str = "") -> str:
     """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource.
 
-    ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section.
+    ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section; ``exact`` is the
+    exact-analysis section (:func:`exact_html`), shown after the plots.
     """
     from baccarat import __version__
 
@@ -589,7 +641,7 @@ def render_html(analysis: Analysis, experiment: Experiment, images: Mapping[str,
 {_comparison_html(analysis.comparison)}
 <h2>Plots</h2>
 {"".join(figures)}
-{_roads_html(roads)}<h2>Definitions</h2>
+{exact}{_roads_html(roads)}<h2>Definitions</h2>
 <dl>{definitions}</dl>
 <h2>Experiment</h2>
 <pre>{_e(experiment_yaml)}</pre>

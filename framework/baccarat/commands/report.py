@@ -1,4 +1,4 @@
-"""``baccarat report RUN_DIR [--baseline NAME]``: rebuild summary, comparison, plots and report of a saved run."""
+"""``baccarat report RUN_DIR [--baseline NAME] [--exact]``: rebuild summary, comparison, plots and report of a saved run."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="folder written by baccarat run")
     parser.add_argument("--baseline", metavar="NAME", help="strategy the others are compared with (default: the first)")
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
+    parser.add_argument("--exact", action="store_true", default=None,
+                        help="set the exact analysis (baccarat exact) beside the simulation in the report")
     parser.add_argument("--roads", metavar="N[,N...]", default="", help="show the scoreboard roads of these shoes in the report")
 
 
@@ -38,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
     result = load(args.run_dir, baseline=args.baseline)
     roads = shoe_list(args.roads)
     try:
-        result.save_results(roads=roads)
+        result.save_results(roads=roads, exact=args.exact)
     except READ_ERRORS as exc:
         cause = os_error_of(exc)
         if cause is not None:
