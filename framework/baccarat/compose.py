@@ -140,11 +140,12 @@ class Composed(Strategy, metaclass=_Recipe):
         if stakes.stake > view.table_max_cents:
             stakes.restart()
         self.side = side
-        return {side: cents_to_amount(stakes.stake)}
+        cents = stakes.stake
+        return {side: cents // 100 if cents % 100 == 0 else cents_to_amount(cents)}  # whole units as an int
 
     def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
         """Win moves the progression on, loss too, a push leaves it."""
-        net = nets.get(self.side, 0) if self.side is not None else 0
+        net = nets.get(self.side, 0)
         if net > 0:
             self.stakes.won(net)
         elif net < 0:

@@ -28,6 +28,7 @@ naming the strategy, session, shoe, hand and round):
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 import numbers
 import zlib
@@ -39,6 +40,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.bets import MICROS_PER_CENT
+from baccarat.dealer import OUTCOMES
 from baccarat.errors import StrategyError
 from baccarat.exactdecimal import is_whole, scaled
 from baccarat.interrupts import is_stop
@@ -159,7 +161,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     """
     offered = {bet: k for k, bet in enumerate(multipliers)}
     mult = [arr.tolist() for arr in multipliers.values()]
-    outcomes = table.outcome.tolist()
+    outcomes = np.asarray(OUTCOMES, dtype=object)[table.outcome].tolist()  # each round's outcome by name
     shoes = table.shoe.tolist()
     hands = table.hand.tolist()
     turned = table.turned.tolist()
@@ -177,7 +179,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     for session, start, stop in sessions:
         info = SessionInfo(session, rules, cents_to_decimal(config.bankroll_cents),
                            cents_to_decimal(config.table_min_cents), cents_to_decimal(config.table_max_cents),
-                           strategy_rng(seed, run.label, session))
+                           functools.partial(strategy_rng, seed, run.label, session))
         try:
             strategy = run.cls(info, **run.params)
         except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
@@ -186,7 +188,8 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
             raise StrategyError(f"strategy {run.label!r} could not start: {_raised(exc)} "
                                 f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)") from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
-        enter, record, bets, settle = view._enter, view._record, strategy.bets, strategy.settle
+        enter, record, bets = view._enter, view._record, strategy.bets
+        settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         previous_shoe = None
         to_out = out_row - start
@@ -203,24 +206,39 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                         raise
                     raise _misbehaved(run, view, _raised(exc)) from None
                 if wanted is not None:
-                    placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
-                    if capped:
-                        capped_log.append((row + to_out, capped))
-                    if placed:
-                        nets: dict[str, int] = {}
-                        for bet, cents in placed.items():
-                            k = offered[bet]
+                    # The common bet, one whole amount on one offered side within the limits, needs no cut; any
+                    # other is checked, cut or refused by _check_bets.
+                    nets: dict[str, int] | None = None
+                    if type(wanted) is dict and len(wanted) == 1:
+                        (side, amount), = wanted.items()
+                        k = offered.get(side) if type(side) is str else None
+                        cents = amount * 100 if type(amount) is int else 0
+                        if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
                             won = cents * mult[k][row]
-                            nets[bet] = won
                             bankroll += won
                             placed_log.append((row + to_out, k, cents, won))
+                            nets = {side: won}
+                    if nets is None:
+                        placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
+                        if capped:
+                            capped_log.append((row + to_out, capped))
+                        if placed:
+                            nets = {}
+                            for bet, cents in placed.items():
+                                k = offered[bet]
+                                won = cents * mult[k][row]
+                                nets[bet] = won
+                                bankroll += won
+                                placed_log.append((row + to_out, k, cents, won))
+                    if nets is not None:
                         record(outcomes[row], bankroll, dealt)
-                        try:
-                            settle(view, nets)
-                        except BaseException as exc:
-                            if is_stop(exc):
-                                raise
-                            raise _misbehaved(run, view, _raised(exc)) from None
+                        if settle is not None:
+                            try:
+                                settle(view, nets)
+                            except BaseException as exc:
+                                if is_stop(exc):
+                                    raise
+                                raise _misbehaved(run, view, _raised(exc)) from None
                         continue
             record(outcomes[row], bankroll, dealt)
         out_row += stop - start

@@ -18,7 +18,8 @@ session's betting early. :mod:`baccarat.compose` puts them together.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -26,7 +27,6 @@ from typing import TYPE_CHECKING, Any, ClassVar
 import numpy as np
 
 from baccarat.cards import SUIT_SHIFT
-from baccarat.dealer import OUTCOMES
 from baccarat.exactdecimal import is_whole, scaled
 from baccarat.roads import Roads
 from baccarat.rules import MAIN_BETS, SIDE_BETS, Rules
@@ -113,8 +113,14 @@ class SessionInfo:
     bankroll: Decimal
     table_min: Decimal
     table_max: Decimal
-    rng: np.random.Generator
-    """A random stream of this strategy in this session, from the experiment seed."""
+    random_stream: np.random.Generator | Callable[[], np.random.Generator]
+    """The strategy's random stream, or a function that makes it (called when ``rng`` is first read)."""
+
+    @functools.cached_property
+    def rng(self) -> np.random.Generator:
+        """A random stream of this strategy in this session, from the experiment seed (made when first read)."""
+        stream = self.random_stream
+        return stream if isinstance(stream, np.random.Generator) else stream()
 
     @property
     def table_min_cents(self) -> int:
@@ -140,7 +146,7 @@ class TableView:
 
     __slots__ = ("_has_cards", "_shoe", "_hand", "_turned", "_dealt", "_bankroll_micros", "round", "session",
                  "initial_micros", "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes",
-                 "_last_decided", "_decided", "_streak", "_roads", "rules", "_unseen", "_counted", "_evs")
+                 "_last_decided", "_decided", "_streak", "_tallied", "_roads", "rules", "_unseen", "_counted", "_evs")
 
     def __init__(self, table: RoundTable, session: int, initial_micros: int,
                  table_min_cents: int, table_max_cents: int, rules: Rules | None = None) -> None:
@@ -159,6 +165,9 @@ class TableView:
         self._last_decided: str | None = None
         self._decided = 0
         self._streak = 0
+        self._tallied = 0
+        """How many of this shoe's outcomes ``_last_decided``, ``_decided`` and ``_streak`` count (brought up to date
+        when read, so that strategies that never read them cost nothing)."""
         self._roads: Roads | None = None
         self._unseen: list[int] | None = None
         self._counted = 0
@@ -220,17 +229,33 @@ class TableView:
     @property
     def last_decided(self) -> str | None:
         """Winner of this shoe's last round that was not a tie, or None."""
+        if self._tallied < len(self._outcomes):
+            self._tally()
         return self._last_decided
 
     @property
     def decided_in_shoe(self) -> int:
         """Number of this shoe's rounds so far that were not ties."""
+        if self._tallied < len(self._outcomes):
+            self._tally()
         return self._decided
 
     @property
     def streak_length(self) -> int:
         """How many decided rounds in a row ``last_decided`` has won in this shoe (ties skipped; 0 when none)."""
+        if self._tallied < len(self._outcomes):
+            self._tally()
         return self._streak
+
+    def _tally(self) -> None:
+        """Count the shoe's outcomes not counted yet into the last decided winner, decided rounds and streak."""
+        outcomes = self._outcomes
+        for outcome in outcomes[self._tallied:]:
+            if outcome != "tie":
+                self._decided += 1
+                self._streak = self._streak + 1 if outcome == self._last_decided else 1
+                self._last_decided = outcome
+        self._tallied = len(outcomes)
 
     @property
     def roads(self) -> Roads:
@@ -327,21 +352,17 @@ class TableView:
             self._last_decided = None
             self._decided = 0
             self._streak = 0
+            self._tallied = 0
             self._roads = None
             self._unseen = None
         self.round += 1
 
-    def _record(self, outcome_code: int, bankroll_micros: int, cards: list[int] | None) -> None:
+    def _record(self, outcome: str, bankroll_micros: int, cards: list[int] | None) -> None:
         """Learn the round just dealt: its outcome, the bankroll after it, its cards (a list the view may keep)."""
         if cards is not None:
             self._dealt.append(cards)
-        outcome = OUTCOMES[outcome_code]
         self._outcomes.append(outcome)
         self._session_outcomes.append(outcome)
-        if outcome != "tie":
-            self._decided += 1
-            self._streak = self._streak + 1 if outcome == self._last_decided else 1
-            self._last_decided = outcome
         self._bankroll_micros = bankroll_micros
 
 
