@@ -122,13 +122,18 @@ def test_an_invalid_bet_stops_the_run_where_it_was_made(case: str) -> None:
     (ValueError("first line\nsecond line"), "raised ValueError: first line"),
 ])
 def test_a_strategy_that_raises_is_named_with_its_place(fail: BaseException, said: str) -> None:
-    assert error_of(fail=fail) == f"strategy 'mine' {said} {WHERE}"
-    assert error_of(fail=fail, in_settle=True) == f"strategy 'mine' {said} {WHERE}"
+    raise_line = Scripted.bets.__code__.co_firstlineno + 3
+    settle_line = Scripted.settle.__code__.co_firstlineno + 2
+    assert error_of(fail=fail) == f"strategy 'mine' {said} at {__file__}:{raise_line} {WHERE}"
+    fail.with_traceback(None)  # raised afresh, not where it was raised before
+    assert error_of(fail=fail, in_settle=True) == f"strategy 'mine' {said} at {__file__}:{settle_line} {WHERE}"
 
 
 def test_a_strategy_that_cannot_start_a_session_is_named_with_its_first_shoe() -> None:
+    line = Scripted.__init__.__code__.co_firstlineno + 6
     assert error_of(fail=RuntimeError("no table"), in_init=True) == (
-        "strategy 'mine' could not start: raised RuntimeError: no table (session 2, shoe 2, before round 1)")
+        f"strategy 'mine' could not start: raised RuntimeError: no table at {__file__}:{line} "
+        "(session 2, shoe 2, before round 1)")
 
 
 def test_sitting_out_is_none_or_an_empty_mapping_or_zero() -> None:
@@ -193,6 +198,9 @@ def register_strategies(register):
 '''
 
 
+PLUGIN_RAISE_LINE = 1 + PLUGIN.splitlines().index('                "cent": {"banker": 10.005}, "side": {"dragon": 10}}[self.mode] or 1 / 0')
+
+
 @pytest.mark.parametrize(("mode", "said"), [
     ("raise", "raised ZeroDivisionError: division by zero"),
     ("nan", "bet an invalid amount on banker: nan is not an amount"),
@@ -211,8 +219,33 @@ def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothi
     assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
     out, err = capsys.readouterr()
     assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    assert err.startswith(f"baccarat: error: strategy 'bad one' {said} (session 2, shoe 2, hand 30, round 30)"), err
+    where = f" at {tmp_path / 'plugins' / 'hostile.py'}:{PLUGIN_RAISE_LINE}" if mode == "raise" else ""
+    assert err.startswith(f"baccarat: error: strategy 'bad one' {said}{where} (session 2, shoe 2, hand 30, round 30)"), err
     assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+@pytest.mark.parametrize("how", ["--debug", "BACCARAT_DEBUG"])
+def test_debug_shows_the_plugins_own_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str], how: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
+    (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
+                                       "  - name: bad one\n    use: hostile\n    params: {mode: raise}\n")
+    if how == "BACCARAT_DEBUG":
+        monkeypatch.setenv("BACCARAT_DEBUG", "1")
+        args = ["run", "exp.yaml", "--quiet", "--out", "out"]
+    else:
+        args = ["run", "exp.yaml", "--quiet", "--out", "out", "--debug"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    trace, last = err.rstrip("\n").rsplit("\n", 1)
+    assert trace.startswith("Traceback (most recent call last):")
+    assert f'File "{tmp_path / "plugins" / "hostile.py"}", line {PLUGIN_RAISE_LINE}, in bets' in trace
+    assert trace.endswith("ZeroDivisionError: division by zero")
+    assert "baccarat/engine.py" not in trace  # the plugin's own frames only
+    assert last.startswith("baccarat: error: strategy 'bad one' raised ZeroDivisionError: division by zero at ")
+    assert not (tmp_path / "out").exists()
 
 
 def test_errors_cross_process_boundaries_whole() -> None:

@@ -151,7 +151,7 @@ TWIN_PLUGIN = """
 """
 
 
-def both_engines(folder: Path, use: str, config, seed: int = 5, **params):
+def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params):
     from baccarat.bets import settlement_table
     from baccarat.engine import StrategyRun, run_strategy, session_bounds
     from baccarat.fastdeal import seeded_table_fast
@@ -162,7 +162,7 @@ def both_engines(folder: Path, use: str, config, seed: int = 5, **params):
     table = seeded_table_fast(rules, seed, 1, 8)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, config.shoes_per_session)
-    cls, full = registry([folder]).configure(use, params)
+    cls, full = registry([] if folder is None else [folder]).configure(use, params)
     run = StrategyRun(use, cls, full)
     return (play_fast(run, table, multipliers, rules, config, seed, sessions),
             run_strategy(run, table, multipliers, rules, config, seed, sessions))
@@ -656,6 +656,33 @@ def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(exa
         assert (records[name]["origin"], records[name]["plugin"]) == ("package", "example")
         assert records[name]["source"] == "baccarat-example-plugin 0.1.0"
     assert records["flat"]["origin"] == "built-in"
+
+
+def test_example_package_twins_play_compiled_with_the_reference_ledger(example_installed: Path) -> None:
+    from baccarat.engine import SessionConfig
+
+    found = registry()
+    kernels = found.kernels()
+    for kind, name in (("progression", "reverse-dalembert"), ("selector", "majority")):
+        entry = found.entries[kind][name]
+        assert entry.plugin.origin == "package" and entry.cls in kernels, name
+    for config in (SessionConfig(100_000, 1_000, 100_000, 1), SessionConfig(20_000, 1_000, 8_000, 2)):
+        for use, side in (("reverse-dalembert", "majority"), ("reverse-dalembert", "player"), ("martingale", "majority")):
+            fast, reference = both_engines(None, use, config, side=side, unit=10, stop_win=300)
+            assert fast is not None, f"{use} on {side} should play compiled"
+            assert (reference["stake"] > 0).any() and (reference["stake"] == 0).any()
+            for name, column in reference.items():
+                assert (fast[name] == column).all(), (use, side, name)
+
+
+def test_example_package_twins_pass_the_check_command_in_a_fresh_process(example_site: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    for name in ("reverse-dalembert", "majority"):
+        done = subprocess.run([sys.executable, "-m", "baccarat", "strategies", "check", name, "--shoes", "40"],
+                              capture_output=True, text=True, env=env)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert done.stderr == ""
+        assert "identical ledgers" in done.stdout and f"'{name}'" in done.stdout
 
 
 def test_example_package_strategies_run(example_installed: Path) -> None:

@@ -21,10 +21,16 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("shoes", "write seeded shoes to a file, or check a recorded shoe file"),
     ("report", "rebuild the summary, plots and report of a saved run"),
     ("compare", "saved runs' summaries side by side, paired when they played the very same rounds"),
+    ("trace", "play one session of one strategy and print it round by round, with the strategy's state"),
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
     ("exact", "exact risk of ruin and result distribution of each strategy's session, without simulation"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""
+
+DEBUG_ENV = "BACCARAT_DEBUG"
+"""Environment variable: set to 1 to show a plugin's own traceback with its error, as ``--debug`` does."""
+
+_DEBUG_HELP = f"with an error raised in a plugin's code, also print the plugin's traceback (or set {DEBUG_ENV}=1)"
 
 
 class Parser(argparse.ArgumentParser):
@@ -47,11 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
 
     parser = Parser(prog="baccarat", description="Backtest betting strategies at Punto Banco baccarat.")
     parser.add_argument("--version", action="version", version=f"baccarat {__version__}")
+    parser.add_argument("--debug", action="store_true", help=_DEBUG_HELP)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, help_text in COMMANDS:
         module = importlib.import_module(f"baccarat.commands.{name}")
-        module.add_parser(sub.add_parser(name, help=help_text, description=help_text))
+        command = sub.add_parser(name, help=help_text, description=help_text)
+        module.add_parser(command)
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS, help=_DEBUG_HELP)
     return parser
+
+
+def debugging(args: argparse.Namespace | None) -> bool:
+    """Whether ``--debug`` was given or ``BACCARAT_DEBUG`` is set (to anything but 0)."""
+    return bool(getattr(args, "debug", False)) or os.environ.get(DEBUG_ENV, "0").strip() not in ("", "0")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from baccarat.errors import BaccaratError
 
     memorylimit.fit_address_space_limit()  # before pyarrow and polars load
+    args = None
     try:
         with interrupts.stop_on_signals(), warnings.catch_warnings():
             warnings.showwarning = _show_warning
@@ -78,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
             return status
     except BaccaratError as exc:
+        detail = getattr(exc, "detail", None)
+        if detail and debugging(args):
+            print(detail, file=sys.stderr, end="" if detail.endswith("\n") else "\n")
         print(f"baccarat: error: {exc}", file=sys.stderr)
         return exc.exit_status
     except KeyboardInterrupt as exc:

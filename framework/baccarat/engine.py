@@ -41,7 +41,7 @@ import numpy as np
 
 from baccarat.bets import MICROS_PER_CENT
 from baccarat.dealer import OUTCOMES
-from baccarat.errors import StrategyError
+from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
 from baccarat.exactdecimal import is_whole, scaled
 from baccarat.interrupts import is_stop
 from baccarat.rounds import RoundTable, table_digest
@@ -185,8 +185,9 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
         except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
             if is_stop(exc):
                 raise
-            raise StrategyError(f"strategy {run.label!r} could not start: {_raised(exc)} "
-                                f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)") from None
+            raise _plugin_error(StrategyError(
+                f"strategy {run.label!r} could not start: {_raised(exc, run)} "
+                f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"), exc) from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
         enter, record, bets = view._enter, view._record, strategy.bets
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
@@ -204,7 +205,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                 except BaseException as exc:
                     if is_stop(exc):
                         raise
-                    raise _misbehaved(run, view, _raised(exc)) from None
+                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
                 if wanted is not None:
                     # The common bet, one whole amount on one offered side within the limits, needs no cut; any
                     # other is checked, cut or refused by _check_bets.
@@ -238,7 +239,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                             except BaseException as exc:
                                 if is_stop(exc):
                                     raise
-                                raise _misbehaved(run, view, _raised(exc)) from None
+                                raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
                         continue
             record(outcomes[row], bankroll, dealt)
         out_row += stop - start
@@ -312,12 +313,30 @@ def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
                          f"hand {view.hand}, round {view.round})")
 
 
-def _raised(exc: BaseException) -> str:
-    """Say what a strategy's exception was: ``raised ValueError: reason``, ``called sys.exit(3)``."""
+def _raised(exc: BaseException, run: StrategyRun | None = None) -> str:
+    """Say what a strategy's exception was and where: ``raised ValueError: reason at FILE:LINE``, ``called sys.exit(3)``."""
     if isinstance(exc, SystemExit):
-        return f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
-    text = str(exc).splitlines()[0] if str(exc).strip() else ""
-    return f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"
+        said = f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    else:
+        text = str(exc).splitlines()[0] if str(exc).strip() else ""
+        said = f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"
+    return said + raised_at(exc, code_homes(_classes(run.cls)) if run is not None else ())
+
+
+def _classes(cls: Any) -> list[type]:
+    """The classes whose code a strategy runs: a composed strategy's pieces, a wrapped strategy's inner one, itself."""
+    parts = [cls]
+    for name in ("progression", "inner"):
+        if isinstance(getattr(cls, name, None), type):
+            parts.append(getattr(cls, name))
+    parts += list(getattr(cls, "selectors", {}).values()) + list(getattr(cls, "stop_rules", ()))
+    return parts
+
+
+def _plugin_error(error: StrategyError, exc: BaseException) -> StrategyError:
+    """Keep the plugin's own traceback on ``error``, for ``--debug``."""
+    error.detail = plugin_traceback(exc)
+    return error
 
 
 def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Mapping[str, int],
@@ -334,7 +353,8 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
         try:
             items = list(wanted.items())
         except Exception as exc:
-            raise _misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc)}") from None
+            raise _plugin_error(_misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc, run)}"),
+                                exc) from None
     for side, amount in items:
         if not isinstance(side, str) or side not in offered:
             raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")

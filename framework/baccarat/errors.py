@@ -10,6 +10,9 @@ from __future__ import annotations
 
 import errno
 import os
+import sys
+import traceback
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 
@@ -104,3 +107,47 @@ def did_you_mean(name: str, choices: list[str] | tuple[str, ...] | set[str]) -> 
 
     close = difflib.get_close_matches(name, sorted(choices), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+_FRAMEWORK = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+def _plugin_frames(exc: BaseException, homes: Sequence[str]) -> list[traceback.FrameSummary]:
+    """The frames of ``exc``'s traceback from the first one outside the framework; those in ``homes`` when any are."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if not f.filename.startswith("<")]
+    outside = [f for f in frames if not os.path.abspath(f.filename).startswith(_FRAMEWORK)]
+    mine = [f for f in outside if any(os.path.abspath(f.filename).startswith(home) for home in homes)]
+    return mine or outside
+
+
+def raised_at(exc: BaseException, homes: Sequence[str] = ()) -> str:
+    """Return `` at FILE:LINE``, the innermost line of a plugin's code in ``exc``'s traceback, or "" when there is none.
+
+    ``homes`` are the plugin's files and package folders (:func:`code_homes`);
+    without them, the innermost line outside the framework is named.
+    """
+    frames = _plugin_frames(exc, homes)
+    return f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+
+
+def plugin_traceback(exc: BaseException) -> str:
+    """Return ``exc``'s traceback from the first frame outside the framework (what ``--debug`` shows)."""
+    shown = traceback.TracebackException.from_exception(exc)
+    frames = list(shown.stack)
+    first = next((i for i, f in enumerate(frames) if not os.path.abspath(f.filename).startswith(_FRAMEWORK)), 0)
+    shown.stack = traceback.StackSummary.from_list(frames[first:])
+    return "".join(shown.format())
+
+
+def code_homes(classes: Iterable[type]) -> list[str]:
+    """Return the files (loose modules) and package folders the code of ``classes`` and their bases lives in."""
+    homes = []
+    for cls in classes:
+        for base in getattr(cls, "__mro__", ()):
+            module = sys.modules.get(base.__module__.split(".")[0])
+            path = getattr(module, "__file__", None)
+            if not path or os.path.abspath(path).startswith(_FRAMEWORK):
+                continue
+            path = os.path.abspath(path)
+            homes.append(os.path.dirname(path) + os.sep if hasattr(module, "__path__") else path)
+    return homes

@@ -1,4 +1,8 @@
-"""``baccarat strategies [--json] [--plugins-dir DIR]``: everything the plugins provide."""
+"""``baccarat strategies [--json] [--plugins-dir DIR]``: everything the plugins provide.
+
+``baccarat strategies check NAME [--shoes N] [--plugins-dir DIR]`` plays a
+piece's reference and compiled twins on seeded shoes and compares them.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,44 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat strategies``."""
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     add_plugins_dir_option(parser)
+    sub = parser.add_subparsers(dest="action", metavar="check", required=False)
+    check = sub.add_parser("check", help="play a piece's reference and compiled twins on seeded shoes and compare them",
+                           description="Play a progression, selector or stop rule on the reference engine and as its "
+                                       "compiled twin over seeded shoes; say that their ledgers are identical, or "
+                                       "where they first differ. Exit status 1 when they differ.")
+    check.add_argument("name", help="a progression, selector or stop rule")
+    check.add_argument("--shoes", metavar="N", type=_count, default=200, help="seeded shoes to play (default: 200)")
+    check.add_argument("--param", metavar="KEY=VALUE", action="append", default=[],
+                       help="a parameter of the composed strategy, e.g. --param length=4 (repeatable)")
+    check.add_argument("--plugins-dir", metavar="DIR", action="append", default=argparse.SUPPRESS,
+                       help="also load every plugin file (*.py) of this folder (repeatable)")
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"expected a number of shoes from 1 to 1,000,000, not {text!r}")
+    return value
+
+
+def _params(pairs: list[str]) -> dict[str, Any]:
+    import yaml
+
+    from baccarat.errors import InputError
+
+    out = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise InputError(f"--param takes KEY=VALUE, not {pair!r}")
+        try:
+            out[key.strip()] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise InputError(f"--param {key.strip()}: {value!r} is not a value") from None
+    return out
 
 
 def add_plugins_dir_option(parser: argparse.ArgumentParser) -> None:
@@ -68,7 +110,9 @@ def _table(records: list[dict[str, Any]]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print every strategy, progression, selector and stop rule with parameters and origin."""
+    """Print every strategy, progression, selector and stop rule with parameters and origin; or check a piece."""
+    if getattr(args, "action", None) == "check":
+        return _check(args)
     records, warnings = listing(args.plugins_dir)
     for warning in warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
@@ -77,3 +121,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_table(records))
     return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    """Check a piece's compiled twin against its reference; 0 when the ledgers are identical, 1 when not."""
+    from baccarat.plugins import registry
+    from baccarat.twin_check import check_piece
+
+    params = _params(args.param)
+    found = registry(args.plugins_dir)
+    found.kernels()
+    for warning in found.warnings:
+        print(f"baccarat: warning: {warning}", file=sys.stderr)
+    result = check_piece(args.name, args.plugins_dir, args.shoes, params)
+    print("\n".join(result.lines))
+    return 0 if result.identical else 1

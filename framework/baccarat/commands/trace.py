@@ -1,0 +1,42 @@
+"""``baccarat trace EXPERIMENT.yaml --strategy LABEL [--session N]``: one session, round by round."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from baccarat.commands.strategies import add_plugins_dir_option
+
+
+def add_parser(parser: argparse.ArgumentParser) -> None:
+    """Declare the arguments of ``baccarat trace``."""
+    parser.add_argument("experiment", help="experiment file (YAML)")
+    parser.add_argument("--strategy", metavar="LABEL", required=True, help="the label (name:) of one of its strategies")
+    parser.add_argument("--session", metavar="N", type=_session, default=1, help="the session to show (default: 1)")
+    parser.add_argument("--set", metavar="KEY.PATH=VALUE", action="append", default=[], dest="overrides",
+                        help="override a value of the experiment, as for baccarat run (repeatable)")
+    add_plugins_dir_option(parser)
+
+
+def _session(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a session number, 1 or more, not {text!r}")
+    return value
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round."""
+    from baccarat.experiment import load_experiment
+    from baccarat.plugins import registry
+    from baccarat.trace import format_trace, trace_session
+
+    experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
+    for warning in registry(experiment.plugins_dirs).warnings:
+        print(f"baccarat: warning: {warning}", file=sys.stderr)
+    rounds = trace_session(experiment, args.strategy, args.session)
+    print(format_trace(args.strategy, args.session, rounds, experiment.session.bankroll_cents))
+    return 0
