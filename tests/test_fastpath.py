@@ -136,3 +136,23 @@ def test_the_fast_path_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv(DISABLE_ENV, "1")
     fast, _ = both_paths("flat", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)
     assert fast is None
+
+
+def test_the_built_ins_reach_their_kernels_only_through_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from baccarat.plugins import clear_registry
+    from baccarat_strategies import kernels
+
+    framework = Path(__file__).resolve().parent.parent / "framework"
+    assert not [p for p in framework.rglob("*.py") if "baccarat_strategies" in p.read_text(encoding="utf-8")]
+    fast, _ = both_paths("martingale", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)
+    assert fast is not None
+    monkeypatch.setattr(kernels, "TWINS", {})  # the built-in plugin registers no twin: nothing plays compiled
+    clear_registry()
+    try:
+        fast, reference = both_paths("martingale", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)
+        assert fast is None and len(reference["stake"]) > 100
+    finally:
+        monkeypatch.undo()
+        clear_registry()

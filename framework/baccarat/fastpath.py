@@ -233,8 +233,8 @@ def compile_twin_function(function: Any, signature: types.Type) -> Any:
                 if isinstance(function, numba.core.registry.CPUDispatcher):
                     function.compile(signature.args)
                     compiled = function
-                else:
-                    compiled = njit(signature, cache=True)(function)
+                else:  # a plain function is compiled with bounds checks: a wrong index is an error, never a stray write
+                    compiled = njit(signature, cache=True, boundscheck=True)(function)
         except Exception as exc:
             name = getattr(function, "__qualname__", repr(function))
             text = str(exc).strip().splitlines()
@@ -332,9 +332,14 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
         return None
     stakes, chooser, rules = twin.pieces
     longest = inputs["longest"]
-    prog_size = max(1, _size(twin.progression, stakes, longest))
-    sel_size = _size(twin.selector, chooser, longest)
-    stop_size = max([0] + [_size(t, rule, longest) for t, rule in zip(twin.stops, rules, strict=True)])
+    try:
+        prog_size = max(1, _size(twin.progression, stakes, longest))
+        sel_size = _size(twin.selector, chooser, longest)
+        stop_size = max([0] + [_size(t, rule, longest) for t, rule in zip(twin.stops, rules, strict=True)])
+    except TwinError:
+        raise
+    except Exception as exc:
+        raise TwinError(f"a compiled twin's state_size() failed: {type(exc).__name__}: {exc}") from None
     restart = compile_twin_function(twin.progression.restart, RESTART)
     won = compile_twin_function(twin.progression.won, MOVE)
     lost = compile_twin_function(twin.progression.lost, MOVE)
@@ -353,14 +358,17 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
     bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
     bounds = inputs["bounds"]
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-        status = _loop()(
-            inputs["outcome"], inputs["shoe"], inputs["hand"], mult, bounds[0], bounds[1], bounds[2],
-            config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
-            restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
-            bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
-            words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            status = _loop()(
+                inputs["outcome"], inputs["shoe"], inputs["hand"], mult, bounds[0], bounds[1], bounds[2],
+                config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
+                restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
+                bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
+                words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
+    except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
+        raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
     if status != OK:
         return None
     columns = dict(inputs["columns"])
@@ -462,10 +470,11 @@ def play_fast(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.
         return None
     if parity_failure(run, rules, config, seed, tuple(multipliers)) is not None:
         return None
-    twin = twin_of(run, rules, config, seed)
-    if twin is None:
-        return None
-    played = play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
+    try:
+        twin = twin_of(run, rules, config, seed)
+        played = None if twin is None else play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
+    except TwinError:
+        return None  # the reference, the definition, plays it
     return None if played is None else played[0]
 
 

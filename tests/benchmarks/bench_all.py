@@ -6,7 +6,9 @@ Runs, one after the other (each in its own processes, nothing else should
 run meanwhile): ``bench_job.py`` (the job against the pure-Python baseline,
 peak memory at a quarter, half and all of the shoes), ``bench_deal.py``
 (bulk dealing against the reference dealer), ``bench_strategies.py``
-(reference engine and fast path), ``bench_cli.py`` (start-up), and a check
+(reference engine and fast path), ``bench_reference.py`` (plain-Python
+plugin strategies on the reference engine against the naive pure-Python
+simulator), ``bench_cli.py`` (start-up), and a check
 that ``--workers 1``, ``--workers 2`` and, when Ray is installed,
 ``--executor ray`` write the very same files. Echoes every script's output,
 then prints the figures as a Markdown table (the README's).
@@ -91,6 +93,7 @@ def main() -> None:
     job = script_output("bench_job.py", "--shoes", str(args.shoes))
     deal = script_output("bench_deal.py")
     strategies = script_output("bench_strategies.py")
+    reference = script_output("bench_reference.py")
     cli = script_output("bench_cli.py")
     print("$ baccarat run job.yaml on 20,000 shoes with each executor", flush=True)
     with_ray = ray_installed() and not args.skip_ray
@@ -110,6 +113,8 @@ def main() -> None:
     identical_rounds = number(r"([\d,]+) rounds identical", deal)
     third_party = [float(m) for m in re.findall(r"reference engine, third-party\S*\s+([\d.]+) M", strategies)]
     fast = re.findall(r"built-in (.+?)\s+reference\s+([\d.]+) M/s, fast path\s+([\d.]+) M/s.*?, ledgers (\w+)", strategies)
+    naive = number(r"naive pure-Python simulator.*?([\d.]+) M strategy-rounds/s", reference)
+    plain = re.findall(r"reference engine, (.+?)\s+([\d.]+) M strategy-rounds/s\s+\(([\d.]+)x", reference)
     help_seconds = number(r"--help: ([\d.]+) s", cli)
     kernels = number(r"loaded from the cache in a fresh process: ([\d.]+) s", cli)
     digests = {digest for _, _, digest in executors}
@@ -129,6 +134,9 @@ def main() -> None:
           f"{identical_rounds:,.0f} rounds identical to it |")
     print(f"| third-party Python strategies, reference engine, one core | {min(third_party):.2f}-{max(third_party):.2f} "
           f"M strategy-rounds/s | target 0.5 M |")
+    for what, rate, ratio in plain:
+        print(f"| {what}, reference engine, one core | {float(rate):.2f} M strategy-rounds/s | naive pure-Python "
+              f"simulator in the same run {naive:.2f} M: **{float(ratio):.2f}x** (target 1x, aim 3x) |")
     for name, slow, quick, same in fast:
         print(f"| built-in {name}, fast path, one core | {float(quick):.1f} M strategy-rounds/s | reference engine "
               f"{float(slow):.2f} M: {float(quick) / float(slow):.0f}x; ledgers {same} |")
