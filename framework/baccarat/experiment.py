@@ -20,6 +20,7 @@ import dataclasses
 import datetime
 import itertools
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -243,6 +244,29 @@ def _number(value: Any) -> Any:
     return value
 
 
+FORMULA_STARTS = ("=", "+", "-", "@")
+"""First characters that make a spreadsheet read a cell of a CSV file as a formula."""
+
+
+def name_problem(text: str) -> str | None:
+    """Return what makes ``text`` unfit for a name or label (shown on one line, written to files), else None.
+
+    Control characters (NUL, line breaks, tabs, escapes), line and paragraph
+    separators and lone surrogates (``"\\ud800"`` in YAML, half of a
+    character that no file can hold) are refused.
+    """
+    for char in text:
+        kind = unicodedata.category(char)
+        if kind == "Cs":
+            return f"holds U+{ord(char):04X}, a lone surrogate (half of a character), which no file can hold"
+        if kind in ("Zl", "Zp"):
+            return f"holds a line break (U+{ord(char):04X}); a name must be one line of text"
+        if kind == "Cc":
+            shown = {"\0": "a NUL byte", "\n": "a line break", "\r": "a carriage return", "\t": "a tab"}.get(char)
+            return f"holds {shown or f'the control character U+{ord(char):04X}'}; a name must be one line of text"
+    return None
+
+
 def _label_value(value: Any) -> str:
     if isinstance(value, list | tuple):
         return "[" + ",".join(_label_value(v) for v in value) + "]"
@@ -302,6 +326,15 @@ class _Resolver:
             raise self.error(path, f"{what} is empty")
         raise self.error(path, f"{what} must be text, not {_shown(value)}"
                                + ("; put it in quotes" if isinstance(value, bool) else ""))
+
+    def check_name(self, path: KeyPath, name: str, what: str, label: bool = False) -> None:
+        """Refuse a name that cannot be shown on one line or written to a file; a label a spreadsheet would run."""
+        problem = name_problem(name)
+        if problem is not None:
+            raise self.error(path, f"{what} {name!r} {problem}")
+        if label and name.startswith(FORMULA_STARTS):
+            raise self.error(path, f"{what} {name!r} starts with {name[0]!r}, which a spreadsheet opening summary.csv "
+                                   "would take for a formula; start it with a letter or a digit")
 
     def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int) -> int:
         given, value = value, _number(value)
@@ -365,6 +398,8 @@ class _Resolver:
             raise self.error((), f"an experiment must be a mapping of {', '.join(TOP_KEYS)}, not {_shown(data)}")
         self.section((), data, TOP_KEYS, "the experiment")
         name = self.text(("name",), data["name"], "name") if "name" in data else self.stem
+        if "name" in data:
+            self.check_name(("name",), name, "the experiment's name")
         rules = self.rules(data)
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
@@ -580,6 +615,7 @@ class _Resolver:
             raise self.error(path + ("params",), f"params must be a mapping of parameter names to values, not {_shown(params)}")
         grid = self.grid(path, entry.get("grid"), params)
         label = self.text(path + ("name",), entry["name"], "name") if "name" in entry else use
+        self.check_name(path + ("name",) if "name" in entry else path + ("use",), label, "the label", label=True)
         out = []
         keys = list(grid)
         for choice in itertools.product(*(range(len(grid[k])) for k in keys)):
@@ -597,6 +633,7 @@ class _Resolver:
             self.check_strategy(use, cls, full, rules, session, has_cards, at)
             name = label + ("[" + ",".join(f"{k}={_label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
             here = path + ("name",) if "name" in entry else path + ("use",)
+            self.check_name(here, name, "the label", label=True)
             if name in labels:
                 raise self.error(here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); "
                                        "give each its own `name:`")

@@ -12,6 +12,7 @@ silently).
 from __future__ import annotations
 
 import dataclasses
+import re
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ _YAML = "tag:yaml.org,2002:"
 _MAP, _SEQ, _MERGE = _YAML + "map", _YAML + "seq", _YAML + "merge"
 _SCALAR_TAGS = frozenset(_YAML + name for name in ("null", "bool", "int", "float", "str", "timestamp"))
 _SEXAGESIMAL = frozenset({_YAML + "int", _YAML + "float"})
+_UNFIT_TEXT = re.compile("[\0\ud800-\udfff]")
 MAX_NODES = 50_000
 """Largest number of values a document may hold or expand to (aliases included): a guard against alias bombs."""
 MAX_DEPTH = 100
@@ -163,9 +165,12 @@ class _Builder:
             if node.tag in _SEXAGESIMAL and ":" in node.value:
                 return node.value  # `tie_pays: 8:1` is the ratio 8:1, not YAML 1.1's base-60 number 481
             try:
-                return self.loader.construct_object(node)
+                value = self.loader.construct_object(node)
             except Exception as exc:  # e.g. an impossible date
                 raise self.fail(node, f"cannot read the value {node.value!r}: {exc}") from None
+            if isinstance(value, str):
+                self.check_text(node, value)
+            return value
         if id(node) in self.open:
             raise self.fail(node, "an alias refers to a value that contains it (recursive alias)")
         self.open.add(id(node))
@@ -208,7 +213,16 @@ class _Builder:
         if not isinstance(node, yaml.ScalarNode):
             raise self.fail(node, "a key must be a plain name, not a list or a mapping")
         self.check_tag(node)
+        self.check_text(node, str(node.value))
         return str(node.value)
+
+    def check_text(self, node: yaml.Node, text: str) -> None:
+        """Refuse text no file name or file can hold: a NUL (``"\\0"``) or a lone surrogate (``"\\ud800"``)."""
+        found = _UNFIT_TEXT.search(text)
+        if found is not None:
+            char = found.group()
+            what = "a NUL byte" if char == "\0" else f"U+{ord(char):04X}, a lone surrogate (half of a character)"
+            raise self.fail(node, f"the text {text[:40]!r} holds {what}, which no file can hold; remove it")
 
 
 _HINTS = (
