@@ -12,7 +12,9 @@ import os
 import sys
 import warnings
 from collections.abc import Sequence
-from typing import NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
+
+from baccarat.errors import StdoutError, os_reason
 
 COMMANDS: tuple[tuple[str, str], ...] = (
     ("run", "run an experiment file and write its results"),
@@ -72,12 +74,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status.
 
     0 on success; 2 for bad input and 1 for results that could not be
-    written, each with one line on stderr; 128 + the signal's number when
-    stopped by Ctrl-C (130), SIGTERM (143) or SIGHUP (129), after cleaning up.
+    written (standard output included: a full device), each with one line on
+    stderr; 128 + the signal's number when stopped by Ctrl-C (130), SIGTERM
+    (143) or SIGHUP (129), after cleaning up. A closed standard output is
+    refused before any work (status 2).
     """
     from baccarat import interrupts, memorylimit
     from baccarat.errors import BaccaratError
 
+    if sys.stdout is None:
+        _say("baccarat: error: standard output is closed; send it somewhere (for example > /dev/null)")
+        return 2
     memorylimit.fit_address_space_limit()  # before pyarrow and polars load
     args = None
     try:
@@ -93,13 +100,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout.flush()
             return status
     except BaccaratError as exc:
+        if isinstance(exc, StdoutError):
+            _silence_stdout()  # what is still in its buffer cannot be written either
         detail = getattr(exc, "detail", None)
         if detail and debugging(args):
-            print(detail, file=sys.stderr, end="" if detail.endswith("\n") else "\n")
-        print(f"baccarat: error: {exc}", file=sys.stderr)
+            _say(detail.rstrip("\n"))
+        _say(f"baccarat: error: {exc}")
         return exc.exit_status
     except KeyboardInterrupt as exc:
-        print(f"baccarat: {interrupts.describe(exc)}", file=sys.stderr)
+        _say(f"baccarat: {interrupts.describe(exc)}")
         return interrupts.exit_status(exc)
     except BrokenPipeError:  # the reader of our output went away (`baccarat strategies | head`)
         _silence_stdout()
@@ -120,7 +129,13 @@ def console() -> NoReturn:
     matplotlib loaded that teardown alone takes about half a second, and it
     writes nothing.
     """
-    status = main()
+    _guard_standard_streams()
+    if sys.stdout is not None:
+        sys.stdout = _Stdout(sys.stdout)
+    try:
+        status = main()
+    except SystemExit as exc:  # --help and --version end through argparse; their output is flushed below
+        status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     exit_now(status)
 
 
@@ -131,12 +146,17 @@ def exit_now(status: int) -> NoReturn:
 
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
+            if stream is not None:
+                stream.flush()
         except BrokenPipeError:  # the reader went away, as `main` reports it: status 1, no message
             _silence_stdout()
             status = status or 1
         except (OSError, ValueError):
             pass
+        except StdoutError as exc:  # a full device: the one line `main` gives
+            _silence_stdout()
+            _say(f"baccarat: error: {exc}")
+            status = status or 1
     current = threading.current_thread()
     for thread in threading.enumerate():
         if thread is not current and not thread.daemon:
@@ -144,8 +164,9 @@ def exit_now(status: int) -> NoReturn:
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
-            stream.flush()
-        except (OSError, ValueError):
+            if stream is not None:
+                stream.flush()
+        except (OSError, ValueError, StdoutError):
             pass
     os._exit(status)
 
@@ -157,6 +178,71 @@ def _show_warning(message: Warning | str, category: type[Warning], filename: str
     try:
         print(f"baccarat: warning: {text} ({category.__name__})", file=file or sys.stderr)
     except (OSError, ValueError):
+        pass
+
+
+def _stdout_error(exc: OSError) -> StdoutError:
+    return StdoutError(f"cannot write to standard output: {os_reason(exc)}")
+
+
+class _Stdout:
+    """The command's standard output: a failure to write it is an :class:`~baccarat.errors.OutputError`, not a traceback.
+
+    A reader that went away (``BrokenPipeError``) is left as it is: ``main``
+    ends quietly with status 1, as ``head`` expects.
+    """
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text``; an operating-system error becomes an OutputError."""
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_error(exc) from None
+
+    def flush(self) -> None:
+        """Flush; an operating-system error becomes an OutputError."""
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _stdout_error(exc) from None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _guard_standard_streams() -> None:
+    """Open /dev/null on standard input, output or error when one was closed, so no file the command opens takes its place.
+
+    A closed standard output stays ``None`` (``main`` refuses to run); a
+    closed standard error becomes /dev/null (messages are lost, the status is not).
+    """
+    for fd in (0, 1, 2):
+        try:
+            os.fstat(fd)
+        except OSError:
+            try:
+                null = os.open(os.devnull, os.O_RDWR)
+                if null != fd:
+                    os.dup2(null, fd)
+                    os.close(null)
+            except OSError:
+                pass
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - the process's own stderr
+
+
+def _say(line: str) -> None:
+    """Print ``line`` on stderr; a stderr that cannot be written loses the line, never the exit status."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
         pass
 
 

@@ -63,6 +63,10 @@ class OutputError(BaccaratError):
         return cls(f"cannot write {what}: {os_reason(exc)}{after}", path=str(path))
 
 
+class StdoutError(OutputError):
+    """The command's standard output that cannot be written (a full device, an I/O error): exit status 1."""
+
+
 def os_reason(exc: OSError) -> str:
     """Return why the operating system refused, in words (``No space left on device (the disk is full)``)."""
     reason = exc.strerror or str(exc) or type(exc).__name__
