@@ -127,7 +127,7 @@ def test_a_device_or_pipe_is_never_replaced(tmp_path: Path, monkeypatch: pytest.
 def test_a_previous_run_is_replaced_whole_and_keeps_the_usual_permissions(work: Path) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     first = (work / "out" / "ledger.parquet").read_bytes()
-    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--set", "shoes.seed=5"]) == 0
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 0
     assert (work / "out" / "ledger.parquet").read_bytes() != first
     assert names(work) == ["exp.yaml", "out", *(f"out/{n}" for n in sorted(os.listdir(work / "out")))]
     mask = os.umask(0)
@@ -139,7 +139,7 @@ def test_a_previous_run_holding_the_users_files_is_not_replaced(work: Path, caps
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     (work / "out" / "notes.txt").write_text("mine")
     (work / "out" / "extra").mkdir()
-    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 2
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
     assert capsys.readouterr().err == ("baccarat: error: the output folder out holds a previous run and also extra, notes.txt, "
                                        "which replacing the run would delete; move them or choose another --out\n")
     assert (work / "out" / "notes.txt").read_text() == "mine"
@@ -157,7 +157,7 @@ def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(work
         real(src, dst)
 
     monkeypatch.setattr(outfolder.os, "replace", failing)
-    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--set", "shoes.seed=9"]) == 1
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=9"]) == 1
     assert "out: cannot write the results: Input/output error" in capsys.readouterr().err
     assert {p.name: p.read_bytes() for p in (work / "out").iterdir()} == before
     assert names(work) == ["exp.yaml", "out", *(f"out/{n}" for n in sorted(before))]

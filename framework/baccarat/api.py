@@ -114,8 +114,14 @@ class Result:
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation.
         """
+        from baccarat.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+
         out = self._file("report.html").parent
+        manifest = read_manifest(out / MANIFEST_FILE)
+        before = file_states(out)
         self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads, exact)
+        if manifest is not None and isinstance(manifest.get("files"), dict):
+            refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
         return out
 
     def _repr_html_(self) -> str:
@@ -133,12 +139,14 @@ def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experime
 
 
 def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path | None = None,
-        baseline: str | None = None, progress: bool = False, workers: int = 1) -> Result:
+        baseline: str | None = None, progress: bool = False, workers: int = 1, force: bool = False) -> Result:
     """Run an experiment (a YAML path, a mapping shaped like the YAML, or an :class:`Experiment`).
 
     With ``out``, the run folder is written as by ``baccarat run --out``: the
     run streams into it chunk by chunk (the ledger is never held in memory) and the frames are
     read from it when first used; without, the frames are kept in memory.
+    A previous run in ``out`` is replaced only with ``force`` (and only when
+    the folder holds that run and nothing else).
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
@@ -149,7 +157,7 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
 
     def play(update: Any) -> Any:
         if out is not None:
-            return run_to_folder(exp, out, workers=workers, progress=update)
+            return run_to_folder(exp, out, workers=workers, progress=update, force=force)
         return run_experiment(exp, progress=update, workers=workers)
 
     if progress:
@@ -169,13 +177,22 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
 
 
 def load(run_dir: str | Path, baseline: str | None = None) -> Result:
-    """Open a run folder written by ``baccarat run``; frames are read when first used."""
+    """Open a run folder written by ``baccarat run``; frames are read when first used.
+
+    The folder is refused unless its data files (ledger, rounds, experiment,
+    ...) are the very files the run wrote, as its manifest records them
+    (:func:`baccarat.manifest.check_data`): a ledger cut short, edited,
+    rewritten with other types or taken from another run is named.
+    """
+    from baccarat.manifest import MANIFEST_FILE, check_data, read_manifest
+
     folder = Path(run_dir)
     if not folder.is_dir():
         raise InputError("no such run folder", path=str(folder))
-    for name in ("ledger.parquet", "experiment.yaml"):
+    for name in ("ledger.parquet", "experiment.yaml", MANIFEST_FILE):
         if not (folder / name).is_file():
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
+    check_data(folder, read_manifest(folder / MANIFEST_FILE) or {})
     check_ledger_file(folder / "ledger.parquet")
     return Result(load_experiment(folder / "experiment.yaml", shoe_file_needed=False), out_dir=folder, baseline=baseline)
 

@@ -549,6 +549,8 @@ class RunCounts:
     sessions: int = 0
     rounds: int = 0
     ledger_rows: int = 0
+    ledger_rows_by_strategy: tuple[int, ...] = ()
+    """Ledger rows of each strategy, in the experiment's order (when the ledger was written by :func:`write_outputs`)."""
 
     def add(self, output: ChunkOutput) -> None:
         """Count one chunk's output."""
@@ -585,6 +587,7 @@ def write_outputs(outputs: Iterable[ChunkOutput], folder: Path, progress: Callab
                 collect(output)
             if progress is not None:
                 progress(output.shoes)
+        counts.ledger_rows_by_strategy = tuple(ledger.rows for ledger in ledgers)
         for spool in ledgers[1:]:
             ledgers[0].take(spool)
     except BaseException:

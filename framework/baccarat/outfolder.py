@@ -9,7 +9,10 @@ folder that cannot be written to, a full disk) becomes an
 :class:`~baccarat.errors.OutputError`, one line and exit status 1.
 
 :func:`check_output_folder` refuses, before a run starts, a folder that
-holds something other than a previous run, or that cannot be made.
+cannot be made, or that holds anything but a previous run whose manifest
+lists exactly what it holds; a previous run is replaced only when asked
+(``--force``). :func:`check_output_name` refuses names the file system
+cannot hold.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from baccarat.errors import InputError, OutputError, os_reason
 from baccarat.interrupts import held
@@ -51,33 +56,78 @@ def nearest_existing(path: Path) -> Path:
     return path
 
 
-RUN_FILE_SUFFIXES = frozenset({".parquet", ".csv", ".png", ".html", ".json", ".yaml", ".spool", ".tmp"})
-"""Kinds of file a run writes at the top of its folder: a previous run made only of these may be replaced."""
+NAME_ROOM = 32
+"""Bytes kept free in an output's name for the temporary names made from it (``.NAME.XXXXXXXX``)."""
 
 
-def foreign_files(folder: Path) -> list[str]:
-    """Return the names in a run folder that a run does not write (sub-folders, other kinds of file)."""
-    return sorted(p.name for p in folder.iterdir() if p.is_dir() or p.is_symlink() or p.suffix not in RUN_FILE_SUFFIXES)
+def _limit(where: Path, name: str, default: int) -> int:
+    try:
+        return int(os.pathconf(where if where.is_dir() else where.parent, name))
+    except (OSError, ValueError, AttributeError):
+        return default
 
 
-def check_output_folder(out: str | os.PathLike[str]) -> None:
-    """Refuse an output folder that holds something other than a previous run, or that cannot be made.
+def _shown_name(name: str) -> str:
+    return repr(name if len(name) <= 40 else name[:40] + "...")
 
-    A folder that exists must be empty or hold a previous run (its
-    ``manifest.json``) and nothing else a run does not write: the new run
-    replaces it, and files of the user's must not go with it. A folder to be
-    made must have a folder as its nearest existing parent, one that can be
-    written to: this is tried by making and removing an empty folder there.
+
+def check_output_name(out: Path, option: str = "--out") -> None:
+    """Refuse an output path the file system cannot hold, before any work: a name or a path too long, a NUL byte.
+
+    Every name in the path must fit the file system's limit (255 bytes on
+    most), the last one with room for the temporary names made from it.
     """
+    text = os.fspath(out)
+    if "\0" in text:
+        raise InputError(f"{option} holds a NUL byte, which no file name may hold; choose another {option}")
+    where = nearest_existing(out)
+    name_max = _limit(where, "PC_NAME_MAX", 255)
+    for part in out.parts:
+        size = len(os.fsencode(part))
+        if size > name_max:
+            raise InputError(f"the name {_shown_name(part)} in {option} is {size:,} bytes long, and this file system allows "
+                             f"at most {name_max} bytes a name; choose a shorter {option}")
+    size = len(os.fsencode(out.name))
+    if size > name_max - NAME_ROOM:
+        raise InputError(f"the name {_shown_name(out.name)} of {option} is {size:,} bytes long; it may have at most "
+                         f"{name_max - NAME_ROOM} bytes (the file system allows {name_max}, and the temporary name the "
+                         f"output is written under is longer); choose a shorter {option}")
+    path_max = _limit(where, "PC_PATH_MAX", 4096)
+    size = len(os.fsencode(os.path.abspath(out)))
+    if size + NAME_ROOM > path_max:
+        raise InputError(f"{option} is a path of {size:,} bytes, and this file system allows at most {path_max - NAME_ROOM} "
+                         f"here; choose a shorter {option}")
+
+
+def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> None:
+    """Refuse an output folder that cannot be made, or that holds something a new run must not replace.
+
+    A folder that exists must be empty, or hold a previous run and nothing
+    else: its ``manifest.json`` lists every file in it, each unchanged
+    (:func:`baccarat.manifest.replaceable_problem`). A previous run is
+    replaced only with ``force``, and only when every file of it can be
+    removed; otherwise nothing is touched. A folder to be made must have a
+    folder as its nearest existing parent, one that can be written to: this
+    is tried by making and removing an empty folder there.
+    """
+    from baccarat.manifest import MANIFEST_FILE, replaceable_problem
+
     out = Path(out)
+    check_output_name(out)
     if out.exists() or out.is_symlink():
-        if not out.is_dir() or out.is_symlink() or (any(out.iterdir()) and not (out / "manifest.json").is_file()):
+        if not out.is_dir() or out.is_symlink() or (any(out.iterdir()) and not (out / MANIFEST_FILE).is_file()):
             raise InputError(f"the output folder {out} exists and does not hold a previous run; choose another --out")
-        others = foreign_files(out)
-        if others:
-            shown = ", ".join(others[:3]) + (f" and {len(others) - 3} more" if len(others) > 3 else "")
-            raise InputError(f"the output folder {out} holds a previous run and also {shown}, which replacing the run "
-                             "would delete; move them or choose another --out")
+        if any(out.iterdir()):
+            problem = replaceable_problem(out)
+            if problem is not None:
+                raise InputError(f"the output folder {out} {problem}")
+            if not force:
+                raise InputError(f"the output folder {out} holds a previous run; give --force to replace it, "
+                                 "or choose another --out")
+            blocked = unremovable(out)
+            if blocked is not None:
+                raise InputError(f"the previous run in {out} cannot be removed: {blocked} is write-protected or immutable; "
+                                 "nothing was changed")
         where = out.parent
     else:
         where = nearest_existing(out)
@@ -139,16 +189,36 @@ def remove_stale_temporaries(out: Path) -> list[str]:
     return removed
 
 
+def unremovable(folder: Path) -> str | None:
+    """Return the first thing in ``folder`` (its path from there) that could not be removed, else None.
+
+    A file or folder that is immutable, append-only or write-protected
+    (``chattr +i``, ``chmod a-w``) is refused by the system's own test
+    (``access``); so is a folder that cannot be searched.
+    """
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "the folder itself"
+    for here, dirs, files in os.walk(folder):
+        for name in dirs:
+            if not os.access(os.path.join(here, name), os.W_OK | os.X_OK):
+                return os.path.relpath(os.path.join(here, name), folder)
+        for name in files:
+            if not os.access(os.path.join(here, name), os.W_OK, follow_symlinks=False):
+                return os.path.relpath(os.path.join(here, name), folder)
+    return None
+
+
 @contextmanager
-def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Iterator[Path]:
+def atomic_folder(out: str | os.PathLike[str], what: str = "the results", force: bool = False) -> Iterator[Path]:
     """Yield a temporary folder beside ``out``; rename it to ``out`` when the block ends without error.
 
-    A previous run in ``out`` is replaced. On any error or interrupt, the
-    temporary folder and the parents made for it are removed, and an
-    operating-system error is raised as :class:`OutputError`.
+    A previous run in ``out`` is replaced only with ``force`` (see
+    :func:`check_output_folder`, which is asked again just before). On any
+    error or interrupt, the temporary folder and the parents made for it are
+    removed, and an operating-system error is raised as :class:`OutputError`.
     """
     out = Path(out)
-    check_output_folder(out)
+    check_output_folder(out, force)
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     tmp: Path | None = None
     try:
@@ -159,7 +229,7 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results") -> Ite
         yield tmp
         os.chmod(tmp, 0o777 & ~_umask())  # as a folder made by mkdir, not mkdtemp's owner-only 0700
         with held():
-            _swap_in(tmp, out)
+            _swap_in(tmp, out, force)
             tmp = None
     except BaseException as exc:
         if tmp is not None:
@@ -181,6 +251,7 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
     and an operating-system error is raised as :class:`OutputError`.
     """
     path = Path(path)
+    check_output_name(path)
     if path.is_dir():
         raise InputError(f"{path} is a folder; give the name of the file to write")
     if path.exists() and not path.is_file():
@@ -211,12 +282,12 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
         raise
 
 
-def _swap_in(tmp: Path, out: Path) -> None:
+def _swap_in(tmp: Path, out: Path, force: bool) -> None:
     """Rename ``tmp`` to ``out``; a previous run there is moved aside first and removed only once ``tmp`` is in place."""
-    if not out.exists():
+    if not out.exists() and not out.is_symlink():
         os.replace(tmp, out)
         return
-    check_output_folder(out)  # again: something may have been put there during the run
+    check_output_folder(out, force)  # again: something may have been put there during the run
     old = Path(tempfile.mkdtemp(prefix=f".{out.name}.replaced.", dir=out.parent))
     os.replace(out, old / out.name)
     try:
@@ -225,7 +296,44 @@ def _swap_in(tmp: Path, out: Path) -> None:
         os.replace(old / out.name, out)
         old.rmdir()
         raise
-    shutil.rmtree(old, ignore_errors=True)
+    _remove_previous(old, out)
+
+
+def _remove_previous(old: Path, out: Path) -> None:
+    """Remove the previous run moved aside into ``old``; what cannot be removed is moved where it can be seen, and said.
+
+    Nothing hidden is left behind: should a file of the previous run resist
+    removal (made immutable during the run), what is left of that run is
+    renamed ``OUT.previous-run`` beside the new one and an
+    :class:`OutputError` says so.
+    """
+    failures: list[tuple[str, BaseException]] = []
+
+    def failed(function: object, path: str, exc: BaseException | tuple[Any, ...]) -> None:
+        failures.append((path, exc[1] if isinstance(exc, tuple) else exc))
+
+    if sys.version_info >= (3, 12):
+        shutil.rmtree(old, onexc=failed)
+    else:
+        shutil.rmtree(old, onerror=failed)
+    if not failures:
+        return
+    path, exc = failures[0]
+    left = old / out.name
+    kept = left
+    for n in range(1, 1000):
+        candidate = out.with_name(f"{out.name}.previous-run" + (f"-{n}" if n > 1 else ""))
+        if not os.path.lexists(candidate):
+            try:
+                os.rename(left, candidate)
+                old.rmdir()
+                kept = candidate
+            except OSError:
+                pass
+            break
+    reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+    raise OutputError(f"the new results are in place, but the previous run could not be removed entirely "
+                      f"({os.path.relpath(path, left)}: {reason}); what is left of it is in {kept}", path=str(out))
 
 
 def _remove_empty(folders: list[Path]) -> None:
@@ -243,4 +351,5 @@ def _umask() -> int:
     return mask
 
 
-__all__ = ["atomic_file", "atomic_folder", "check_output_folder", "nearest_existing", "os_error_of"]
+__all__ = ["atomic_file", "atomic_folder", "check_output_folder", "check_output_name", "nearest_existing", "os_error_of",
+           "unremovable"]

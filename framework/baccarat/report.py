@@ -13,7 +13,6 @@ import base64
 import dataclasses
 import html
 import io
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
@@ -24,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from baccarat import stats
+from baccarat.manifest import read_manifest
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -242,25 +242,6 @@ def frame_records(frame: pl.DataFrame) -> list[dict[str, Any]]:
     """Return a frame's rows as JSON-ready dicts: exact decimals as numbers, NaN and missing values as null."""
     floats = frame.with_columns(pl.col(pl.Decimal).cast(pl.Float64)).fill_nan(None)
     return list(floats.iter_rows(named=True))
-
-
-def read_manifest(path: Path) -> dict[str, Any] | None:
-    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line."""
-    from baccarat.errors import InputError
-
-    if not path.is_file():
-        return None
-    try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text; a run's manifest is JSON", path=str(path)) from None
-    except json.JSONDecodeError as exc:
-        raise InputError(f"is not valid JSON: {exc.msg}", path=str(path), line=exc.lineno, column=exc.colno) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror or exc}", path=str(path)) from None
-    if not isinstance(data, dict):
-        raise InputError("must hold a JSON object (the manifest written by baccarat run)", path=str(path))
-    return data
 
 
 def experiment_yaml_text(experiment: Experiment) -> str:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import json
 import time
 from collections.abc import Callable, Mapping
 from contextlib import closing
@@ -31,6 +30,7 @@ from baccarat.executor import (
     write_outputs,
 )
 from baccarat.experiment import Experiment
+from baccarat.manifest import folder_contents, record_files, rows_by_strategy, write_manifest
 from baccarat.odds import expected_values
 from baccarat.outfolder import atomic_folder
 from baccarat.plugins import registry
@@ -177,20 +177,24 @@ def _resolved_yaml(experiment: Experiment) -> str:
     return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
 
 
-def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float]) -> Path:
-    """Write a run held in memory (rounds, ledger, experiment, manifest) atomically into ``out_dir``."""
+def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float], force: bool = False) -> Path:
+    """Write a run held in memory (rounds, ledger, experiment, manifest) atomically into ``out_dir``.
+
+    A previous run there is replaced only with ``force``.
+    """
 
     def fill(folder: Path) -> RunCounts:
         result.rounds.write_parquet(folder / "rounds.parquet")
         result.ledger.write_parquet(folder / "ledger.parquet")
         return result.counts
 
-    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings)
+    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings, force=force)
     return result.out_dir
 
 
 def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
-                  progress: Callable[[int], None] | None = None, baseline: str | None = None) -> RunResult:
+                  progress: Callable[[int], None] | None = None, baseline: str | None = None,
+                  force: bool = False) -> RunResult:
     """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
     ``baseline`` is the strategy the others are compared with (default: the first).
@@ -199,7 +203,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     shoes done as chunks finish. The summary and plots come from statistics
     the chunks gather as they play (:mod:`baccarat.runstats`), not from reading
     the ledger back. The returned result reads its frames from the folder
-    when asked.
+    when asked. A previous run in ``out_dir`` is replaced only with ``force``.
     """
     from baccarat.runstats import RunStatsCollector
 
@@ -225,6 +229,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         return gathered[0].results(EXACT.divide(Decimal(experiment.session.bankroll_cents), 100), give_back=glibc.release_freed_memory)
 
     out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
+                                 force=force,
                                  workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
@@ -232,6 +237,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
                  timings: Mapping[str, float], warnings: list[str],
                  statistics: Callable[[], dict[str, Any]] | None = None, baseline: str | None = None,
+                 force: bool = False,
                  **run_info: Any) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
     summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
@@ -239,10 +245,13 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted or failed run leaves a complete folder or
-    none (:func:`baccarat.outfolder.atomic_folder`).
+    none (:func:`baccarat.outfolder.atomic_folder`); a previous run there is
+    replaced only with ``force``. The manifest, written last, lists every file
+    the folder then holds (:mod:`baccarat.manifest`): those written before the
+    results are the run's data.
     """
     run_at = datetime.now(UTC).isoformat(timespec="seconds")
-    with atomic_folder(out_dir) as tmp:
+    with atomic_folder(out_dir, force=force) as tmp:
         counts = fill(tmp)
         (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
         manifest = {
@@ -268,10 +277,21 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
             "warnings": warnings,
             **run_info,
         }
-        (tmp / "manifest.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
+        data_files, _ = folder_contents(tmp)
         precomputed = statistics() if statistics is not None else {}
         analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, **precomputed)
+        record_files(tmp, manifest, data_files, {"ledger.parquet": _ledger_rows_by_strategy(tmp, experiment, counts)})
     return Path(out_dir), analysis
+
+
+def _ledger_rows_by_strategy(folder: Path, experiment: Experiment, counts: RunCounts) -> dict[str, int]:
+    """Return the ledger's rows of each strategy: as the writer counted them, else counted in the file."""
+    labels = [e.name for e in experiment.strategies]
+    if len(counts.ledger_rows_by_strategy) == len(labels):
+        return dict(zip(labels, counts.ledger_rows_by_strategy, strict=True))
+    found = rows_by_strategy(folder / "ledger.parquet")
+    return {label: found.get(label, 0) for label in labels}
 
 
 def _versions() -> dict[str, str]:

@@ -32,6 +32,7 @@ def shoe_list(text: str) -> tuple[int, ...]:
 def run(args: argparse.Namespace) -> int:
     """Recompute the results of a run folder from its ledger and say where they went."""
     from baccarat.api import load
+    from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError, OutputError
     from baccarat.ledger import READ_ERRORS, read_error_reason
     from baccarat.outfolder import os_error_of
@@ -47,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
             raise OutputError.from_os_error(cause, args.run_dir, "the report") from None
         raise InputError(f"the ledger cannot be summarised ({read_error_reason(exc)}); the run folder is damaged",
                          path=args.run_dir) from None
-    if not args.quiet:
-        print(format_summary(result.summary))
-    print(f"report -> {result.out_dir / REPORT_FILE}")
+    with saying_what_was_written(f"the report is in {result.out_dir / REPORT_FILE}"):
+        if not args.quiet:
+            print(format_summary(result.summary))
+        print(f"report -> {result.out_dir / REPORT_FILE}")
     return 0

@@ -15,6 +15,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
                         help="rules a shoe file is checked against (default punto-banco-8)")
     parser.add_argument("--out", metavar="PNG", help="PNG file to write (default roads-shoe-N.png in the current folder)")
+    parser.add_argument("--force", action="store_true", help="replace the PNG file if it exists")
     parser.add_argument("--json", action="store_true", help="print the roads as JSON instead of text")
 
 
@@ -38,6 +39,7 @@ def render_text(road) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Compute the roads of one shoe, write them as PNG and print them."""
+    from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.outfolder import atomic_file
     from baccarat.roads import roads
@@ -45,15 +47,18 @@ def run(args: argparse.Namespace) -> int:
 
     if args.shoe < 1:
         raise InputError(f"--shoe must be a shoe id from 1, not {args.shoe}")
+    out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
+    if (out.is_file() or out.is_symlink()) and not args.force:  # a ledger or an experiment must not be lost to a typo
+        raise InputError("exists already; give another --out, or --force to replace it", path=str(out))
     outcomes, pairs = load_shoe(args.source, args.shoe, args.fmt, args.rules)
     road = roads(outcomes)
-    out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
     with atomic_file(out, "the roads", suffix=".png") as tmp:
         save_roads_png(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
-    if args.json:
-        print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
-    else:
-        print(f"shoe {args.shoe}: {len(outcomes)} rounds")
-        print(render_text(road))
-        print(f"roads drawn -> {out}")
+    with saying_what_was_written(f"the roads are drawn in {out}"):
+        if args.json:
+            print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
+        else:
+            print(f"shoe {args.shoe}: {len(outcomes)} rounds")
+            print(render_text(road))
+            print(f"roads drawn -> {out}")
     return 0

@@ -11,6 +11,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from baccarat.commands import saying_what_was_written
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -18,6 +19,8 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat run``."""
     parser.add_argument("experiment", help="experiment file (YAML)")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: results/NAME-TIMESTAMP)")
+    parser.add_argument("--force", action="store_true",
+                        help="replace the previous run in --out (only a folder holding that run and nothing else)")
     parser.add_argument("--set", metavar="KEY.PATH=VALUE", action="append", default=[], dest="overrides",
                         help="override a value of the experiment, e.g. --set shoes.count=100 "
                              "--set strategies.0.params.unit=5 (repeatable)")
@@ -48,9 +51,18 @@ MAX_WORKERS = 1024
 """Most worker processes (or Ray tasks at a time) a run may ask for."""
 
 
+DEFAULT_NAME_BYTES = 100
+"""Most bytes of the experiment's name in a default output folder's name."""
+
+
 def default_out(name: str, now: datetime | None = None, root: Path = Path("results")) -> Path:
-    """Return ``results/NAME-TIMESTAMP``, made unique with ``-2``, ``-3``... when it already exists."""
-    safe = re.sub(r"[^\w.+-]+", "-", name).strip("-.") or "experiment"
+    """Return ``results/NAME-TIMESTAMP``, made unique with ``-2``, ``-3``... when it already exists.
+
+    NAME is the experiment's name made safe for a file name, and cut to
+    ``DEFAULT_NAME_BYTES`` so that the folder's name fits any file system.
+    """
+    safe = re.sub(r"[^\w.+-]+", "-", name).strip("-.")
+    safe = safe.encode("utf-8", "ignore")[:DEFAULT_NAME_BYTES].decode("utf-8", "ignore").strip("-.") or "experiment"
     base = root / f"{safe}-{(now or datetime.now()):%Y%m%d-%H%M%S}"
     out, n = base, 1
     while out.exists():
@@ -71,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     check_baseline(args.baseline, [entry.name for entry in experiment.strategies])
     out = Path(args.out) if args.out else default_out(experiment.name)
-    check_output_folder(out)  # before the run, not only before writing
+    check_output_folder(out, args.force)  # before the run, not only before writing
     show = not args.quiet and not args.json and sys.stderr.isatty()
     workers = args.workers or default_workers()
     total = _shoes_to_deal(experiment)
@@ -79,19 +91,20 @@ def run(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     with bar:
         result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update,
-                               baseline=args.baseline)
+                               baseline=args.baseline, force=args.force)
     seconds = time.perf_counter() - start
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
-    if args.json:
-        print(json.dumps(summary_json(result, seconds), allow_nan=False))
-        return 0
-    if result.analysis is not None:
-        from baccarat.report import format_summary
+    with saying_what_was_written(f"the results are in {result.out_dir}"):
+        if args.json:
+            print(json.dumps(summary_json(result, seconds), allow_nan=False))
+            return 0
+        if result.analysis is not None:
+            from baccarat.report import format_summary
 
-        print(format_summary(result.analysis.summary))
-    print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
-          f"-> {result.out_dir}")
+            print(format_summary(result.analysis.summary))
+        print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
+              f"-> {result.out_dir}")
     return 0
 
 

@@ -76,6 +76,7 @@ def generate(args: argparse.Namespace) -> int:
 
     from tqdm import tqdm
 
+    from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.recorded.write import write_shoes
     from baccarat.rules import load_rules
@@ -92,7 +93,8 @@ def generate(args: argparse.Namespace) -> int:
     bar = tqdm(shoes, total=args.count, unit="shoe", desc="generate", disable=args.quiet or None, file=sys.stderr)
     with bar:
         count, rounds = write_shoes(out, args.format, bar, comment)
-    print(f"{count} shoes, {rounds} rounds ({rules.name}, seed {args.seed}) -> {out} ({args.format} format)")
+    with saying_what_was_written(f"the shoes are in {out}"):
+        print(f"{count} shoes, {rounds} rounds ({rules.name}, seed {args.seed}) -> {out} ({args.format} format)")
     return 0
 
 

@@ -1,0 +1,316 @@
+"""A run never destroys what is not its own, and ``baccarat report`` refuses results changed after the run.
+
+Through the command line: ``--out`` onto a previous run is refused unless
+``--force``; a folder that holds anything its manifest does not list is
+never replaced, even with ``--force``; an old run that cannot be removed is
+refused before the run and leaves nothing hidden; the manifest lists every
+file the run wrote (size, SHA-256, rows and schema, the ledger's rows per
+strategy) and a ledger cut, edited, retyped or swapped is named.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from baccarat import outfolder
+from baccarat.cli import main
+
+EXPERIMENT = ("shoes: {seed: 4, count: 3}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+              "  - name: martingale\n    use: martingale\n    params: {side: banker, unit: 10}\n")
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    return tmp_path
+
+
+@pytest.fixture(scope="module")
+def saved_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One run folder, copied by the tests that change it."""
+    folder = tmp_path_factory.mktemp("saved")
+    (folder / "exp.yaml").write_text(EXPERIMENT)
+    assert main(["run", str(folder / "exp.yaml"), "--out", str(folder / "run"), "--quiet"]) == 0
+    return folder / "run"
+
+
+def everything(folder: Path) -> dict[str, bytes]:
+    """Every file under ``folder`` with its bytes; folders and hidden entries included by name."""
+    return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else b"<folder>") for p in sorted(folder.rglob("*"))}
+
+
+def one_line(err: str) -> str:
+    assert err.startswith("baccarat: error: ") and err.count("\n") == 1, err
+    return err.strip()
+
+
+def manifest_of(folder: Path) -> dict:
+    return json.loads((folder / "manifest.json").read_text())
+
+
+# Replacing a previous run --------------------------------------------------------------------------------------
+
+def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(
+        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    before = everything(work)
+    capsys.readouterr()
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--set", "shoes.seed=5"]) == 2
+    assert one_line(capsys.readouterr().err) == ("baccarat: error: the output folder out holds a previous run; "
+                                                 "give --force to replace it, or choose another --out")
+    assert everything(work) == before
+
+
+def test_force_replaces_a_previous_run_whole_and_leaves_nothing_hidden(work: Path) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    first = (work / "out" / "ledger.parquet").read_bytes()
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 0
+    assert (work / "out" / "ledger.parquet").read_bytes() != first
+    assert sorted(os.listdir(work)) == ["exp.yaml", "out"]  # no hidden .out.* folder beside it
+
+
+def test_a_rebuilt_report_keeps_the_run_replaceable(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    assert main(["report", "out", "--quiet", "--baseline", "martingale"]) == 0
+    assert main(["report", "out", "--quiet"]) == 0  # the manifest lists the rebuilt files as they now are
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0, capsys.readouterr().err
+
+
+USERS_FILES = {"notes.csv": "my notes\n", "my-experiment.yaml": "name: mine\n", "analysis.json": "{}\n",
+               "my-figure.png": "\x89PNG mine", "writeup.html": "<p>mine</p>\n"}
+
+
+@pytest.mark.parametrize("force", [False, True])
+def test_a_run_folder_holding_the_users_files_is_never_replaced(work: Path, capsys: pytest.CaptureFixture[str],
+                                                                 force: bool) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    for name, text in USERS_FILES.items():
+        (work / "out" / name).write_text(text)
+    before = everything(work)
+    capsys.readouterr()
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", *(["--force"] if force else [])]) == 2
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: the output folder out holds a previous run and also analysis.json, my-experiment.yaml, "
+        "my-figure.png and 2 more, which replacing the run would delete; move them or choose another --out")
+    assert everything(work) == before
+
+
+def test_a_folder_whose_manifest_lists_no_files_is_never_replaced(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (work / "out").mkdir()
+    (work / "out" / "manifest.json").write_text('{"mine": true}\n')
+    (work / "out" / "data.csv").write_text("a,b\n1,2\n")
+    before = everything(work)
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
+    assert "holds a run whose manifest.json does not list its files" in one_line(capsys.readouterr().err)
+    assert everything(work) == before
+
+
+def test_a_previous_run_whose_file_was_edited_is_not_replaced(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    with open(work / "out" / "summary.csv", "a") as summary:
+        summary.write("my own row\n")
+    before = everything(work)
+    capsys.readouterr()
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: the output folder out holds a previous run whose summary.csv changed after the run wrote it, "
+        "which replacing the run would lose; move them or choose another --out")
+    assert everything(work) == before
+
+
+def test_a_users_file_put_in_the_folder_during_the_run_keeps_it_there(work: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    import baccarat.runner
+
+    real = baccarat.runner.write_results
+
+    def meanwhile(*args: object, **kwargs: object) -> object:
+        (work / "out" / "notes.txt").write_text("written while the new run played")
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(baccarat.runner, "write_results", meanwhile)
+    capsys.readouterr()
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
+    assert "holds a previous run and also notes.txt" in one_line(capsys.readouterr().err)
+    assert (work / "out" / "notes.txt").read_text() == "written while the new run played"
+    assert sorted(os.listdir(work)) == ["exp.yaml", "out"]
+
+
+def _immutable(path: Path, on: bool) -> bool:
+    done = subprocess.run(["chattr", "+i" if on else "-i", str(path)], capture_output=True)
+    return done.returncode == 0
+
+
+def test_an_old_run_that_cannot_be_removed_is_refused_before_the_run(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    locked = work / "out" / "rounds.parquet"
+    if shutil.which("chattr") is None or not _immutable(locked, True):
+        pytest.skip("needs chattr and the right to make a file immutable (CAP_LINUX_IMMUTABLE, a file system with attributes)")
+    try:
+        before = everything(work)
+        capsys.readouterr()
+        assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
+        assert one_line(capsys.readouterr().err) == ("baccarat: error: the previous run in out cannot be removed: "
+                                                     "rounds.parquet is write-protected or immutable; nothing was changed")
+        assert everything(work) == before  # no hidden folder, nothing moved
+    finally:
+        _immutable(locked, False)
+
+
+def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidden(
+        work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A file made immutable during the run (simulated: removing it fails) is left in sight, and the message says so."""
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    old_ledger = (work / "out" / "ledger.parquet").read_bytes()
+    real_unlink = os.unlink
+
+    def refuse_the_old_ledger(path: object, *args: object, **kwargs: object) -> None:
+        if str(path) == "ledger.parquet" and kwargs.get("dir_fd") is not None:  # as shutil.rmtree removes it
+            raise PermissionError(1, "Operation not permitted", str(path))
+        real_unlink(path, *args, **kwargs)
+
+    capsys.readouterr()
+    with monkeypatch.context() as patched:
+        patched.setattr(outfolder.shutil.os, "unlink", refuse_the_old_ledger)
+        assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 1
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: out: the new results are in place, but the previous run could not be removed entirely "
+        "(ledger.parquet: Operation not permitted); what is left of it is in "
+        "out.previous-run")
+    assert sorted(os.listdir(work)) == ["exp.yaml", "out", "out.previous-run"]  # nothing hidden
+    assert os.listdir(work / "out.previous-run") == ["ledger.parquet"]
+    assert (work / "out.previous-run" / "ledger.parquet").read_bytes() == old_ledger
+    assert (work / "out" / "ledger.parquet").read_bytes() != old_ledger
+    assert main(["report", "out", "--quiet"]) == 0  # the new run is whole
+
+
+def test_roads_out_refuses_an_existing_file_without_force(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    shoes = Path(__file__).resolve().parents[1] / "configs" / "shoes" / "sample-cards.txt"
+    (work / "ledger.parquet").write_bytes(b"a ledger of mine")
+    assert main(["roads", str(shoes), "--format", "cards", "--out", "ledger.parquet"]) == 2
+    assert one_line(capsys.readouterr().err) == ("baccarat: error: ledger.parquet: exists already; give another --out, "
+                                                 "or --force to replace it")
+    assert (work / "ledger.parquet").read_bytes() == b"a ledger of mine"
+    assert main(["roads", str(shoes), "--format", "cards", "--out", "ledger.parquet", "--force"]) == 0
+    assert (work / "ledger.parquet").read_bytes().startswith(b"\x89PNG")
+
+
+# What the manifest records ------------------------------------------------------------------------------------
+
+def test_the_manifest_lists_every_file_the_run_wrote_with_checksums_rows_and_schema(saved_run: Path) -> None:
+    files = manifest_of(saved_run)["files"]
+    on_disk = sorted(str(p.relative_to(saved_run)) for p in saved_run.rglob("*") if p.is_file())
+    assert sorted([*files, "manifest.json"]) == on_disk
+    for name, entry in files.items():
+        data = (saved_run / name).read_bytes()
+        assert entry["bytes"] == len(data) and entry["sha256"] == hashlib.sha256(data).hexdigest()
+    ledger = pl.read_parquet(saved_run / "ledger.parquet")
+    assert files["ledger.parquet"]["rows"] == ledger.height
+    assert files["ledger.parquet"]["schema"] == {name: str(dtype) for name, dtype in ledger.schema.items()}
+    assert files["ledger.parquet"]["rows_by_strategy"] == dict(ledger.group_by("strategy").len().iter_rows())
+    assert files["rounds.parquet"]["rows"] == pl.read_parquet(saved_run / "rounds.parquet").height
+    kinds = {name: entry["kind"] for name, entry in files.items()}
+    assert {name for name, kind in kinds.items() if kind == "data"} == {"ledger.parquet", "rounds.parquet", "experiment.yaml"}
+    assert kinds["summary.csv"] == kinds["report.html"] == "results"
+
+
+def test_a_file_a_new_version_writes_is_listed_without_being_named_anywhere(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import baccarat.runner
+
+    real = baccarat.runner.write_results
+
+    def with_an_extra_file(folder: Path, *args: object, **kwargs: object) -> object:
+        (Path(folder) / "tables").mkdir()
+        pl.DataFrame({"strategy": ["a", "a", "b"], "net": [1, 2, 3]}).write_parquet(Path(folder) / "tables" / "sessions.parquet")
+        return real(folder, *args, **kwargs)
+
+    with monkeypatch.context() as patched:
+        patched.setattr(baccarat.runner, "write_results", with_an_extra_file)
+        assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
+    entry = manifest_of(work / "out")["files"]["tables/sessions.parquet"]
+    assert entry["bytes"] == (work / "out" / "tables" / "sessions.parquet").stat().st_size
+    assert entry["kind"] == "results" and entry["rows"] == 3 and entry["schema"] == {"strategy": "String", "net": "Int64"}
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0  # listed, so replaceable
+    assert not (work / "out" / "tables").exists()
+
+
+# report refuses tampered results ------------------------------------------------------------------------------
+
+def _net_one_row(frame: pl.DataFrame, value: object) -> pl.DataFrame:
+    row = pl.int_range(pl.len()) == 7
+    return frame.with_columns(pl.when(row).then(pl.lit(value, dtype=frame["net"].dtype)).otherwise(pl.col("net")).alias("net"))
+
+
+def _other_run(folder: Path) -> None:
+    other = folder.parent / "other"
+    assert main(["run", str(folder.parent / "exp.yaml"), "--out", str(other), "--quiet", "--set", "shoes.seed=11"]) == 0
+    shutil.copyfile(other / "ledger.parquet", folder / "ledger.parquet")
+
+
+TAMPERING = {
+    "a ledger cut to one strategy": (
+        lambda f: pl.read_parquet(f / "ledger.parquet").filter(pl.col("strategy") == "flat banker").write_parquet(f / "ledger.parquet"),
+        "ledger.parquet is not the file the run wrote: strategy 'martingale' is missing ("),
+    "a net edited to 1,000,000": (
+        lambda f: _net_one_row(pl.read_parquet(f / "ledger.parquet"), 1_000_000).write_parquet(f / "ledger.parquet"),
+        "ledger.parquet is not the file the run wrote: its content differs from what the run wrote ("),
+    "money rewritten as floats": (
+        lambda f: pl.read_parquet(f / "ledger.parquet").with_columns(pl.col("stake", "net", "bankroll").cast(pl.Float64))
+        .write_parquet(f / "ledger.parquet"),
+        "ledger.parquet is not the file the run wrote: its column stake is Float64 where the run wrote Decimal("),
+    "a null net": (
+        lambda f: _net_one_row(pl.read_parquet(f / "ledger.parquet"), None).write_parquet(f / "ledger.parquet"),
+        "ledger.parquet is not the file the run wrote: its content differs from what the run wrote ("),
+    "another run's ledger": (_other_run, "ledger.parquet is not the file the run wrote: "),
+    "rounds cut short": (
+        lambda f: pl.read_parquet(f / "rounds.parquet").head(10).write_parquet(f / "rounds.parquet"),
+        "rounds.parquet is not the file the run wrote: it holds 10 rows where the run wrote "),
+    "an edited experiment": (
+        lambda f: (f / "experiment.yaml").write_text((f / "experiment.yaml").read_text().replace("seed: 4", "seed: 5")),
+        "experiment.yaml is not the file the run wrote: its content differs from what the run wrote (the same size, "
+        "another SHA-256 checksum)"),
+    "a ledger that is not Parquet": (
+        lambda f: (f / "ledger.parquet").write_bytes(b"not parquet at all"),
+        "ledger.parquet is not the file the run wrote: it cannot be read as Parquet ("),
+    "a missing rounds file": (lambda f: (f / "rounds.parquet").unlink(), "rounds.parquet is missing (the run wrote it)"),
+    "a manifest without its list of files": (
+        lambda f: (f / "manifest.json").write_text(json.dumps({k: v for k, v in manifest_of(f).items() if k != "files"})),
+        "its manifest.json does not list the run's files"),
+}
+
+
+@pytest.mark.parametrize("case", list(TAMPERING))
+def test_report_refuses_results_changed_after_the_run_naming_what_differs(
+        case: str, saved_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = tmp_path / "run"
+    shutil.copytree(saved_run, folder)
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    change, expected = TAMPERING[case]
+    change(folder)
+    before = everything(folder)
+    capsys.readouterr()
+    assert main(["report", str(folder), "--quiet"]) == 2
+    err = one_line(capsys.readouterr().err)
+    assert err.startswith(f"baccarat: error: {folder}: {expected}"), err
+    assert everything(folder) == before  # nothing rebuilt from the changed files
+
+
+def test_report_rebuilds_deleted_results_of_an_intact_run(saved_run: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    shutil.copytree(saved_run, folder)
+    (folder / "report.html").unlink()
+    (folder / "summary.csv").write_text("edited\n")
+    assert main(["report", str(folder), "--quiet"]) == 0
+    assert (folder / "report.html").is_file() and (folder / "summary.csv").read_text() != "edited\n"
+    files = manifest_of(folder)["files"]
+    assert files["summary.csv"]["sha256"] == hashlib.sha256((folder / "summary.csv").read_bytes()).hexdigest()
