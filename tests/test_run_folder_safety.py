@@ -314,3 +314,16 @@ def test_report_rebuilds_deleted_results_of_an_intact_run(saved_run: Path, tmp_p
     assert (folder / "report.html").is_file() and (folder / "summary.csv").read_text() != "edited\n"
     files = manifest_of(folder)["files"]
     assert files["summary.csv"]["sha256"] == hashlib.sha256((folder / "summary.csv").read_bytes()).hexdigest()
+
+
+def test_compare_does_not_use_a_session_table_changed_after_the_run(saved_run: Path, tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("a", "b", "changed"):
+        shutil.copytree(saved_run, tmp_path / name)
+    sessions = tmp_path / "changed" / "sessions.parquet"
+    pl.read_parquet(sessions).with_columns(pl.col("net") * 100).write_parquet(sessions)
+    capsys.readouterr()
+    assert main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), "--json"]) == 0
+    honest = capsys.readouterr().out
+    assert main(["compare", str(tmp_path / "changed"), str(tmp_path / "b"), "--json"]) == 0
+    assert capsys.readouterr().out.replace("changed", "a") == honest

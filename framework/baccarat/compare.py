@@ -43,9 +43,15 @@ def run_names(folders: Sequence[Path]) -> list[str]:
 
 
 def session_table_of(result: Result) -> pl.DataFrame:
-    """Return a saved run's session table: its ``sessions.parquet``, or folded from its ledger when it has none."""
+    """Return a saved run's session table: its ``sessions.parquet``, or folded from its ledger when it has none.
+
+    A ``sessions.parquet`` changed since it was written (by its manifest) is
+    not used: the table is folded from the ledger, which was checked.
+    """
+    from baccarat.manifest import unchanged
+
     path = result.out_dir / "sessions.parquet" if result.out_dir is not None else None
-    if path is not None and path.is_file():
+    if path is not None and path.is_file() and unchanged(path):
         return pl.read_parquet(path)
     return result.sessions
 

@@ -205,6 +205,17 @@ def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
                              "(run the experiment again)", path=str(folder))
 
 
+def unchanged(path: Path) -> bool:
+    """Return whether the file at ``path`` is listed in its folder's manifest and is as it was written."""
+    try:
+        manifest = read_manifest(path.parent / MANIFEST_FILE)
+    except InputError:
+        return False
+    files = manifest.get("files") if manifest is not None else None
+    entry = files.get(path.name) if isinstance(files, dict) else None
+    return isinstance(entry, dict) and file_difference(path, entry) is None
+
+
 def file_difference(path: Path, entry: Mapping[str, Any]) -> str | None:
     """Return how the file at ``path`` differs from its manifest ``entry`` (None when it is the same file).
 
@@ -294,4 +305,4 @@ def _some(names: list[str]) -> str:
 
 
 __all__ = ["MANIFEST_FILE", "check_data", "describe_file", "file_difference", "file_states", "folder_contents",
-           "read_manifest", "record_files", "refresh_results", "replaceable_problem", "write_manifest"]
+           "read_manifest", "record_files", "refresh_results", "replaceable_problem", "unchanged", "write_manifest"]
