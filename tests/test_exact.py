@@ -288,3 +288,21 @@ def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_
     path.write_text(yaml.safe_dump({**data, "exact": "yes"}), encoding="utf-8")
     assert main(["exact", str(path)]) == 2
     assert "exact must be true or false, not 'yes'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("use", "params"), [("martingale", {"side": "banker", "unit": 10}),
+                                              ("labouchere", {"side": "player", "unit": 10, "stop_loss": 40}),
+                                              ("oscars-grind", {"side": "banker", "unit": 10, "stop_win": 20})])
+def test_dense_and_sparse_states_give_the_same_figures(use: str, params: dict, monkeypatch) -> None:
+    config = SessionConfig(6000, 1000, 8000, 12)
+    found = registry()
+    cls, full = found.configure(use, params)
+    dense = analyse_strategy("s", cls, full, preset("single-deck"), config, 12, found.exact_forms(), bands=True)
+    monkeypatch.setattr(baccarat.exact, "DENSE_CELLS", 1)  # every progression state held sparse
+    sparse = analyse_strategy("s", cls, full, preset("single-deck"), config, 12, found.exact_forms(), bands=True)
+    for key in ("risk_of_ruin", "p_profit", "expected_net", "expected_wagered", "interpolated"):
+        assert getattr(dense, key) == pytest.approx(getattr(sparse, key), abs=1e-12), key
+    assert dense.final_bankroll_quantiles == sparse.final_bankroll_quantiles
+    assert np.allclose(dense.ruin_curve, sparse.ruin_curve, atol=1e-12, rtol=0)
+    assert np.array_equal(dense.bands, sparse.bands)
+    assert dense.risk_of_ruin > 0
