@@ -30,6 +30,10 @@ imports are paid once) and ``python``:
 - ``toml``: parsed; each module its ``baccarat`` entry points name must be a
   file of the docs or written by the page.
 
+Commands quoted in the prose (```baccarat report RUN_DIR --roads 1,5```) are
+not run (they are mentions, often partial), but each must name a command
+that exists, options that command has, and ``python`` scripts that exist.
+
 A block that is not run says so, and why, in an HTML comment on the line
 before it: ``<!-- docs-test: output -->`` (the output of the command above;
 its first line, whitespace aside, must be in what that command printed),
@@ -331,3 +335,42 @@ def test_the_block_reader_sees_every_fence() -> None:
     for page in PAGES:
         fences = sum(1 for line in page.read_text(encoding="utf-8").splitlines() if line.startswith("```"))
         assert fences == 2 * len(blocks(page)), f"{page}: a fence the test does not read (indented, or unclosed)"
+
+
+INLINE = re.compile(r"`((?:baccarat|python) [^`]+)`")
+
+
+def parser_of(words: list[str]):
+    """Return the argument parser of the (sub)command that ``words`` start with, and the words it names."""
+    import argparse
+
+    from baccarat.cli import build_parser
+
+    parser, named = build_parser(), ["baccarat"]
+    for word in words[1:]:
+        actions = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        if not actions or word not in actions[0].choices:
+            break
+        parser = actions[0].choices[word]
+        named.append(word)
+    return parser, named
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
+def test_every_command_named_in_the_text_exists(page: Path) -> None:
+    """Commands quoted in the prose (``baccarat report RUN_DIR --roads 1,5``): the (sub)command and its options exist."""
+    text = FENCE.sub("", page.read_text(encoding="utf-8"))
+    for command in INLINE.findall(text):
+        words = shlex.split(command)
+        if words[0] == "python":
+            script = next(w for w in words[1:] if not w.startswith("-"))
+            assert script == "pip" or (ROOT / script).is_file(), f"{page.name}: `{command}` runs {script}, which does not exist"
+            continue
+        parser, named = parser_of(words)
+        options = {o for action in parser._actions for o in action.option_strings}
+        for word in words[len(named):]:
+            if word.startswith("--"):
+                assert word.strip("[]").split("=")[0] in options, f"{page.name}: `{command}`: {' '.join(named)} has no {word}"
+        rest = [w for w in words[len(named):] if not w.startswith("-")]
+        if len(named) == 1 and rest:
+            pytest.fail(f"{page.name}: `{command}`: baccarat has no command {rest[0]!r}")
