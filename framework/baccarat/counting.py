@@ -56,16 +56,23 @@ def check_bets(rules: Rules, bets: Iterable[str]) -> tuple[str, ...]:
     return wanted
 
 
+def _by_rank(counts: Sequence[int]) -> list[int]:
+    """The 13 rank counts of a composition by rank or suited (52 counts)."""
+    values = [int(c) for c in counts]
+    return values if len(values) != 52 else [sum(values[4 * r: 4 * r + 4]) for r in range(13)]
+
+
 def exact_evs(rules: Rules, counts: Sequence[int], bets: Iterable[str] | None = None) -> dict[str, float]:
     """Return the expected value per unit staked of ``bets`` (default: every bet ``rules`` offer) from ``counts``.
 
-    ``counts`` is the composition of the unseen cards (13 counts, ace first).
-    Floats of the exact fractions (to about 1e-16). Asking only for pair
-    bets uses their closed form and skips the full enumeration.
+    ``counts`` is the composition of the unseen cards: 13 counts, ace first, or
+    52 (one per rank and suit) when their suits are known (see
+    :mod:`baccarat.odds`). Floats of the exact fractions (to about 1e-16).
+    Asking only for pair bets uses their closed form and skips the full enumeration.
     """
     wanted = rules.bets if bets is None else check_bets(rules, bets)
     if all(bet in PAIR_BETS for bet in wanted):
-        pairs, draws = _pair_draws(counts)
+        pairs, draws = _pair_draws(_by_rank(counts))
         p = pairs / draws
         return {bet: p * float(rules.side_bets[bet] + 1) - 1.0 for bet in wanted}
     values = bet_evs(rules, np.asarray(counts, dtype=np.int64))
@@ -76,8 +83,8 @@ def exact_ev_fraction(rules: Rules, counts: Sequence[int], bet: str) -> Fraction
     """Return the exact expected value per unit staked of ``bet`` from composition ``counts``, as a fraction."""
     check_bets(rules, (bet,))
     if bet in PAIR_BETS:
-        return pair_ev(counts, rules.side_bets[bet])
-    return round_odds(np.asarray(counts, dtype=np.int64)).bet(rules, bet).expected_value
+        return pair_ev(_by_rank(counts), rules.side_bets[bet])
+    return round_odds(np.asarray(counts, dtype=np.int64), rules.decks).bet(rules, bet).expected_value
 
 
 def ev_exceeds(rules: Rules, counts: Sequence[int], bet: str, value: float, threshold: Fraction) -> bool:

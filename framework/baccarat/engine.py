@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from baccarat.bet_registry import net_column, stake_column
 from baccarat.bets import MICROS_PER_CENT
 from baccarat.dealer import OUTCOMES
 from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
@@ -87,7 +88,8 @@ def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: 
     """
     rounds_per_shoe = 1 if rules.reshuffle_every_round else 13 * rules.decks + 1
     rounds = max(shoes_per_session, 1) * rounds_per_shoe
-    pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *rules.side_bets.values()])
+    side = [p for v in rules.side_bets.values() for p in (v.values() if isinstance(v, Mapping) else (v,))]
+    pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *side])
     most_per_round = len(rules.bets) * config.table_max_cents * int(pays * 10_000)
     if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > INT64_MAX:
         return rounds
@@ -296,8 +298,8 @@ def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], 
         bet_net[mine[:, 0]] = mine[:, 3]
         stake += bet_stake
         net += bet_net
-        out[f"stake_{bet}"] = bet_stake
-        out[f"net_{bet}"] = bet_net
+        out[stake_column(bet)] = bet_stake
+        out[net_column(bet)] = bet_net
     running = np.cumsum(net)
     before = running[first_out] - net[first_out] if n else np.zeros(0, dtype=np.int64)
     capped_column = np.zeros(n, dtype=np.int64)

@@ -197,6 +197,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.fastdeal import seeded_table_fast
     from baccarat.ledger import expected_net, ledger_table
 
+    runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
     multipliers = settlement_table(table, plan.rules)
     sessions = [(chunk.first_session + k - 1, start, stop)
@@ -205,7 +206,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
-    for run in plan.runs():
+    for run in runs:
         columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:

@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
+from baccarat.bet_registry import net_column, stake_column
 from baccarat.engine import SessionConfig, StrategyRun, run_strategy, session_rows, strategy_rng
 from baccarat.errors import BaccaratError
 from baccarat.fastdeal import pcg_seed, put_int_words, seed_state, seed_words
@@ -373,8 +374,8 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
         return None
     columns = dict(inputs["columns"])
     for k, name in enumerate(bets):
-        columns[f"stake_{name}"] = bet_cents[k]
-        columns[f"net_{name}"] = bet_net[k]
+        columns[stake_column(name)] = bet_cents[k]
+        columns[net_column(name)] = bet_net[k]
     columns.update(outputs)
     states = {"progression": state[:prog_size], "selector": state[prog_size: prog_size + sel_size]}
     for k in range(len(twin.stops)):

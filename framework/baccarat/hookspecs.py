@@ -2,7 +2,7 @@
 
 Every hook is called once per command, when the registry of strategies is
 built, never once per round. Each receives a ``register`` callback: call it
-once for every class the plugin provides. Implement hooks with
+once for every class (or, for bets, every definition) the plugin provides. Implement hooks with
 ``@baccarat.hookimpl`` (no default argument values); a plugin implements
 only the hooks it needs. ``docs/plugins.md`` documents each hook.
 """
@@ -81,4 +81,17 @@ def register_exact_forms(register: Callable[[type, Any], None]) -> None:
     ``ExactStopRule``. ``baccarat exact`` analyses a composed strategy whose
     pieces all have one (``docs/exact.md``). Called once per process, the
     first time a command needs exact forms.
+    """
+
+
+@hookspec
+def register_bets(register: Callable[[object], None]) -> None:
+    """Register bets: call ``register(bet)`` for each.
+
+    ``bet`` is a :class:`baccarat.bet_registry.BetDefinition`: its name, the
+    facts of a round it reads, its pay table and when it wins or pushes.
+    Settlement, the ledger's ``stake_<bet>``/``net_<bet>`` columns, exact odds
+    (``baccarat odds``) and ``view.exact_ev`` all follow from it; a rule set
+    offers it with ``side_bets: {NAME: PAYOUT}``, and a composed strategy
+    backs it with ``side: NAME``. The built-in bets are registered here too.
     """

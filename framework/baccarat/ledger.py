@@ -13,6 +13,7 @@ from functools import cache
 import numpy as np
 import polars as pl
 
+from baccarat.bet_registry import net_column, stake_column
 from baccarat.dealer import OUTCOMES
 
 MONEY = pl.Decimal(38, 6)
@@ -37,8 +38,8 @@ def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
         "capped": pl.Int32(),
     }
     for bet in bets:
-        columns[f"stake_{bet}"] = MONEY
-        columns[f"net_{bet}"] = MONEY
+        columns[stake_column(bet)] = MONEY
+        columns[net_column(bet)] = MONEY
     return columns
 
 
@@ -58,7 +59,7 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
     """
     total = np.zeros(len(columns["stake"]), dtype=np.float64)
     for bet in bets:
-        total += columns[f"stake_{bet}"] * (expected[bet] / 100)
+        total += columns[stake_column(bet)] * (expected[bet] / 100)
     return total
 
 
@@ -91,8 +92,8 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
     for bet in bets:
-        data[f"stake_{bet}"] = columnar.decimal_micros(columns[f"stake_{bet}"], MICROS_PER_CENT)
-        data[f"net_{bet}"] = columnar.decimal_micros(columns[f"net_{bet}"])
+        data[stake_column(bet)] = columnar.decimal_micros(columns[stake_column(bet)], MICROS_PER_CENT)
+        data[net_column(bet)] = columnar.decimal_micros(columns[net_column(bet)])
     return columnar.table(data, ledger_schema(bets))
 
 

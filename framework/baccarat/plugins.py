@@ -44,7 +44,15 @@ from baccarat import hookspecs, interrupts
 from baccarat.compose import COMPOSED_PARAMS, compose, with_stop_rules
 from baccarat.errors import InputError, ParameterError, StrategyError, did_you_mean
 from baccarat.rules import Rules
-from baccarat.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, cents_to_decimal
+from baccarat.strategy import (
+    Progression,
+    Selector,
+    SessionInfo,
+    StopRule,
+    Strategy,
+    cents_to_decimal,
+    fixed_side_selector,
+)
 
 ENTRY_POINT_GROUP = "baccarat"
 """Entry-point group that installed packages register their plugin modules in."""
@@ -107,6 +115,8 @@ class Registry:
     entries: dict[str, dict[str, Entry]] = field(default_factory=lambda: {kind: {} for kind in KINDS})
     plugins: list[Plugin] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    bets: dict[str, Plugin] = field(default_factory=dict)
+    """The bets plugins registered (the built-in bets are always known), by name."""
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
@@ -341,13 +351,53 @@ def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = 
 
 
 def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
-    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK, EXACT_HOOK]
+    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK, EXACT_HOOK, "register_bets"]
     out = []
     for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
         if not caller.has_spec():
             out.append(f"{plugin} implements {caller.name!r}, which is not a baccarat hook"
                        f"{did_you_mean(caller.name, hooks)}")
     return out
+
+
+def _collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:
+    """Register the plugins' bets (:mod:`baccarat.bet_registry`), each tried on every way a round can end.
+
+    A bet whose definition fails is reported and left out, with the rest of its
+    plugin's bets; every registered bet gets a fixed side of its name (``side: NAME``)
+    unless a plugin registers a selector of that name.
+    """
+    from baccarat.bet_registry import check_definition, known_bets, register_plugin_bet
+    from baccarat.odds import try_definition
+
+    by_name = {p.name: p for p in plugins}
+    for impl in pm.hook.register_bets.get_hookimpls():
+        plugin = by_name.get(impl.plugin_name)
+        if plugin is None:
+            continue  # the built-in bets: known already
+        batch: list[Any] = []
+
+        def register(bet: Any, batch: list[Any] = batch) -> None:
+            checked = check_definition(bet)
+            try_definition(checked)
+            batch.append(checked)
+
+        try:
+            impl.function(register=register)
+        except Exception as exc:
+            found.warnings.append(f"{plugin} failed in register_bets and is left out of it: {_failure(exc)}")
+            continue
+        for bet in batch:
+            try:
+                register_plugin_bet(bet, str(plugin))
+            except ValueError as exc:
+                raise StrategyError(str(exc)) from None
+            found.bets[bet.name] = plugin
+    for name, entry in known_bets().items():
+        plugin = found.bets.get(name)
+        if plugin is not None and name not in found.entries["selector"]:
+            cls = fixed_side_selector(name, entry.definition.label)
+            _add(found, Entry(name, "selector", cls, plugin))
 
 
 def _collect(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:
@@ -513,11 +563,15 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
         plugins, warnings = load_plugins(pm, dirs, key[1])
         found = Registry(plugins=plugins, warnings=warnings, manager=pm)
         _collect(pm, plugins, found)
+        _collect_bets(pm, plugins, found)
         _check_parameter_names(found)
         _CACHE[key] = found
     return _CACHE[key]
 
 
 def clear_registry() -> None:
-    """Forget every registry built so far (the next :func:`registry` call loads the plugins again)."""
+    """Forget every registry built so far (the next :func:`registry` call loads the plugins again), and plugins' bets."""
+    from baccarat.bet_registry import forget_plugin_bets
+
     _CACHE.clear()
+    forget_plugin_bets()

@@ -15,6 +15,7 @@ from functools import cache
 
 import numpy as np
 
+from baccarat.cards import SUIT_SHIFT
 from baccarat.dealer import OUTCOMES, Round
 
 OUTCOME_CODE: dict[str, int] = {name: code for code, name in enumerate(OUTCOMES)}
@@ -57,6 +58,12 @@ class RoundTable:
 
     def __len__(self) -> int:
         return len(self.outcome)
+
+    def has_suits(self) -> bool:
+        """Tell whether every card of the table has its suit (false for outcome-only shoes and cards recorded by rank)."""
+        if not self.has_cards:
+            return False
+        return all(bool(((cards == 0) | (cards >= SUIT_SHIFT)).all()) for cards in (self.player_cards, self.banker_cards))
 
     @classmethod
     def from_rounds(cls, shoes: Iterable[tuple[int, Sequence[Round]]]) -> RoundTable:

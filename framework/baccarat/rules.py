@@ -18,19 +18,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from baccarat.bet_registry import known_bets, side_bet_names
 from baccarat.errors import RulesError, did_you_mean
 from baccarat.exactdecimal import EXACT
 
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
 """Bets every table offers."""
 
-SIDE_BETS: tuple[str, ...] = ("player_pair", "banker_pair", "dragon7", "panda8")
-"""Side bets a rule set may offer (pairs; EZ Baccarat's Dragon 7 and Panda 8)."""
-
-CARD_LEVEL_BETS: frozenset[str] = frozenset(SIDE_BETS)
-"""Bets whose settlement needs the cards, not only the winner."""
-
 BASIS_POINTS = 10_000
+
+STANDARD = "standard"
+"""A side bet's value in ``side_bets`` meaning its standard pay table (``docs/side-bets.md``)."""
 
 
 MAX_RATIO_TERM = 10**9
@@ -129,16 +127,12 @@ class Rules:
         _payout(self.tie_pays, "tie_pays")
         if self.banker_six_pays is not None:
             _payout(self.banker_six_pays, "banker_six_pays")
-        for bet, pays in self.side_bets.items():
-            if bet not in SIDE_BETS:
-                raise RulesError(f"unknown side bet {bet!r}{did_you_mean(bet, SIDE_BETS)}; side bets are {', '.join(SIDE_BETS)}")
-            _payout(pays, f"side_bets.{bet}")
-        object.__setattr__(self, "side_bets", dict(self.side_bets))
+        object.__setattr__(self, "side_bets", {bet: _side_bet_pays(bet, pays) for bet, pays in self.side_bets.items()})
 
     @property
     def bets(self) -> tuple[str, ...]:
         """Every bet this table offers, main bets first."""
-        return MAIN_BETS + tuple(b for b in SIDE_BETS if b in self.side_bets)
+        return MAIN_BETS + tuple(b for b in side_bet_names() if b in self.side_bets)
 
     def offers(self, bet: str) -> bool:
         """Tell whether this table takes ``bet``."""
@@ -153,8 +147,43 @@ class Rules:
             return v
 
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        out["side_bets"] = {k: plain(v) for k, v in self.side_bets.items()}
+        out["side_bets"] = {k: {line: plain(p) for line, p in v.items()} if isinstance(v, Mapping) else plain(v)
+                            for k, v in self.side_bets.items()}
         return {k: plain(v) for k, v in out.items()}
+
+
+def _side_bet_pays(bet: str, pays: Any) -> Fraction | dict[str, Fraction]:
+    """Check a side bet's pay table: a registered side bet; one payout, or line -> payout for a bet of several lines."""
+    entry = known_bets().get(bet)
+    if entry is None or entry.definition.main:
+        names = side_bet_names()
+        raise RulesError(f"unknown side bet {bet!r}{did_you_mean(bet, names)}; side bets are {', '.join(names)}")
+    definition = entry.definition
+    if isinstance(pays, Mapping):
+        for line in pays:
+            if line not in definition.pays:
+                raise RulesError(f"side_bets.{bet}: unknown pay line {line!r}{did_you_mean(str(line), definition.pays)}; "
+                                 f"its lines are {', '.join(definition.pays)}")
+        table = {line: _payout(Fraction(pays.get(line, standard)), f"side_bets.{bet}.{line}")
+                 for line, standard in definition.pays.items()}
+        return table if not definition.single_line else next(iter(table.values()))
+    if not definition.single_line:
+        raise RulesError(f"side_bets.{bet} has several pay lines ({', '.join(definition.pays)}): give them as a mapping "
+                         f"such as {{{next(iter(definition.pays))}: 30}}, or {STANDARD!r} for the standard table")
+    return _payout(pays, f"side_bets.{bet}")
+
+
+def _parse_pays(bet: str, value: Any) -> Any:
+    """Read a side bet's value in ``side_bets``: a payout, a mapping of pay lines to payouts, or ``standard``."""
+    if isinstance(value, str) and value.strip().lower() == STANDARD:
+        entry = known_bets().get(bet)
+        if entry is None:
+            return Fraction(1)  # refused as an unknown side bet by Rules
+        pays = dict(entry.definition.pays)
+        return pays if len(pays) > 1 else next(iter(pays.values()))
+    if isinstance(value, Mapping):
+        return {str(line): parse_ratio(v, f"side_bets.{bet}.{line}") for line, v in value.items()}
+    return parse_ratio(value, f"side_bets.{bet}")
 
 
 RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
@@ -192,7 +221,7 @@ def rules_from_mapping(data: Mapping[str, Any], base: Rules | None = None) -> Ru
                 value = {}
             if not isinstance(value, Mapping):
                 raise RulesError(f"side_bets must be a mapping of bet to payout, not {value!r}")
-            fields[key] = {str(k): parse_ratio(v, f"side_bets.{k}") for k, v in value.items()}
+            fields[key] = {str(k): _parse_pays(str(k), v) for k, v in value.items()}
         else:
             fields[key] = str(value)
     return Rules(**fields)
@@ -246,3 +275,7 @@ def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
         except RulesError as exc:
             raise RulesError(exc.message, path=text) from None
     return preset(text)
+
+
+SIDE_BETS: tuple[str, ...] = side_bet_names()
+"""The built-in side bets a rule set may offer (plugins may register more: :func:`baccarat.bet_registry.side_bet_names`)."""

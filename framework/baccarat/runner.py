@@ -141,7 +141,11 @@ def prepare(experiment: Experiment) -> PreparedRun:
     shoes = experiment.shoes
     has_cards = shoes["source"] == "seeded" or format_has_cards(str(shoes["format"]))
     check_bets_offered(used, experiment.rules, has_cards)
-    bets = bets_settled(experiment.rules, has_cards)
+    recorded = None if shoes["source"] == "seeded" else read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
+    has_suits = recorded is None or recorded.table.has_suits()
+    if has_cards and not has_suits:  # shoes recorded by rank only: bets that read suits are refused now
+        check_bets_offered(used, experiment.rules, has_cards, has_suits)
+    bets = bets_settled(experiment.rules, has_cards, has_suits)
     specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
     plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
                    expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
@@ -149,9 +153,8 @@ def prepare(experiment: Experiment) -> PreparedRun:
 
     twins = twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
     warnings = list(registry(experiment.plugins_dirs).warnings) + twins
-    if shoes["source"] == "seeded":
+    if recorded is None:
         return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
-    recorded = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
     return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
 
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
+from baccarat.bet_registry import bet_names
 from baccarat.cards import SUIT_SHIFT
 from baccarat.exactdecimal import is_whole, scaled
 from baccarat.roads import Roads
@@ -38,7 +39,7 @@ Bets = Mapping[str, Any] | None
 """What ``bets`` returns: ``{side: amount}``; ``None`` or ``{}`` sits the round out."""
 
 FIXED_SIDES: tuple[str, ...] = MAIN_BETS + SIDE_BETS
-"""Every bet a strategy can name: the main bets, then the side bets."""
+"""The built-in bets: the main bets, then the side bets (plugins may register more: :func:`bet_names`)."""
 
 OPPOSITE = {"banker": "player", "player": "banker"}
 """The other main side."""
@@ -305,7 +306,7 @@ class TableView:
         cached = self._evs
         if cached is not None and cached[0] == self.round and cached[1] == key:
             return dict(cached[2])
-        values = exact_evs(self._rules(), self._counts(), key)
+        values = exact_evs(self._rules(), self.pricing_counts(key), key)
         self._evs = (self.round, key, values)
         return dict(values)
 
@@ -313,7 +314,28 @@ class TableView:
         """Exact expected value per unit staked of ``bet`` for the next round, as a fraction."""
         from baccarat.counting import exact_ev_fraction
 
-        return exact_ev_fraction(self._rules(), self._counts(), bet)
+        return exact_ev_fraction(self._rules(), self.pricing_counts((bet,)), bet)
+
+    def pricing_counts(self, bets: Sequence[str] | None = None) -> tuple[int, ...]:
+        """The composition of the unseen cards that prices ``bets`` (default: every bet offered).
+
+        By rank (13 counts, as :meth:`unseen_counts`); one count per rank and
+        suit (52) when one of the bets reads suits and this shoe's cards have them.
+        """
+        from baccarat.payouts import needs_suits
+
+        rules = self._rules()
+        wanted = rules.bets if bets is None else bets
+        counts = self._counts()  # checks the ranks first
+        if not any(rules.offers(bet) and needs_suits(rules, bet) for bet in wanted):
+            return tuple(counts)
+        seen = ([self._turned] if self._turned else []) + [card for cards in self._dealt for card in cards if card]
+        if any(card < SUIT_SHIFT for card in seen):  # cards recorded by rank only
+            return tuple(counts)
+        suited = [rules.decks] * 52
+        for card in seen:
+            suited[(card % SUIT_SHIFT - 1) * 4 + card // SUIT_SHIFT - 1] -= 1
+        return tuple(suited)
 
     def _rules(self) -> Rules:
         if self.rules is None:
@@ -400,7 +422,7 @@ class Strategy:
         when the strategy bets elsewhere.
         """
         side = params.get("side")
-        return {side} if isinstance(side, str) and side in FIXED_SIDES else set()
+        return {side} if isinstance(side, str) and side in bet_names() else set()
 
     def bets(self, view: TableView) -> Bets:
         """Return this round's bets as ``{side: amount}``, or None to sit out."""
@@ -432,6 +454,27 @@ class Selector:
     def choose(self, view: TableView) -> str | None:
         """Return the side to back this round, or None to sit out."""
         raise NotImplementedError
+
+
+class FixedSideSelector(Selector):
+    """Backs the same bet (``side``) every round; ``name`` is the value of ``side`` that chooses it."""
+
+    side: ClassVar[str] = ""
+
+    @classmethod
+    def sides(cls, params: Mapping[str, Any]) -> set[str]:
+        """Only the fixed bet."""
+        return {cls.side}
+
+    def choose(self, view: TableView) -> str | None:
+        """The fixed bet."""
+        return self.side
+
+
+def fixed_side_selector(bet: str, label: str) -> type[FixedSideSelector]:
+    """Return a selector class backing ``bet`` every round (made for the bets plugins register)."""
+    return type(f"Fixed_{bet}", (FixedSideSelector,), {"name": bet, "side": bet, "__doc__": f"{label} every round.",
+                                                        "description": f"{label} every round"})
 
 
 class Progression:

@@ -1,5 +1,8 @@
 """``ev-counter``: bet a side bet only when its exact expected value, from the cards seen, is above a threshold.
 
+Any bet the table offers can be watched: the pairs, the side bets of
+``docs/side-bets.md``, a plugin's own bets.
+
 Each round it asks the view for the exact EV of each bet it watches, given
 the cards seen in the shoe (``view.exact_ev``: the turned burn card and the
 cards dealt; the face-down burn is unseen, see ``baccarat.counting``), and stakes ``unit`` on every one whose
@@ -16,8 +19,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from baccarat.bet_registry import bet_names
 from baccarat.counting import ev_exceeds
-from baccarat.strategy import FIXED_SIDES, Bets, SessionInfo, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents, cents_to_amount
 
 
 def threshold_value(value: Any) -> Fraction:
@@ -35,11 +39,12 @@ def watched_bets(value: Any) -> tuple[str, ...]:
     names = (value,) if isinstance(value, str) else value
     if not isinstance(names, list | tuple) or not names:
         raise ValueError(f"bets must be a list of bets such as [player_pair, banker_pair], not {value!r}")
+    known = bet_names()
     for name in names:
-        if name not in FIXED_SIDES:
+        if name not in known:
             from baccarat.errors import did_you_mean
 
-            raise ValueError(f"bets: unknown bet {name!r}{did_you_mean(str(name), FIXED_SIDES)}; bets are {', '.join(FIXED_SIDES)}")
+            raise ValueError(f"bets: unknown bet {name!r}{did_you_mean(str(name), known)}; bets are {', '.join(known)}")
     return tuple(dict.fromkeys(names))
 
 
@@ -69,6 +74,6 @@ class EvCounter(Strategy):
         """Stake ``unit`` on every watched bet whose exact EV is above the threshold; else sit out."""
         evs = view.exact_ev(self.watched)
         rules = self.session.rules
-        counts = view.unseen_counts()
+        counts = view.pricing_counts(self.watched)
         chosen = {bet: self.amount for bet, value in evs.items() if ev_exceeds(rules, counts, bet, value, self.threshold)}
         return chosen or None

@@ -8,25 +8,13 @@ they need. ``docs/strategies.md`` gives the exact rules as a table.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import Any
 
-from baccarat.strategy import OPPOSITE, Selector, SessionInfo, TableView, positive_int
+from baccarat.strategy import OPPOSITE, FixedSideSelector, Selector, SessionInfo, TableView, positive_int
 
 
-class FixedSide(Selector):
+class FixedSide(FixedSideSelector):
     """Back the same bet every round."""
-
-    side: ClassVar[str] = ""
-
-    @classmethod
-    def sides(cls, params: Mapping[str, Any]) -> set[str]:
-        """Only the fixed bet."""
-        return {cls.side}
-
-    def choose(self, view: TableView) -> str | None:
-        """The fixed bet."""
-        return self.side
 
 
 class Banker(FixedSide):
@@ -76,6 +64,20 @@ class Panda8(FixedSide):
 
     name = side = "panda8"
     description = "Panda 8 (EZ Baccarat) every round"
+
+
+def _fixed(bet: str, label: str) -> type[FixedSide]:
+    return type(bet.title().replace("_", ""), (FixedSide,), {
+        "name": bet, "side": bet, "description": f"{label} every round", "__doc__": f"{label} every round.",
+        "__module__": __name__})
+
+
+SIDE_BET_SELECTORS: tuple[type[FixedSide], ...] = tuple(_fixed(bet, label) for bet, label in (
+    ("dragon_bonus_player", "Dragon Bonus on Player"), ("dragon_bonus_banker", "Dragon Bonus on Banker"),
+    ("either_pair", "Either Pair"), ("perfect_pair", "Perfect Pair"), ("big", "Big"), ("small", "Small"),
+    ("lucky_6", "Lucky 6"), ("super_six", "the Super Six side bet")))
+"""Fixed sides for the side bets of ``docs/side-bets.md``."""
+globals().update({cls.__name__: cls for cls in SIDE_BET_SELECTORS})
 
 
 class FollowLast(Selector):
@@ -147,5 +149,6 @@ class Random(Selector):
         return "banker" if self.session.rng.random() < 0.5 else "player"
 
 
-BUILT_IN = (Banker, Player, Tie, PlayerPair, BankerPair, Dragon7, Panda8, FollowLast, Chop, Streak, Pattern, Random)
+BUILT_IN = (Banker, Player, Tie, PlayerPair, BankerPair, Dragon7, Panda8, *SIDE_BET_SELECTORS,
+            FollowLast, Chop, Streak, Pattern, Random)
 """Built-in selectors, in the order `baccarat strategies` lists them."""

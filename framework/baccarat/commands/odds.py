@@ -31,6 +31,20 @@ _EVENT_LABELS = {
 }
 
 
+def _bet_label(bet: str) -> str:
+    from baccarat.bet_registry import known_bets
+
+    entry = known_bets().get(bet)
+    return _BET_LABELS.get(bet) or (entry.definition.label if entry else bet)
+
+
+def _event_label(name: str) -> str:
+    from baccarat.bet_registry import known_bets
+
+    entry = known_bets().get(name)
+    return _EVENT_LABELS.get(name) or (f"{entry.definition.label} wins" if entry else name)
+
+
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat odds``."""
     parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
@@ -73,43 +87,70 @@ def parse_remaining(text: str, decks: int) -> list[int]:
     return counts
 
 
-def pays_text(rules: Any, bet: str) -> str:
-    """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``)."""
-    from baccarat.payouts import PAIR_BETS
-
-    def ratio(value: Any) -> str:
+def _ratio(value: Any) -> str:
+    if value.numerator == 1 or value.denominator <= 4:
         return f"{value.numerator}:{value.denominator}"
+    return f"{float(value):g}:1"
+
+
+def pays_text(rules: Any, bet: str) -> str:
+    """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``, ``30:1 by 9, ...``)."""
+    from baccarat.bet_registry import definition
+    from baccarat.payouts import PAIR_BETS
 
     if bet == "banker":
         text = "1:1" if rules.commission == 0 else f"1:1 less {float(rules.commission * 100):g}%"
         if rules.banker_six_pays is not None:
-            text += f", {ratio(rules.banker_six_pays)} on a 6"
+            text += f", {_ratio(rules.banker_six_pays)} on a 6"
         if rules.banker_three_card_seven_pushes:
             text += ", push on a three-card 7"
         return text
     if bet == "player":
         return "1:1"
     if bet == "tie":
-        return ratio(rules.tie_pays)
+        return _ratio(rules.tie_pays)
     if bet in PAIR_BETS and bet not in rules.side_bets:
         return "11:1 (not offered)"
-    return ratio(rules.side_bets[bet])
+    bet_definition = definition(bet)
+    table = bet_definition.table_under(rules)
+    text = _ratio(next(iter(table.values()))) if len(table) == 1 else \
+        ", ".join(f"{_ratio(pays)} {line.replace('_', ' ')}" for line, pays in table.items())
+    return text if rules.offers(bet) else f"{text} (not offered)"
+
+
+def priced_bets(rules: Any) -> Any:
+    """Return the rules that price what ``baccarat odds`` lists: the offered bets, the pairs at 11:1 and plugins' bets.
+
+    A bet a plugin registered and the rules do not offer is priced at its standard pay table.
+    """
+    import dataclasses
+
+    from baccarat.bet_registry import BUILT_IN_ORIGIN, known_bets
+    from baccarat.odds import priced_rules
+
+    priced = priced_rules(rules)
+    extra = {name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
+             for name, entry in known_bets().items()
+             if entry.origin != BUILT_IN_ORIGIN and not entry.definition.main and name not in priced.side_bets}
+    return dataclasses.replace(priced, side_bets={**priced.side_bets, **extra}) if extra else priced
 
 
 def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
     """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
     from baccarat.cards import RANK_LABELS
-    from baccarat.odds import priced_rules, round_odds
+    from baccarat.odds import round_odds
 
-    odds = round_odds(counts)
-    priced = priced_rules(rules)
+    odds = round_odds(counts, rules.decks)
+    priced = priced_bets(rules)
     bets = {bet: odds.bet(priced, bet) for bet in priced.bets}
+    events = {name: float(p) for name, p in odds.events().items()}
+    events.update({bet: float(b.win) for bet, b in bets.items() if bet not in events})
     return {
         "rules": rules.name,
         "decks": rules.decks,
         "cards": odds.cards,
         "remaining": {RANK_LABELS[rank]: count for rank, count in enumerate(counts, start=1)},
-        "probabilities": {name: float(p) for name, p in odds.events().items()},
+        "probabilities": events,
         "house_edge": {bet: float(b.house_edge) for bet, b in bets.items()},
         "bets": {
             bet: {
@@ -120,6 +161,7 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
                 "lose": float(b.lose),
                 "expected_value": float(b.expected_value),
                 "house_edge": float(b.house_edge),
+                **({"lines": {line: float(p) for line, p in b.lines}} if b.lines else {}),
             }
             for bet, b in bets.items()
         },
@@ -133,15 +175,16 @@ def render_table(doc: Mapping[str, Any]) -> str:
     shoe = "a full shoe" if full else "cards left " + " ".join(f"{r}={c}" for r, c in remaining.items())
     lines = [f"Exact odds, rules {doc['rules']}: {doc['decks']} deck{'s' if doc['decks'] > 1 else ''}, "
              f"{doc['cards']} cards ({shoe})", ""]
-    width = max(len(label) for label in _EVENT_LABELS.values())
+    width = max(len(_event_label(name)) for name in [*_EVENT_LABELS, *doc["probabilities"]])
     lines.append(f"{'Event':<{width}}  {'probability':>11}")
     for name, p in doc["probabilities"].items():
-        lines.append(f"{_EVENT_LABELS.get(name, name):<{width}}  {p:11.9f}")
+        lines.append(f"{_event_label(name):<{width}}  {p:11.9f}")
     lines.append("")
     pays_width = max(len(b["pays"]) for b in doc["bets"].values())
-    lines.append(f"{'Bet':<12} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
+    bet_width = max([12, *(len(_bet_label(bet)) for bet in doc["bets"])])
+    lines.append(f"{'Bet':<{bet_width}} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
     for bet, b in doc["bets"].items():
-        lines.append(f"{_BET_LABELS.get(bet, bet):<12} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
+        lines.append(f"{_bet_label(bet):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
                      f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%")
     lines.append("")
     lines.append("House edge: minus the expected result per unit staked, per hand, pushes counted as hands.")
@@ -153,8 +196,10 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from baccarat.errors import InputError
+    from baccarat.plugins import registry
     from baccarat.rules import load_rules
 
+    registry()  # the bets of installed plugins: rules may offer them, and the table lists them
     rules = load_rules(args.rules)
     if args.decks is not None:
         if not 1 <= args.decks <= 8:
