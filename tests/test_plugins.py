@@ -281,11 +281,55 @@ def test_hook_register_stop_rules(tmp_path: Path) -> None:
         registry([folder]).resolve("flat", {"stop_below": "x"})
 
 
+def test_hook_register_bets(tmp_path: Path) -> None:
+    # The bet of docs/plugins.md, as a reader would save it: priced, offered by rules, settled, backed by `side:`.
+    from fractions import Fraction
+
+    from side_bet_reference import end_distribution, value_counts
+
+    from baccarat.bets import settlement_table
+    from baccarat.cards import parse_card
+    from baccarat.dealer import play_round
+    from baccarat.odds import bet_odds, shoe_counts
+    from baccarat.rounds import RoundTable
+    from baccarat.rules import preset, rules_from_mapping
+
+    folder = plugin_folder(tmp_path, tie_six=python_blocks(ROOT / "docs" / "plugins.md")[1])
+    reg = registry([folder])
+    assert reg.bets["tie_on_6"].name == "tie_six" and "tie_on_6" in reg.selectors
+    rules = rules_from_mapping({"side_bets": {"tie_on_6": "35:1"}}, preset("punto-banco-8"))
+    p = sum((q for (pt, bt, _, _, _), q in end_distribution(value_counts(list(shoe_counts(8)))).items() if pt == bt == 6),
+            Fraction(0))
+    assert bet_odds(rules)["tie_on_6"].expected_value == 36 * p - 1
+    rounds = [play_round([parse_card(c) for c in text.split()]) for text in ("6S 6H QD KC", "7S 6H QD KC", "AS AH 5D 5C")]
+    assert settlement_table(RoundTable.from_rounds([(1, rounds)]), rules)["tie_on_6"].tolist() == [350_000, -10_000, 350_000]
+
+
+def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, sloppy="""
+        from fractions import Fraction
+        from baccarat import hookimpl
+        from baccarat.bet_registry import BetDefinition
+
+        @hookimpl
+        def register_bets(register):
+            register(BetDefinition(name="sloppy", label="Sloppy", needs=frozenset({"totals"}),
+                                   pays={"win": Fraction(2)}, wins=lambda r: {"win": r.natural}))
+    """)
+    clear_registry()
+    try:
+        reg = registry([folder])
+        assert "sloppy" not in reg.bets
+        assert any("failed in register_bets" in w and "needs 'natural'" in w for w in reg.warnings), reg.warnings
+    finally:
+        clear_registry()
+
+
 # Meta-tests ---------------------------------------------------------------------
 
 def test_every_hookspec_has_a_test_named_after_it() -> None:
-    assert HOOKS == ["register_exact_forms", "register_kernels", "register_progressions", "register_selectors", "register_stop_rules",
-                     "register_strategies"]
+    assert HOOKS == ["register_bets", "register_exact_forms", "register_kernels", "register_progressions",
+                     "register_selectors", "register_stop_rules", "register_strategies"]
     for hook in HOOKS:
         assert callable(globals().get(f"test_hook_{hook}")), hook
 
@@ -296,7 +340,7 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
         fn = getattr(hookspecs, hook)
         signature = f"{hook}({', '.join(inspect.signature(fn).parameters)})"
         assert f"`{signature}`" in doc, signature
-        assert fn.__doc__ and re.search(r"register\(cls(, kernel|, form)?\)", fn.__doc__)
+        assert fn.__doc__ and re.search(r"register\((cls(, kernel|, form)?|bet)\)", fn.__doc__)
 
 
 def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures() -> None:
@@ -320,7 +364,8 @@ def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
     spec = {"progression": ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
                             "1-3-2-6", "oscars-grind"],
             "selector": ["banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8",
-                         "follow-last", "chop", "streak", "pattern", "random",
+                         "dragon_bonus_player", "dragon_bonus_banker", "either_pair", "perfect_pair", "big", "small",
+                         "lucky_6", "super_six", "follow-last", "chop", "streak", "pattern", "random",
                          "road-ask", "road-follow", "road-consensus"],
             "stop-rule": ["stop_loss", "stop_win", "max_rounds"],
             "strategy": ["ev-counter"]}
@@ -545,6 +590,10 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
         @hookimpl
         def register_exact_forms(register):
             CALLS.append("register_exact_forms")
+
+        @hookimpl
+        def register_bets(register):
+            CALLS.append("register_bets")
     """)
     experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
                                                         "params": {"side": "counted"}}], count=6)
@@ -683,6 +732,26 @@ def test_example_package_twins_pass_the_check_command_in_a_fresh_process(example
         assert done.returncode == 0, done.stdout + done.stderr
         assert done.stderr == ""
         assert "identical ledgers" in done.stdout and f"'{name}'" in done.stdout
+
+
+def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> None:
+    """docs/example-plugin, pip-installed: its tie on 6 is in `baccarat odds`, priced exactly, with no further code."""
+    from fractions import Fraction
+
+    from side_bet_reference import end_distribution, value_counts
+
+    from baccarat.odds import shoe_counts
+
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
+    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json"], capture_output=True, text=True, env=env,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    distribution = end_distribution(value_counts(list(shoe_counts(8))))
+    p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == 6), Fraction(0))
+    assert doc["bets"]["tie_on_6"]["offered"] is False
+    assert doc["house_edge"]["tie_on_6"] == pytest.approx(float(1 - 36 * p), abs=1e-15)
+    assert doc["probabilities"]["tie_on_6"] == pytest.approx(float(p), abs=1e-15)
 
 
 def test_example_package_strategies_run(example_installed: Path) -> None:

@@ -1,4 +1,4 @@
-"""An example baccarat plugin: one strategy, one progression, one selector and one stop rule.
+"""An example baccarat plugin: one strategy, one progression, one selector, one stop rule and one bet.
 
 The progression and the selector also have compiled twins (plain functions
 over small integer arrays, see ``docs/plugins.md``), registered with the
@@ -13,9 +13,11 @@ command.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from fractions import Fraction
 from typing import Any
 
 from baccarat import hookimpl
+from baccarat.bet_registry import BetDefinition
 from baccarat.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
 from baccarat.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents, cents_to_amount
 
@@ -115,6 +117,23 @@ class TrailingStop(StopRule):
         """Track the session's high and compare."""
         self.high = max(self.high, view.bankroll_micros)
         return self.high - view.bankroll_micros >= self.drop
+
+
+TIE_ON_SIX = BetDefinition(
+    name="tie_on_6",
+    label="Tie on 6",
+    needs=frozenset({"totals"}),  # it reads the hands' totals (and, as every bet, the winner)
+    pays={"win": Fraction(35)},  # 35:1
+    wins=lambda r: {"win": r.tie & (r.player_total == 6)},
+    description="the hands tie on 6",
+)
+"""A side bet: the round ends in a tie on 6, paying 35:1; anything else loses."""
+
+
+@hookimpl
+def register_bets(register: Callable[[BetDefinition], None]) -> None:
+    """Register the bet."""
+    register(TIE_ON_SIX)
 
 
 @hookimpl

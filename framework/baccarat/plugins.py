@@ -60,6 +60,9 @@ ENTRY_POINT_GROUP = "baccarat"
 DISABLE_ENV = "BACCARAT_DISABLE_PLUGINS"
 """Environment variable: comma-separated names of plugins not to load."""
 
+BUILT_IN_BETS = "baccarat.builtin_bets"
+"""Name of the host's default plugin: the built-in bets (:mod:`baccarat.builtin_bets`)."""
+
 BUILT_IN_DISTRIBUTION = "baccarat-backtest"
 """The distribution whose entry points are the built-in plugins."""
 
@@ -233,9 +236,12 @@ def disabled_plugins(environ: Mapping[str, str] | None = None) -> frozenset[str]
 
 
 def get_plugin_manager() -> pluggy.PluginManager:
-    """Return an empty plugin manager that knows the ``baccarat`` hook specifications."""
+    """Return a plugin manager that knows the ``baccarat`` hook specifications, holding the built-in bets."""
+    from baccarat import builtin_bets
+
     pm = pluggy.PluginManager("baccarat")
     pm.add_hookspecs(hookspecs)
+    pm.register(builtin_bets, name=BUILT_IN_BETS)  # the host's defaults: the built-in bets
     return pm
 
 
@@ -373,8 +379,8 @@ def _collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regist
     by_name = {p.name: p for p in plugins}
     for impl in pm.hook.register_bets.get_hookimpls():
         plugin = by_name.get(impl.plugin_name)
-        if plugin is None:
-            continue  # the built-in bets: known already
+        if plugin is None:  # the host's built-in bets, known already (baccarat.bet_registry registers them)
+            continue
         batch: list[Any] = []
 
         def register(bet: Any, batch: list[Any] = batch) -> None:

@@ -168,8 +168,10 @@ def _side_bet_pays(bet: str, pays: Any) -> Fraction | dict[str, Fraction]:
                  for line, standard in definition.pays.items()}
         return table if not definition.single_line else next(iter(table.values()))
     if not definition.single_line:
+        line, standard = next(iter(definition.pays.items()))
+        shown = int(standard) if standard.denominator == 1 else float(standard)
         raise RulesError(f"side_bets.{bet} has several pay lines ({', '.join(definition.pays)}): give them as a mapping "
-                         f"such as {{{next(iter(definition.pays))}: 30}}, or {STANDARD!r} for the standard table")
+                         f"such as {{{line}: {shown}}}, or {STANDARD!r} for the standard table")
     return _payout(pays, f"side_bets.{bet}")
 
 

@@ -16,7 +16,7 @@ import polars as pl
 from baccarat import __version__, glibc
 from baccarat.bets import bets_settled, check_bets_offered
 from baccarat.engine import StrategyRun
-from baccarat.errors import StrategyError
+from baccarat.errors import RulesError, StrategyError
 from baccarat.exactdecimal import EXACT
 from baccarat.executor import (
     Chunk,
@@ -144,7 +144,10 @@ def prepare(experiment: Experiment) -> PreparedRun:
     recorded = None if shoes["source"] == "seeded" else read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
     has_suits = recorded is None or recorded.table.has_suits()
     if has_cards and not has_suits:  # shoes recorded by rank only: bets that read suits are refused now
-        check_bets_offered(used, experiment.rules, has_cards, has_suits)
+        try:
+            check_bets_offered(used, experiment.rules, has_cards, has_suits)
+        except RulesError as exc:
+            raise RulesError(exc.message, path=str(recorded_path(experiment))) from None
     bets = bets_settled(experiment.rules, has_cards, has_suits)
     specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
     plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
