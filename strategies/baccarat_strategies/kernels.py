@@ -291,7 +291,7 @@ TWINS: dict[type, Any] = {
     p.OscarsGrind: CompiledProgression(oscars_grind_restart, oscars_grind_won, oscars_grind_lost,
                                        lambda piece: [piece.unit, piece.floor], 2),
     **{cls: CompiledSelector(fixed_side, lambda piece: [SIDES.index(piece.side)])
-       for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8)},
+       for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8, *s.SIDE_BET_SELECTORS)},
     s.FollowLast: CompiledSelector(follow_last),
     s.Chop: CompiledSelector(chop),
     s.Streak: CompiledSelector(streak, lambda piece: [piece.length]),
