@@ -400,12 +400,15 @@ class _Resolver:
         name = self.text(("name",), data["name"], "name") if "name" in data else self.stem
         if "name" in data:
             self.check_name(("name",), name, "the experiment's name")
+        # The same folder named twice (in the experiment and by --plugins-dir) is one folder.
+        self.plugins_dirs = tuple(dict.fromkeys(self.plugins_dir(data) + self.extra_plugins_dirs))
+        from baccarat.plugins import registry
+
+        registry(self.plugins_dirs)  # the plugins' bets, before the rules that may offer them
         rules = self.rules(data)
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
         self.check_money_fits(rules, session, shoes)
-        # The same folder named twice (in the experiment and by --plugins-dir) is one folder.
-        self.plugins_dirs = tuple(dict.fromkeys(self.plugins_dir(data) + self.extra_plugins_dirs))
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
         strategies = self.strategies(data, rules, session, has_cards)
         if shoes["source"] == "recorded" and self.shoe_file_needed:  # bets the shoes cannot settle are refused first
