@@ -389,8 +389,11 @@ def _collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regist
             batch.append(checked)
 
         try:
-            impl.function(register=register)
-        except Exception as exc:
+            with plugin_code():
+                impl.function(register=register)
+        except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
+            if interrupts.is_stop(exc):
+                raise
             found.warnings.append(f"{plugin} failed in register_bets and is left out of it: {_failure(exc)}")
             continue
         for bet in batch:
