@@ -139,6 +139,7 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
     """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
     from baccarat.cards import RANK_LABELS
     from baccarat.odds import round_odds
+    from baccarat.rules import MAIN_BETS
 
     odds = round_odds(counts, rules.decks)
     priced = priced_bets(rules)
@@ -161,7 +162,7 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
                 "lose": float(b.lose),
                 "expected_value": float(b.expected_value),
                 "house_edge": float(b.house_edge),
-                **({"lines": {line: float(p) for line, p in b.lines}} if b.lines else {}),
+                **({"lines": {line: float(p) for line, p in b.lines}} if b.lines and bet not in MAIN_BETS else {}),
             }
             for bet, b in bets.items()
         },
