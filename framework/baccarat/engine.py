@@ -163,7 +163,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     """
     offered = {bet: k for k, bet in enumerate(multipliers)}
     mult = [arr.tolist() for arr in multipliers.values()]
-    outcomes = np.asarray(OUTCOMES, dtype=object)[table.outcome].tolist()  # each round's outcome by name
+    outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]  # each round's outcome by name
     shoes = table.shoe.tolist()
     hands = table.hand.tolist()
     turned = table.turned.tolist()
@@ -191,16 +191,21 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                 f"strategy {run.label!r} could not start: {_raised(exc, run)} "
                 f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"), exc) from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
-        enter, record, bets = view._enter, view._record, strategy.bets
+        session_seen = view._session_outcomes.append
+        bets = strategy.bets
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         previous_shoe = None
         to_out = out_row - start
         for row in range(start, stop):
             shoe = shoes[row]
-            enter(shoe, hands[row], shoe != previous_shoe, turned[row])
-            previous_shoe = shoe
-            dealt = cards[row] if cards is not None else None
+            if shoe != previous_shoe:  # the view forgets the last shoe
+                view._enter_shoe(shoe, turned[row])
+                previous_shoe = shoe
+                shoe_seen, cards_seen = view._outcomes.append, view._dealt.append
+            view._hand = hands[row]
+            view.round += 1
+            nets: dict[str, int] | None = None
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
@@ -211,7 +216,6 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                 if wanted is not None:
                     # The common bet, one whole amount on one offered side within the limits, needs no cut; any
                     # other is checked, cut or refused by _check_bets.
-                    nets: dict[str, int] | None = None
                     if type(wanted) is dict and len(wanted) == 1:
                         (side, amount), = wanted.items()
                         k = offered.get(side) if type(side) is str else None
@@ -233,17 +237,20 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                                 nets[bet] = won
                                 bankroll += won
                                 placed_log.append((row + to_out, k, cents, won))
-                    if nets is not None:
-                        record(outcomes[row], bankroll, dealt)
-                        if settle is not None:
-                            try:
-                                settle(view, nets)
-                            except BaseException as exc:
-                                if is_stop(exc):
-                                    raise
-                                raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-                        continue
-            record(outcomes[row], bankroll, dealt)
+            # The round is dealt: the view shows it (also to the strategy settling it).
+            shoe_seen(outcomes[row])
+            session_seen(outcomes[row])
+            if cards is not None:
+                cards_seen(cards[row])
+            if nets is not None:
+                view._bankroll_micros = bankroll
+                if settle is not None:
+                    try:
+                        settle(view, nets)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         out_row += stop - start
     if table_digest(table) != digest:
         raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "

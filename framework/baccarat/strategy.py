@@ -364,28 +364,24 @@ class TableView:
         return unseen
 
     # Engine side (not for strategies) --------------------------------------
-    def _enter(self, shoe: int, hand: int, new_shoe: bool, turned: int) -> None:
-        """Move to the next round (shoe id, hand number); at a new shoe, ``turned`` is the card turned to start its burn."""
-        self._shoe, self._hand = shoe, hand
-        if new_shoe:
-            self._turned = turned
-            self._dealt = []
-            self._outcomes = []
-            self._last_decided = None
-            self._decided = 0
-            self._streak = 0
-            self._tallied = 0
-            self._roads = None
-            self._unseen = None
-        self.round += 1
+    def _enter_shoe(self, shoe: int, turned: int) -> None:
+        """A new shoe starts: forget the last one; ``turned`` is the card turned to start its burn.
 
-    def _record(self, outcome: str, bankroll_micros: int, cards: list[int] | None) -> None:
-        """Learn the round just dealt: its outcome, the bankroll after it, its cards (a list the view may keep)."""
-        if cards is not None:
-            self._dealt.append(cards)
-        self._outcomes.append(outcome)
-        self._session_outcomes.append(outcome)
-        self._bankroll_micros = bankroll_micros
+        Round by round, the engine then sets ``_hand`` and ``round`` before the
+        strategy bets, and appends the round's outcome to ``_outcomes`` and
+        ``_session_outcomes`` and its cards (a list of their own) to ``_dealt``
+        once it is dealt, before the strategy settles.
+        """
+        self._shoe = shoe
+        self._turned = turned
+        self._dealt = []
+        self._outcomes = []
+        self._last_decided = None
+        self._decided = 0
+        self._streak = 0
+        self._tallied = 0
+        self._roads = None
+        self._unseen = None
 
 
 class Strategy:
