@@ -229,7 +229,7 @@ CASES = {
         "FILE:2:1: not valid YAML: expected a single document in the stream, but found another document"),
     "a list at the top": (
         "- use: flat\n",
-        "FILE:1:1: an experiment must be a mapping of name, rules, shoes, session, strategies, plugins_dir, exact, not a list"),
+        "FILE:1:1: an experiment must be a mapping of name, rules, shoes, session, strategies, plugins_dir, exact, report, not a list"),
     "empty file": (
         "",
         "FILE:1:1: the experiment is empty; it needs at least a list of strategies"),

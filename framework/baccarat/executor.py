@@ -67,6 +67,8 @@ class RunPlan:
     """Several seeds: rounds and ledger gain a ``seed`` column."""
     gather_stats: bool = False
     """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.runstats`)."""
+    announce_compiling: bool = False
+    """The first worker process prints a line when it compiles kernels (:mod:`baccarat.compile_notice`)."""
 
     def runs(self) -> list[StrategyRun]:
         """Return the strategies resolved against the plugins of this process."""
@@ -282,11 +284,12 @@ def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutpu
         raise
 
 
-def _serve(connection: Any, plan: RunPlan, parent: int) -> None:
+def _serve(connection: Any, plan: RunPlan, parent: int, announce: bool = False) -> None:
     """A worker process: play each chunk received on ``connection`` and send back its output, until it closes.
 
     It ends at once when ``parent`` (the main process) dies, even killed
     with ``kill -9`` in the middle of a chunk (:func:`end_with_parent`).
+    With ``announce``, it prints a line when it compiles kernels.
     """
     from baccarat import glibc
     from baccarat.interrupts import ignore_interrupts
@@ -294,6 +297,10 @@ def _serve(connection: Any, plan: RunPlan, parent: int) -> None:
     end_with_parent(parent)
     ignore_interrupts()
     glibc.keep_freed_memory()
+    if announce:
+        from baccarat.compile_notice import announce_compiling
+
+        announce_compiling()
     while True:
         try:
             chunk = connection.recv()
@@ -332,9 +339,10 @@ def _process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> It
     connections = []
     try:
         with starting_workers():
-            for _ in range(min(workers, len(chunks))):
+            for k in range(min(workers, len(chunks))):
                 ours, theirs = context.Pipe()
-                process = context.Process(target=_serve, args=(theirs, plan, os.getpid()), name="baccarat worker",
+                announce = plan.announce_compiling and k == 0  # the workers compile the same kernels at once: one says so
+                process = context.Process(target=_serve, args=(theirs, plan, os.getpid(), announce), name="baccarat worker",
                                           daemon=True)
                 processes.append(process)
                 connections.append(ours)

@@ -37,7 +37,7 @@ from baccarat.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_
 from baccarat.strategy import MAX_AMOUNT, cents_to_decimal
 from baccarat.yamlfile import Document, KeyPath, Where, parse_yaml, read_yaml, show_path
 
-TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact")
+TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact", "report")
 SHOE_KEYS: tuple[str, ...] = ("source", "seed", "count", "path", "format")
 SESSION_KEYS: tuple[str, ...] = ("bankroll", "shoes_per_session", "table_min", "table_max")
 STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
@@ -76,6 +76,8 @@ class Experiment:
     """Plugin folders loaded for this experiment (``plugins_dir:``, then ``--plugins-dir``), absolute."""
     exact: bool = False
     """Whether the report sets the exact analysis (``baccarat exact``) beside the simulation (``exact: true``)."""
+    report: bool = True
+    """Whether a run draws the plots and writes report.html (``report: false`` skips them, as ``--no-report`` does)."""
 
     @property
     def seed(self) -> int:
@@ -103,6 +105,7 @@ class Experiment:
             "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
             **({"plugins_dir": list(self.plugins_dirs)} if self.plugins_dirs else {}),
             **({"exact": True} if self.exact else {}),
+            **({} if self.report else {"report": False}),
         }
 
 
@@ -416,8 +419,11 @@ class _Resolver:
         exact = data.get("exact", False)
         if not isinstance(exact, bool):
             raise self.error(("exact",), f"exact must be true or false, not {_shown(exact)}")
+        report = data.get("report", True)
+        if not isinstance(report, bool):
+            raise self.error(("report",), f"report must be true or false, not {_shown(report)}")
         return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
-                          self.plugins_dirs, exact)
+                          self.plugins_dirs, exact, report)
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""

@@ -31,6 +31,9 @@ PLOT_FILES = {
 DPI = 100
 """Pixels per inch of the PNG files."""
 
+PNG_COMPRESSION = 1
+"""zlib level of the PNG files: the same pixels as the default level 6, in a fraction of the time, files a little larger."""
+
 
 def strategy_colors(strategies: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
     """Return one distinct colour per strategy, stable across all plots of a run."""
@@ -122,7 +125,8 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     bins = np.linspace(low, high, 51)
     for ax, name in zip(axes, strategies, strict=False):
         values = finals[name]
-        ax.hist(values, bins=bins, color=colors[name], alpha=0.85, label="sessions")
+        counts, _ = np.histogram(values, bins=bins)  # one filled outline, not a patch per bin: the same bars, drawn faster
+        ax.stairs(counts, bins, fill=True, color=colors[name], alpha=0.85, label="sessions")
         ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
         ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")
         ax.set_title(name, loc="left", fontsize=10)
@@ -187,7 +191,8 @@ def comparison_figure(comparison: pl.DataFrame) -> Figure:
 
 def save_png(fig: Figure, target: str | Path | BinaryIO) -> str | Path | BinaryIO:
     """Render ``fig`` as PNG with the Agg canvas into a file path or a binary stream; return ``target``."""
-    FigureCanvasAgg(fig).print_png(str(target) if isinstance(target, Path) else target, metadata={"Software": None})
+    FigureCanvasAgg(fig).print_png(str(target) if isinstance(target, Path) else target, metadata={"Software": None},
+                                   pil_kwargs={"compress_level": PNG_COMPRESSION})
     return target
 
 

@@ -111,7 +111,7 @@ class Analysis:
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
             baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
             bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
-            background: Executor | None = None) -> Analysis:
+            background: Executor | None = None, plots: bool = True) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
@@ -119,7 +119,8 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     bands a function computing them (``baccarat run`` gathers them while it
     plays, see :mod:`baccarat.runstats`). With ``background``, the bands, the
     summary, the comparison and the sample paths are computed there, each
-    waited for when first used.
+    waited for when first used. Without ``plots``, what only the plots draw
+    (the bands and the sample paths) is not computed: those frames are None.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
@@ -128,7 +129,9 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     def later(fn: Any, *args: Any) -> Pending:
         return fn(*args) if background is None else background.submit(fn, *args)
 
-    if bands is None:
+    if not plots:
+        pending_bands = None
+    elif bands is None:
         pending_bands = later(stats.bankroll_bands, ledger, sessions, initial)
     else:  # first: the bands take longest
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
@@ -138,7 +141,7 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
         _comparison=later(stats.paired_comparison, sessions, baseline),
         _bands=pending_bands,
         ruin=stats.ruin_curve(sessions),
-        _paths=later(stats.sample_paths, ledger, sessions, initial, samples),
+        _paths=later(stats.sample_paths, ledger, sessions, initial, samples) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,
     )
@@ -172,8 +175,11 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 
 def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
-                  roads: Sequence[int] = (), exact: bool | None = None, **precomputed: Any) -> Analysis:
+                  roads: Sequence[int] = (), exact: bool | None = None, plots: bool = True,
+                  **precomputed: Any) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
+
+    Without ``plots``, only the tables are written (``--no-report``).
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
@@ -194,6 +200,12 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
     # the plots are drawn; the files are written once everything is ready, so that an error leaves every file as it
     # was. Leaving the pool waits for what runs there (the bands read the folder).
+    if not plots:
+        analysis = analyse_experiment(ledger, experiment, baseline, plots=False, **precomputed)
+        _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
+        _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
+        _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
+        return analysis
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse_experiment(ledger, experiment, baseline, background=background, **precomputed)
         images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}

@@ -200,7 +200,8 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
 
 def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
                   progress: Callable[[int], None] | None = None, baseline: str | None = None,
-                  force: bool = False) -> RunResult:
+                  force: bool = False, report: bool | None = None, status: Callable[[str], None] | None = None,
+                  announce_compiling: bool = False) -> RunResult:
     """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
     ``baseline`` is the strategy the others are compared with (default: the first).
@@ -210,24 +211,35 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     the chunks gather as they play (:mod:`baccarat.runstats`), not from reading
     the ledger back. The returned result reads its frames from the folder
     when asked. A previous run in ``out_dir`` is replaced only with ``force``.
+    ``report`` (default: the experiment's ``report``) False skips the plots
+    and report.html. ``status`` is told what the run does once the chunks
+    are done (``"writing results"``). With ``announce_compiling``, a line on
+    stderr says when kernels are being compiled (the first run after installing).
     """
+    report = experiment.report if report is None else report
     from baccarat.runstats import RunStatsCollector
 
     start = time.perf_counter()
     prepared = prepare(experiment)
-    plan = dataclasses.replace(prepared.plan, gather_stats=True)
+    plan = dataclasses.replace(prepared.plan, gather_stats=True, announce_compiling=announce_compiling)
+    if announce_compiling and not (executor == "processes" and workers > 1 and len(prepared.chunks) > 1):
+        from baccarat.compile_notice import announce_compiling as announce
+
+        announce()  # this process plays the chunks (else the first worker says it; one line a run)
     timings: dict[str, float] = {}
     counts: list[RunCounts] = []
     gathered: list[RunStatsCollector] = []
 
     def fill(folder: Path) -> RunCounts:
-        collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies])
+        collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies], bankrolls=report)
         gathered.append(collector)
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
             counts.append(write_outputs(outputs, folder, progress,
                                         lambda output: collector.add(output.session_rows, output.bankrolls)))
         glibc.release_freed_memory()
         timings["run"] = time.perf_counter() - start
+        if status is not None:
+            status("writing results")
         return counts[0]
 
     def statistics() -> dict[str, Any]:
@@ -235,7 +247,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         return gathered[0].results(EXACT.divide(Decimal(experiment.session.bankroll_cents), 100), give_back=glibc.release_freed_memory)
 
     out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
-                                 force=force,
+                                 force=force, plots=report,
                                  workers=workers, executor=executor)
     return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
@@ -243,7 +255,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
                  timings: Mapping[str, float], warnings: list[str],
                  statistics: Callable[[], dict[str, Any]] | None = None, baseline: str | None = None,
-                 force: bool = False,
+                 force: bool = False, plots: bool = True,
                  **run_info: Any) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
     summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
@@ -286,7 +298,8 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
         data_files, _ = folder_contents(tmp)
         precomputed = statistics() if statistics is not None else {}
-        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, **precomputed)
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, plots=plots,
+                                 **precomputed)
         record_files(tmp, manifest, data_files, {"ledger.parquet": _ledger_rows_by_strategy(tmp, experiment, counts)})
     return Path(out_dir), analysis
 

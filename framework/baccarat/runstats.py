@@ -275,9 +275,11 @@ def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]
 class RunStatsCollector:
     """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
 
-    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True) -> None:
+    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True, bankrolls: bool = True) -> None:
         self.labels = list(labels)
         self.has_expected = has_expected
+        self.bankrolls = bankrolls
+        """Whether the bankroll columns are kept, for the bands of the plots."""
         self.spool = BankrollSpool(folder)
         self.rows: list[list[SessionRows]] = [[] for _ in self.labels]
 
@@ -285,7 +287,8 @@ class RunStatsCollector:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
             self.rows[k].append(rows)
-            self.spool.append(k, bankroll)
+            if self.bankrolls:
+                self.spool.append(k, bankroll)
 
     def results(self, initial_bankroll: Decimal, give_back: Callable[[], None] | None = None) -> dict[str, Any]:
         """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
@@ -315,4 +318,4 @@ class RunStatsCollector:
             finally:
                 self.spool.remove()
 
-        return {"sessions": sessions, "bands": bands}
+        return {"sessions": sessions, "bands": bands} if self.bankrolls else {"sessions": sessions}

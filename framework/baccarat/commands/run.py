@@ -34,6 +34,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
                         help="print the summary as one JSON object on stdout, for scripts (no progress bar, no table)")
     parser.add_argument("--baseline", metavar="LABEL",
                         help="strategy the others are compared with in comparison.csv and the report (default: the first)")
+    parser.add_argument("--no-report", dest="report", action="store_false", default=None,
+                        help="write the ledger, rounds and summary tables only: no plots, no report.html "
+                             "(for sweeps of many small runs; also 'report: false' in the experiment)")
     add_plugins_dir_option(parser)
 
 
@@ -87,11 +90,17 @@ def run(args: argparse.Namespace) -> int:
     show = not args.quiet and not args.json and sys.stderr.isatty()
     workers = args.workers or default_workers()
     total = _shoes_to_deal(experiment)
-    bar = tqdm(total=total, unit="shoe", desc=experiment.name, disable=not show, file=sys.stderr, delay=0.5, leave=False)
+    bar = tqdm(total=total, unit="shoe", desc=experiment.name, disable=not show, file=sys.stderr, leave=False)
     start = time.perf_counter()
+
+    def status(text: str) -> None:  # the chunks are done: the bar shows them all, and says what comes next
+        bar.set_postfix_str(text, refresh=False)
+        bar.refresh()
+
     with bar:
         result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update,
-                               baseline=args.baseline, force=args.force)
+                               baseline=args.baseline, force=args.force, report=args.report, status=status,
+                               announce_compiling=show)
     seconds = time.perf_counter() - start
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)

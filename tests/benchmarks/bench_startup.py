@@ -1,0 +1,97 @@
+"""Benchmark of small runs: a 10-shoe run against the bare imports, the first run after install, the plots.
+
+    python tests/benchmarks/bench_startup.py [--runs 5]
+
+Prints, each the best of ``--runs`` fresh processes:
+
+- ``python -c "import numpy, polars, pyarrow.parquet"``, the floor of any run;
+- ``baccarat run`` of the job (tests/benchmarks/job.yaml) on 10 shoes, kernels
+  loaded from the cache (a warm run), and with ``--no-report``;
+- the same 10-shoe run after clearing the kernel cache (an empty
+  ``NUMBA_CACHE_DIR``: the first run after installing), once;
+- the four PNG plots and report.html of a 10-shoe and of a 20,000-shoe run,
+  drawn from the saved run's statistics (computed first, not timed) in a
+  process that has drawn them once (imports and fonts loaded, as in a run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+IMPORTS = "import numpy, polars, pyarrow.parquet"
+
+DRAW = """
+import sys, time
+from baccarat import api, report
+run = api.load(sys.argv[1])
+analysis = run.analysis
+frames = (analysis.summary, analysis.comparison, analysis.bands, analysis.paths)  # statistics first: not timed
+text = (run.out_dir / "experiment.yaml").read_text()
+manifest = report.read_manifest(run.out_dir / "manifest.json")
+best = float("inf")
+for k in range(4):  # the first draws once: imports and fonts, as a run that draws has them
+    start = time.perf_counter()
+    images = {kind: report.png_bytes(figure) for kind, figure in analysis.figures().items()}
+    page = report.render_html(analysis, run.experiment, images, text, manifest, None)
+    if k:
+        best = min(best, time.perf_counter() - start)
+print(best)
+"""
+
+
+def seconds_of(command: list[str], env: dict[str, str] | None = None) -> float:
+    """Return the wall-clock seconds of one run of ``command`` (which must succeed)."""
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    took = time.perf_counter() - start
+    if done.returncode:
+        sys.exit(f"{' '.join(command)} failed:\n{done.stderr}")
+    return took
+
+
+def best_of(runs: int, command: list[str], env: dict[str, str] | None = None) -> float:
+    """Return the least seconds of ``runs`` runs of ``command``."""
+    return min(seconds_of(command, env) for _ in range(runs))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
+        work = Path(tmp)
+        counter = iter(range(10**6))
+
+        def run(shoes: int, *options: str) -> list[str]:
+            return [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--quiet", "--set",
+                    f"shoes.count={shoes}", "--out", str(work / f"run-{next(counter)}"), *options]
+
+        seconds_of(run(10))  # kernels compiled into the package's cache if they are not there yet
+        imports = best_of(args.runs, [sys.executable, "-c", IMPORTS])
+        warm = best_of(args.runs, run(10))
+        lean = best_of(args.runs, run(10, "--no-report"))
+        cache = {"NUMBA_CACHE_DIR": str(work / "empty-kernel-cache")}
+        cold = seconds_of(run(10), cache)
+        warm_same_cache = best_of(args.runs, run(10), cache)
+        print(f"python -c {IMPORTS!r}: {imports:.2f} s (best of {args.runs})")
+        print(f"baccarat run, 10 shoes, warm: {warm:.2f} s ({warm / imports:.1f}x the imports)")
+        print(f"baccarat run, 10 shoes, --no-report: {lean:.2f} s ({lean / imports:.1f}x the imports)")
+        print(f"first run after clearing the kernel cache: {cold:.2f} s, warm run on that cache {warm_same_cache:.2f} s "
+              f"({cold / warm_same_cache:.1f}x)")
+        for shoes in (10, 20_000):
+            folder = work / f"plots-{shoes}"
+            seconds_of(run(shoes)[:-2] + ["--out", str(folder)])
+            drawn = float(subprocess.run([sys.executable, "-c", DRAW, str(folder)], capture_output=True, text=True,
+                                         check=True).stdout)
+            print(f"plots and report of a {shoes:,}-shoe run: {drawn:.2f} s")
+
+
+if __name__ == "__main__":
+    main()
