@@ -136,6 +136,11 @@ def test_a_plugins_folder_that_is_a_symlink_loop_is_one_line(tmp_path: Path, cap
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
+    (tmp_path / "in-file.yaml").write_text(f"plugins_dir: {tmp_path / 'a'}\n" + EXPERIMENT)
+    assert main(["run", str(tmp_path / "in-file.yaml"), "--out", str(tmp_path / "out")]) == 2
+    assert one_line(capsys.readouterr().err) == (f"baccarat: error: {tmp_path / 'in-file.yaml'}:1:14: plugins_dir "
+                                                 f"'{tmp_path / 'a'}': the plugins folder cannot be used: "
+                                                 "it is a symbolic link that leads back to itself")
     for args in (["strategies", "--plugins-dir", str(tmp_path / "a")],
                  ["run", str(tmp_path / "exp.yaml"), "--plugins-dir", str(tmp_path / "a"), "--out", str(tmp_path / "out")]):
         assert main(args) == 2
@@ -188,6 +193,7 @@ def test_a_plugin_changing_the_decimal_context_changes_no_result(tmp_path: Path,
 
 SNOOPER = '''
 import gc
+import sys
 
 import numpy as np
 
@@ -226,6 +232,14 @@ class Snooper(Strategy):
                 if isinstance(obj, RoundTable) or (isinstance(obj, np.ndarray) and obj.size > 6 * view.round):
                     raise AssertionError(f"found {type(obj).__name__} of size {getattr(obj, 'size', len(obj))}")
             return {"banker": 10}
+        if self.mode == "payout":  # the settlement of every round, from the engine's own frame
+            frame = sys._getframe(1)
+            while "multipliers" not in frame.f_locals:
+                frame = frame.f_back
+            settlement = frame.f_locals["multipliers"]
+            settlement["banker"].flags.writeable = True
+            settlement["banker"][:] = 10**6
+            return {"banker": 10}
         table = next(o for o in gc.get_objects() if isinstance(o, RoundTable) and len(o) > 1)
         if self.mode == "write":
             table.outcome[:] = 1
@@ -260,8 +274,9 @@ def test_the_round_table_is_read_only(tmp_path: Path, capsys: pytest.CaptureFixt
     assert not (tmp_path / "out").exists()
 
 
-def test_a_run_whose_rounds_changed_while_it_played_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(snooping_run(tmp_path, "unlock")) == 2
+@pytest.mark.parametrize("mode", ["unlock", "payout"])
+def test_a_run_whose_rounds_changed_while_it_played_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str) -> None:
+    assert main(snooping_run(tmp_path, mode)) == 2
     err = one_line(capsys.readouterr().err)
     assert err.startswith("baccarat: error: ") and "the rounds changed while strategy 'snooper' played them" in err
     assert not (tmp_path / "out").exists()

@@ -169,7 +169,7 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     turned = table.turned.tolist()
     # each round's cards as a list of its own: the view keeps the rounds dealt, never a way to the others
     cards = np.concatenate([table.player_cards, table.banker_cards], axis=1).tolist() if table.has_cards else None
-    digest = table_digest(table)
+    digest = table_digest(table, dict(multipliers))
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     initial = config.bankroll_cents * MICROS_PER_CENT
@@ -252,9 +252,10 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
                             raise
                         raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         out_row += stop - start
-    if table_digest(table) != digest:
+    if table_digest(table, dict(multipliers)) != digest:
         raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
-                            "of rounds (a strategy may read only the rounds dealt, through its view); nothing is written")
+                            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
+                            "nothing is written")
     return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
 
 

@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine import SessionConfig, StrategyRun, session_bounds
-from baccarat.errors import RunFailure
-from baccarat.rounds import RoundTable
+from baccarat.errors import RunFailure, StrategyError
+from baccarat.rounds import RoundTable, table_digest
 from baccarat.rules import Rules
 
 EXECUTORS: tuple[str, ...] = ("processes", "ray")
@@ -202,6 +202,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
     multipliers = settlement_table(table, plan.rules)
+    dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop)
                 for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
@@ -220,6 +221,9 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
                                         plan.config.table_min_cents))
             bankrolls.append(columns["bankroll"])
         ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))
+    if table_digest(table, multipliers) != dealt:  # compiled plugin code included
+        raise StrategyError("the rounds or their settlement changed while the strategies played them (a strategy's code "
+                            "wrote to them); the run was abandoned and nothing was written")
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)

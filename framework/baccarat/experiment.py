@@ -452,7 +452,12 @@ class _Resolver:
         for index, item in items:
             path: KeyPath = ("plugins_dir",) if index is None else ("plugins_dir", index)
             name = self.text(path, item, "plugins_dir")
-            folder = (self.folder / Path(name).expanduser()).resolve()
+            from baccarat.plugins import plugins_folder
+
+            try:
+                folder = Path(plugins_folder(self.folder / Path(name).expanduser()))
+            except InputError as exc:
+                raise self.error(path, f"plugins_dir {name!r}: {exc.message}") from None
             if not folder.is_dir():
                 raise self.error(path, f"the plugins folder {name!r} does not exist (looked for {folder})"
                                        if not folder.exists() else f"plugins_dir {name!r} is not a folder")

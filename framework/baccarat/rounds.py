@@ -169,11 +169,15 @@ class RoundTable:
         return pl.from_arrow(self.to_arrow())
 
 
-def table_digest(table: RoundTable) -> bytes:
-    """Return a digest of every column of ``table``: a run checks that its rounds are the same after each strategy played."""
+def table_digest(table: RoundTable, settlement: dict[str, np.ndarray] | None = None) -> bytes:
+    """Return a digest of every column of ``table`` (and of its ``settlement`` arrays, when given).
+
+    A run checks with it that its rounds are the same after the strategies played them.
+    """
     digest = hashlib.blake2b(digest_size=16)
-    for field in dataclasses.fields(table):
-        value = getattr(table, field.name)
+    named = [(field.name, getattr(table, field.name)) for field in dataclasses.fields(table)]
+    for name, value in named + sorted((settlement or {}).items()):
+        digest.update(name.encode())
         if isinstance(value, np.ndarray):
             digest.update(np.ascontiguousarray(value).view(np.uint8).data if value.size else b"")
             digest.update(repr((value.dtype.str, value.shape)).encode())
