@@ -91,6 +91,25 @@ def test_the_value_guard_acts_while_the_document_is_read(tmp_path: Path, capsys:
     assert err == f"baccarat: error: {tmp_path / 'list.yaml'}:1:{column}: the document holds more than {MAX_NODES:,} values"
 
 
+@pytest.mark.parametrize("libyaml", [True, False])
+def test_both_readers_refuse_too_many_or_too_deep_values_at_the_same_place(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], libyaml: bool) -> None:
+    import yaml
+
+    from baccarat import yamlfile
+
+    monkeypatch.setattr(yamlfile, "MAX_NODES", 1000)  # PyYAML's own reader is slow: a smaller guard, the same rule
+    monkeypatch.setattr(yaml, "__with_libyaml__", libyaml and yaml.__with_libyaml__)
+    (tmp_path / "list.yaml").write_text("a: &x [1, 2]\nb: *x\nshoes: {seed: [" + ",".join(["1"] * 5000) + "]}\n")
+    (tmp_path / "deep.yaml").write_text("shoes:\n  " + "- " * 150 + "1\n")
+    assert main(["run", str(tmp_path / "list.yaml"), "--out", str(tmp_path / "out")]) == 2
+    assert main(["run", str(tmp_path / "deep.yaml"), "--out", str(tmp_path / "out")]) == 2
+    first, second = capsys.readouterr().err.splitlines()
+    column = len("shoes: {seed: [") + 2 * (1000 - 11) + 1  # 11 values come before the list's items
+    assert first == f"baccarat: error: {tmp_path / 'list.yaml'}:3:{column}: the document holds more than 1,000 values"
+    assert second == f"baccarat: error: {tmp_path / 'deep.yaml'}:2:{3 + 2 * 99}: values are nested more than 100 levels deep"
+
+
 def test_an_empty_option_value_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
     with pytest.raises(SystemExit) as stopped:
@@ -183,6 +202,49 @@ def test_a_plugin_changing_the_decimal_context_changes_no_result(tmp_path: Path,
     assert main(["run", str(exp), "--quiet", "--out", str(tmp_path / "plain")]) == 0
     clear_registry()
     assert main(["run", str(exp), "--quiet", "--plugins-dir", str(folder), "--out", str(tmp_path / "imprecise")]) == 0
+    capsys.readouterr()
+    plain, imprecise = (pl.read_parquet(tmp_path / name / "ledger.parquet") for name in ("plain", "imprecise"))
+    assert plain.height > 100 and plain.equals(imprecise)
+    assert (tmp_path / "plain" / "summary.csv").read_bytes() == (tmp_path / "imprecise" / "summary.csv").read_bytes()
+
+
+IMPRECISE_STRATEGY = '''
+import decimal
+
+from baccarat import hookimpl
+from baccarat.strategy import Strategy
+
+
+class Imprecise(Strategy):
+    """Bets 12.35 on banker, and sets the decimal precision to 2 digits every round."""
+
+    name = "imprecise"
+    params = {}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker"}
+
+    def bets(self, view):
+        decimal.getcontext().prec = 2
+        return {"banker": decimal.Decimal("12.35")}
+
+
+@hookimpl
+def register_strategies(register):
+    register(Imprecise)
+'''
+
+
+def test_a_strategy_changing_the_decimal_context_while_it_plays_changes_no_result(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = plugins(tmp_path, imprecise=IMPRECISE_STRATEGY)
+    body = "shoes: {seed: 5, count: 6}\nsession: {bankroll: 12345.67, table_min: 2.5, table_max: 4321.99}\nstrategies:\n"
+    (tmp_path / "plain.yaml").write_text(body + "  - {name: bettor, use: flat, params: {side: banker, unit: 12.35}}\n")
+    (tmp_path / "imprecise.yaml").write_text(body + "  - {name: bettor, use: imprecise}\n")
+    for name in ("plain", "imprecise"):
+        assert main(["run", str(tmp_path / f"{name}.yaml"), "--quiet", "--workers", "1", "--plugins-dir", str(folder),
+                     "--out", str(tmp_path / name)]) == 0
     capsys.readouterr()
     plain, imprecise = (pl.read_parquet(tmp_path / name / "ledger.parquet") for name in ("plain", "imprecise"))
     assert plain.height > 100 and plain.equals(imprecise)

@@ -28,6 +28,7 @@ naming the strategy, session, shoe, hand and round):
 from __future__ import annotations
 
 import dataclasses
+import decimal
 import functools
 import math
 import numbers
@@ -161,6 +162,14 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     ``bankroll`` in micro-units. The loop logs only the bets placed; the dense
     columns are built from the log at the end (:func:`ledger_columns`).
     """
+    with decimal.localcontext():  # what the strategy's code does to the decimal context ends with its run
+        return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
+
+
+def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
+                   rules: Rules, config: SessionConfig, seed: int,
+                   sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
+    """The loop of :func:`run_strategy`."""
     offered = {bet: k for k, bet in enumerate(multipliers)}
     mult = [arr.tolist() for arr in multipliers.values()]
     outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]  # each round's outcome by name
