@@ -71,7 +71,7 @@ def main() -> None:
 
         def run(shoes: int, *options: str) -> list[str]:
             return [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--quiet", "--set",
-                    f"shoes.count={shoes}", "--out", str(work / f"run-{next(counter)}"), *options]
+                    f"shoes.count={shoes}", "--force", "--out", str(work / f"run-{next(counter)}"), *options]
 
         seconds_of(run(10))  # kernels compiled into the package's cache if they are not there yet
         imports = best_of(args.runs, [sys.executable, "-c", IMPORTS])
