@@ -484,11 +484,7 @@ def compiled_twin(cls: type) -> Any | None:
     Looked up in the registries built in this process (the one that
     registered ``cls`` has it).
     """
-    for found in _CACHE.values():
-        kernel = found.kernels().get(cls)
-        if kernel is not None:
-            return kernel
-    return None
+    return _companion(cls, "kernels")
 
 
 def exact_form(cls: type) -> Any | None:
@@ -497,10 +493,15 @@ def exact_form(cls: type) -> Any | None:
     Looked up in the registries built in this process (the one that
     registered ``cls`` has it).
     """
+    return _companion(cls, "exact_forms")
+
+
+def _companion(cls: type, which: str) -> Any | None:
+    """The companion (``kernels`` or ``exact_forms``) registered for ``cls`` in a registry built in this process, or None."""
     for found in _CACHE.values():
-        form = found.exact_forms().get(cls)
-        if form is not None:
-            return form
+        companion = getattr(found, which)().get(cls)
+        if companion is not None:
+            return companion
     return None
 
 
