@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from baccarat.cards import RANK_BY_TOKEN
-from baccarat.experiment import load_experiment
+from baccarat.table.cards import RANK_BY_TOKEN
+from baccarat.experiment.model import load_experiment
 
 
 def pair_evs(rounds: pl.DataFrame, decks: int, pays: Fraction, turned: np.ndarray | None = None) -> np.ndarray:
@@ -62,7 +62,7 @@ def main() -> None:
     rounds = pl.read_parquet(run / "rounds.parquet", columns=["shoe", "hand", "player_cards", "banker_cards"])
     turned = None
     if experiment.shoes["source"] == "seeded" and rules.burn and not rules.reshuffle_every_round:
-        from baccarat.fastdeal import shuffle_shoes
+        from baccarat.shoes.fastdeal import shuffle_shoes
 
         count = int(rounds["shoe"].max())
         first_cards = shuffle_shoes(rules, experiment.seed, 1, count)[:, 0]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from baccarat.plugins import BUILT_IN_DISTRIBUTION, DISABLE_ENV, ENTRY_POINT_GROUP  # noqa: E402
+from baccarat.plugin.manager import BUILT_IN_DISTRIBUTION, DISABLE_ENV, ENTRY_POINT_GROUP  # noqa: E402
 
 THIRD_PARTY_PLUGINS = sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)
                               if ep.dist is None or ep.dist.metadata["Name"] != BUILT_IN_DISTRIBUTION})

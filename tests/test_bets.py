@@ -11,19 +11,19 @@ import numpy as np
 import polars as pl
 import pytest
 
-from baccarat.bets import check_bets_offered, settlement_table
-from baccarat.cards import parse_card, rank_of
 from baccarat.cli import main
-from baccarat.dealer import play_round
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import RulesError
-from baccarat.experiment import load_experiment
-from baccarat.ledger import ledger_frame
-from baccarat.odds import bet_odds, expected_values
-from baccarat.rounds import OUTCOME_CODE, RoundTable
-from baccarat.rules import Rules, preset, rules_from_mapping
-from baccarat.runner import run_experiment
-from baccarat.strategy import Strategy
+from baccarat.execution.runner import run_experiment
+from baccarat.experiment.model import load_experiment
+from baccarat.odds.bet_odds import bet_odds, expected_values
+from baccarat.odds.settlement import check_bets_offered, settlement_table
+from baccarat.plugin.strategy import Strategy
+from baccarat.results.ledger import ledger_frame
+from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
+from baccarat.table.cards import parse_card, rank_of
+from baccarat.table.dealer import play_round
+from baccarat.table.rules import Rules, preset, rules_from_mapping
 
 # Hands dealt in order P, B, P, B, then third cards; the comment says how each ends.
 HANDS = {

@@ -13,8 +13,8 @@ import yaml
 
 from baccarat.cli import main
 from baccarat.commands.run import default_out
-from baccarat.experiment import load_experiment
-from baccarat.runner import run_experiment
+from baccarat.execution.runner import run_experiment
+from baccarat.experiment.model import load_experiment
 
 SMALL = ("name: small\nshoes: {seed: 5, count: 4}\nsession: {bankroll: 1000, table_min: 5, table_max: 200, shoes_per_session: 2}\n"
          "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
@@ -107,7 +107,7 @@ def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) 
 
 def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir: Path, monkeypatch: pytest.MonkeyPatch,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from baccarat.parquet_append import ParquetAppender
+    from baccarat.results.parquet_append import ParquetAppender
 
     real = ParquetAppender.append
 
@@ -124,12 +124,12 @@ def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir
 
 
 def test_an_interrupted_run_leaves_nothing(workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
-    import baccarat.executor
+    import baccarat.execution.executor
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(baccarat.executor, "run_chunk", interrupted)
+    monkeypatch.setattr(baccarat.execution.executor, "run_chunk", interrupted)
     assert main(["run", "small.yaml", "--quiet"]) == 130
     assert everything_under(workdir) == ["small.yaml"]
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from baccarat import stats
 from baccarat.cli import main
+from baccarat.results import stats
 
 EXPERIMENT = """name: cmp
 shoes: {seed: 5, count: 12}

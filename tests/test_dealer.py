@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from baccarat.cards import make_card, parse_card
-from baccarat.dealer import play_round
+from baccarat.table.cards import make_card, parse_card
+from baccarat.table.dealer import play_round
 
 # Card with a given point value: value 0 -> a king, 1 -> ace, 2..9 pips.
 RANK_FOR_VALUE = {0: 13, **{v: v for v in range(1, 10)}}

@@ -6,11 +6,11 @@ from decimal import Decimal
 
 import pytest
 
-from baccarat.bets import settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, amount_to_cents, run_strategy
-from baccarat.plugins import default_session, registry
-from baccarat.rounds import OUTCOME_CODE, RoundTable
-from baccarat.rules import preset
+from baccarat.engine.reference import SessionConfig, StrategyRun, amount_to_cents, run_strategy
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.manager import default_session, registry
+from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
+from baccarat.table.rules import preset
 
 
 def scripted(outcomes: str, shoe_lengths: list[int] | None = None) -> RoundTable:

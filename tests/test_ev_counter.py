@@ -7,16 +7,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from baccarat.bets import settlement_table
-from baccarat.counting import exact_evs, pair_ev
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import StrategyError
-from baccarat.odds import bet_evs, round_odds
-from baccarat.plugins import default_session, registry
-from baccarat.rounds import RoundTable
-from baccarat.rules import preset
-from baccarat.shoes import seeded_table, shuffled_shoe
-from baccarat.strategy import Strategy
+from baccarat.odds.bet_odds import bet_evs, round_odds
+from baccarat.odds.counting import exact_evs, pair_ev
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.manager import default_session, registry
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.rounds import RoundTable
+from baccarat.shoes.seeded import seeded_table, shuffled_shoe
+from baccarat.table.rules import preset
 
 
 def seen_counts(table: RoundTable, row: int, decks: int, seed: int | None = None) -> list[int]:

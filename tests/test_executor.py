@@ -9,15 +9,15 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from baccarat import executor
-from baccarat.bets import settlement_table
-from baccarat.engine import run_strategy, session_bounds
-from baccarat.experiment import load_experiment
-from baccarat.ledger import ledger_frame
-from baccarat.odds import expected_values
-from baccarat.recorded.write import write_shoes
-from baccarat.runner import prepare, run_experiment, run_to_folder, strategy_runs
-from baccarat.shoes import seeded_rounds, seeded_table
+from baccarat.engine.reference import run_strategy, session_bounds
+from baccarat.execution import executor
+from baccarat.execution.runner import prepare, run_experiment, run_to_folder, strategy_runs
+from baccarat.experiment.model import load_experiment
+from baccarat.odds.bet_odds import expected_values
+from baccarat.odds.settlement import settlement_table
+from baccarat.results.ledger import ledger_frame
+from baccarat.shoes.recorded.write import write_shoes
+from baccarat.shoes.seeded import seeded_rounds, seeded_table
 
 EXPERIMENT = {
     "name": "chunks",

@@ -7,9 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from baccarat import fastdeal
-from baccarat.rules import Rules, preset, preset_names
-from baccarat.shoes import seeded_table, shuffled_shoe
+from baccarat.shoes import fastdeal
+from baccarat.shoes.seeded import seeded_table, shuffled_shoe
+from baccarat.table.rules import Rules, preset, preset_names
 
 SEEDS = (0, 1, 7, 2**32 - 1, 2**32 + 5, 2**64 + 9, 2**130 + 11)
 SHOE_IDS = (1, 2, 99, 2**31, 2**32 - 1, 2**32, 2**40 + 3)
@@ -87,8 +87,8 @@ def test_dealing_given_shoes_matches_the_reference_on_unsuited_cards() -> None:
     rules = preset("punto-banco-6")
     rng = np.random.default_rng(5)
     shoes = np.stack([rng.permutation(np.tile(np.arange(1, 14, dtype=np.int8), 24)) for _ in range(50)])
-    from baccarat.rounds import RoundTable
-    from baccarat.shoes import deal_seeded_shoe, turned_card
+    from baccarat.shoes.rounds import RoundTable
+    from baccarat.shoes.seeded import deal_seeded_shoe, turned_card
 
     dealt = [deal_seeded_shoe(shoes[k].tolist(), rules) for k in range(50)]
     reference = RoundTable.from_rounds((k + 1, rounds) for k, rounds in enumerate(dealt))

@@ -7,13 +7,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baccarat.bets import settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.fastdeal import seeded_table_fast
-from baccarat.fastpath import DISABLE_ENV, play_fast
-from baccarat.plugins import registry
-from baccarat.rules import preset
-from baccarat.strategy import Progression, Strategy
+from baccarat.engine.compiled import DISABLE_ENV, play_fast
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.manager import registry
+from baccarat.plugin.strategy import Progression, Strategy
+from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.table.rules import preset
 
 PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
                 "oscars-grind")
@@ -111,7 +111,7 @@ class FreeForm(Strategy):
 
 
 def test_what_the_fast_path_does_not_cover_is_left_to_the_reference() -> None:
-    from baccarat.compose import compose
+    from baccarat.plugin.compose import compose
     from baccarat_strategies import progressions, selectors
 
     rules = preset("punto-banco-8")
@@ -141,7 +141,7 @@ def test_the_fast_path_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> N
 def test_the_built_ins_reach_their_kernels_only_through_the_hook(monkeypatch: pytest.MonkeyPatch) -> None:
     from pathlib import Path
 
-    from baccarat.plugins import clear_registry
+    from baccarat.plugin.manager import clear_registry
     from baccarat_strategies import kernels
 
     framework = Path(__file__).resolve().parent.parent / "framework"

@@ -20,8 +20,8 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.plugins import clear_registry
-from baccarat.yamlfile import MAX_NODES
+from baccarat.files.yamlfile import MAX_NODES
+from baccarat.plugin.manager import clear_registry
 
 EXPERIMENT = "shoes: {seed: 3, count: 4}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
 LIMIT_SECONDS = 60
@@ -96,7 +96,7 @@ def test_both_readers_refuse_too_many_or_too_deep_values_at_the_same_place(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], libyaml: bool) -> None:
     import yaml
 
-    from baccarat import yamlfile
+    from baccarat.files import yamlfile
 
     monkeypatch.setattr(yamlfile, "MAX_NODES", 1000)  # PyYAML's own reader is slow: a smaller guard, the same rule
     monkeypatch.setattr(yaml, "__with_libyaml__", libyaml and yaml.__with_libyaml__)
@@ -212,7 +212,7 @@ IMPRECISE_STRATEGY = '''
 import decimal
 
 from baccarat import hookimpl
-from baccarat.strategy import Strategy
+from baccarat.plugin.strategy import Strategy
 
 
 class Imprecise(Strategy):
@@ -260,8 +260,8 @@ import sys
 import numpy as np
 
 from baccarat import hookimpl
-from baccarat.rounds import RoundTable
-from baccarat.strategy import Strategy
+from baccarat.shoes.rounds import RoundTable
+from baccarat.plugin.strategy import Strategy
 
 
 def reachable(start, depth):

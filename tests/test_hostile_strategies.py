@@ -16,13 +16,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from baccarat.bets import settlement_table
 from baccarat.cli import main
-from baccarat.engine import SessionConfig, StrategyRun, amount_to_cents, run_strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, amount_to_cents, run_strategy
 from baccarat.errors import StrategyError
-from baccarat.rounds import OUTCOME_CODE, RoundTable
-from baccarat.rules import preset
-from baccarat.strategy import Strategy
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
+from baccarat.table.rules import preset
 
 RULES = preset("punto-banco-8")
 
@@ -172,7 +172,7 @@ def test_a_further_bet_the_bankroll_would_cut_below_the_minimum_is_not_placed() 
 
 PLUGIN = '''
 from baccarat import hookimpl
-from baccarat.strategy import Strategy
+from baccarat.plugin.strategy import Strategy
 
 
 class Hostile(Strategy):

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baccarat.errors import InputError
-from baccarat.odds import (
+from baccarat.odds.bet_odds import (
     MAX_CARDS,
     bet_evs,
     bet_odds,
@@ -25,7 +25,7 @@ from baccarat.odds import (
     round_odds,
     shoe_counts,
 )
-from baccarat.rules import Rules, preset, rules_from_mapping
+from baccarat.table.rules import Rules, preset, rules_from_mapping
 
 F = Fraction
 

@@ -11,8 +11,8 @@ import pyarrow.parquet as pq
 import pytest
 from polars.testing import assert_frame_equal
 
-from baccarat.columnar import encode_parquet
-from baccarat.parquet_append import ParquetAppender, ParquetPartError, decode_struct, encode_struct, split_part
+from baccarat.results.parquet_append import ParquetAppender, ParquetPartError, decode_struct, encode_struct, split_part
+from baccarat.shoes.columnar import encode_parquet
 
 
 def frame(seed: int, rows: int) -> pl.DataFrame:

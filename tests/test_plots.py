@@ -8,9 +8,9 @@ import struct
 import pytest
 from handmade import flat_ledger
 
-from baccarat import plots
 from baccarat.errors import InputError
-from baccarat.report import analyse
+from baccarat.results import plots
+from baccarat.results.report import analyse
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 

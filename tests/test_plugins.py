@@ -24,10 +24,10 @@ import pytest
 from conftest import THIRD_PARTY_PLUGINS
 from test_strategies import money, play, sides, stakes
 
-from baccarat import hookspecs
 from baccarat.cli import main
 from baccarat.errors import InputError, StrategyError
-from baccarat.plugins import DISABLE_ENV, clear_registry, registry
+from baccarat.plugin import hookspecs
+from baccarat.plugin.manager import DISABLE_ENV, clear_registry, registry
 
 ROOT = Path(__file__).resolve().parent.parent
 HOOKS = sorted(name for name, fn in vars(hookspecs).items() if callable(fn) and hasattr(fn, "baccarat_spec"))
@@ -81,7 +81,7 @@ def test_hook_register_selectors(tmp_path: Path) -> None:
 def test_hook_register_progressions(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, plus_two="""
         from baccarat import hookimpl
-        from baccarat.strategy import Progression
+        from baccarat.plugin.strategy import Progression
 
         class PlusTwo(Progression):
             name = "plus-two"
@@ -104,8 +104,8 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
 
 TWIN_PLUGIN = """
     from baccarat import hookimpl
-    from baccarat.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE
-    from baccarat.strategy import Progression, StopRule, amount_cents
+    from baccarat.plugin.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE
+    from baccarat.plugin.strategy import Progression, StopRule, amount_cents
 
     class PlusTwo(Progression):
         name = "plus-two"
@@ -152,11 +152,11 @@ TWIN_PLUGIN = """
 
 
 def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params):
-    from baccarat.bets import settlement_table
-    from baccarat.engine import StrategyRun, run_strategy, session_bounds
-    from baccarat.fastdeal import seeded_table_fast
-    from baccarat.fastpath import play_fast
-    from baccarat.rules import preset
+    from baccarat.engine.compiled import play_fast
+    from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.table.rules import preset
 
     rules = preset("punto-banco-8")
     table = seeded_table_fast(rules, seed, 1, 8)
@@ -169,15 +169,15 @@ def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params)
 
 
 def test_hook_register_exact_forms(tmp_path: Path) -> None:
-    from baccarat.engine import SessionConfig
-    from baccarat.exact import analyse_strategy
-    from baccarat.odds import bet_distribution
-    from baccarat.rules import preset
+    from baccarat.engine.reference import SessionConfig
+    from baccarat.exact.analysis import analyse_strategy
+    from baccarat.odds.bet_odds import bet_distribution
+    from baccarat.table.rules import preset
 
     folder = plugin_folder(tmp_path, mine="""
         from baccarat import hookimpl
-        from baccarat.exact_forms import ExactProgression
-        from baccarat.strategy import Progression
+        from baccarat.plugin.exact_forms import ExactProgression
+        from baccarat.plugin.strategy import Progression
 
         class PlusTwo(Progression):
             name = "plus-two"
@@ -221,7 +221,7 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
 
 
 def test_hook_register_kernels(tmp_path: Path) -> None:
-    from baccarat.engine import SessionConfig
+    from baccarat.engine.reference import SessionConfig
 
     config = SessionConfig(30_000, 1_000, 20_000, 2)  # table-maximum restarts, ruin, two shoes a session
     folder = plugin_folder(tmp_path / "right", twins=TWIN_PLUGIN.replace("WRONG", "plus_two_lost"))
@@ -241,7 +241,7 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
     # A piece of another plugin cannot be given a twin: a warning names the plugin, the rest still works.
     other = plugin_folder(tmp_path / "other", thief="""
         from baccarat import hookimpl
-        from baccarat.kernels import CompiledProgression
+        from baccarat.plugin.kernels import CompiledProgression
         from baccarat_strategies.progressions import Martingale
 
         @hookimpl
@@ -258,7 +258,7 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
 def test_hook_register_stop_rules(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, below="""
         from baccarat import hookimpl
-        from baccarat.strategy import StopRule, amount_cents
+        from baccarat.plugin.strategy import StopRule, amount_cents
 
         class StopBelow(StopRule):
             name = "stop_below"
@@ -287,12 +287,12 @@ def test_hook_register_bets(tmp_path: Path) -> None:
 
     from side_bet_reference import end_distribution, value_counts
 
-    from baccarat.bets import settlement_table
-    from baccarat.cards import parse_card
-    from baccarat.dealer import play_round
-    from baccarat.odds import bet_odds, shoe_counts
-    from baccarat.rounds import RoundTable
-    from baccarat.rules import preset, rules_from_mapping
+    from baccarat.odds.bet_odds import bet_odds, shoe_counts
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.shoes.rounds import RoundTable
+    from baccarat.table.cards import parse_card
+    from baccarat.table.dealer import play_round
+    from baccarat.table.rules import preset, rules_from_mapping
 
     folder = plugin_folder(tmp_path, tie_six=python_blocks(ROOT / "docs" / "plugins.md")[1])
     reg = registry([folder])
@@ -309,7 +309,7 @@ def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp
     folder = plugin_folder(tmp_path, sloppy="""
         from fractions import Fraction
         from baccarat import hookimpl
-        from baccarat.bet_registry import BetDefinition
+        from baccarat.table.bet_registry import BetDefinition
 
         @hookimpl
         def register_bets(register):
@@ -452,7 +452,7 @@ def test_a_plugin_whose_hook_fails_is_left_out_of_that_hook(tmp_path: Path) -> N
 def test_two_plugins_registering_one_name_is_an_error_naming_both(tmp_path: Path, capsys) -> None:
     folder = plugin_folder(tmp_path, clash="""
         from baccarat import hookimpl
-        from baccarat.strategy import Strategy
+        from baccarat.plugin.strategy import Strategy
 
         class Mine(Strategy):
             name = "martingale"
@@ -708,7 +708,7 @@ def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(exa
 
 
 def test_example_package_twins_play_compiled_with_the_reference_ledger(example_installed: Path) -> None:
-    from baccarat.engine import SessionConfig
+    from baccarat.engine.reference import SessionConfig
 
     found = registry()
     kernels = found.kernels()
@@ -740,7 +740,7 @@ def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> 
 
     from side_bet_reference import end_distribution, value_counts
 
-    from baccarat.odds import shoe_counts
+    from baccarat.odds.bet_odds import shoe_counts
 
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json"], capture_output=True, text=True, env=env,

@@ -25,18 +25,18 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from baccarat import executor
-from baccarat.bets import MICROS_PER_CENT, settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.executor import play_strategy
-from baccarat.experiment import load_experiment
-from baccarat.plugins import registry
-from baccarat.recorded import FORMATS, read_shoes
-from baccarat.recorded.write import write_shoes
-from baccarat.rounds import OUTCOME_CODE, RoundTable
-from baccarat.rules import preset, preset_names
-from baccarat.shoes import seeded_rounds, seeded_table
-from baccarat.strategy import Strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
+from baccarat.execution import executor
+from baccarat.execution.executor import play_strategy
+from baccarat.experiment.model import load_experiment
+from baccarat.odds.settlement import MICROS_PER_CENT, settlement_table
+from baccarat.plugin.manager import registry
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.recorded import FORMATS, read_shoes
+from baccarat.shoes.recorded.write import write_shoes
+from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
+from baccarat.shoes.seeded import seeded_rounds, seeded_table
+from baccarat.table.rules import preset, preset_names
 
 FEW = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 REGISTRY = registry()
@@ -196,7 +196,7 @@ def test_free_form_strategies_conserve_money_and_keep_to_the_limits(data: st.Dat
                            min_size=1, max_size=3, unique=True))
 def test_any_number_of_workers_gives_the_same_rounds_and_ledger(seed: int, count: int, per_session: int,
                                                                  strategies: list[tuple[str, str]]) -> None:
-    from baccarat.runner import run_experiment
+    from baccarat.execution.runner import run_experiment
 
     exp = load_experiment({
         "shoes": {"seed": seed, "count": count},

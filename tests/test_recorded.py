@@ -8,13 +8,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from baccarat.cards import labels
 from baccarat.errors import ShoeError
-from baccarat.recorded import FORMATS, ShoeScan, read_cards, read_shoes
-from baccarat.recorded.write import write_shoes
-from baccarat.rounds import RoundTable
-from baccarat.rules import preset, preset_names
-from baccarat.shoes import dealt_cards, seeded_rounds, seeded_table
+from baccarat.shoes.recorded import FORMATS, ShoeScan, read_cards, read_shoes
+from baccarat.shoes.recorded.write import write_shoes
+from baccarat.shoes.rounds import RoundTable
+from baccarat.shoes.seeded import dealt_cards, seeded_rounds, seeded_table
+from baccarat.table.cards import labels
+from baccarat.table.rules import preset, preset_names
 
 CARD_COLUMNS = ("player_cards", "banker_cards", "player_total", "banker_total", "natural", "player_pair", "banker_pair")
 

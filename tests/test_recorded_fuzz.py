@@ -9,12 +9,12 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baccarat.cards import hand_total
 from baccarat.errors import ShoeError
-from baccarat.recorded import FORMATS, read_shoes
-from baccarat.recorded.write import shoe_lines
-from baccarat.rules import preset
-from baccarat.shoes import seeded_rounds
+from baccarat.shoes.recorded import FORMATS, read_shoes
+from baccarat.shoes.recorded.write import shoe_lines
+from baccarat.shoes.seeded import seeded_rounds
+from baccarat.table.cards import hand_total
+from baccarat.table.rules import preset
 
 RULES = preset("punto-banco-8")
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from baccarat.cards import make_card
-from baccarat.recorded.rounds_format import broken_rule, played_as_recorded, split_csv_line
+from baccarat.shoes.recorded.rounds_format import broken_rule, played_as_recorded, split_csv_line
+from baccarat.table.cards import make_card
 
 # Banker total -> Player third-card values on which Banker STANDS (SPEC section 2 table).
 BANKER_STANDS_ON = {0: set(), 1: set(), 2: set(), 3: {8}, 4: {0, 1, 8, 9}, 5: {0, 1, 2, 3, 8, 9},

@@ -11,9 +11,10 @@ import pytest
 from handmade import flat_ledger
 from test_plots import png_size
 
-from baccarat import cli, stats
-from baccarat.experiment import load_experiment
-from baccarat.report import SUMMARY_ROWS, analyse, format_summary, write_results
+from baccarat import cli
+from baccarat.experiment.model import load_experiment
+from baccarat.results import stats
+from baccarat.results.report import SUMMARY_ROWS, analyse, format_summary, write_results
 
 EXPERIMENT = {
     "name": "report-test",
@@ -110,7 +111,7 @@ def test_summary_csv_is_the_summary_of_the_saved_ledger(run_dir) -> None:
 
 
 def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None:
-    from baccarat.report import SESSION_FILE_COLUMNS
+    from baccarat.results.report import SESSION_FILE_COLUMNS
 
     sessions = pl.read_parquet(run_dir / "sessions.parquet")
     assert sessions.columns == list(SESSION_FILE_COLUMNS)

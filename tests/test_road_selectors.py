@@ -7,7 +7,7 @@ import pytest
 from test_engine import play
 
 from baccarat.errors import StrategyError
-from baccarat.roads import parse_outcomes, roads
+from baccarat.table.roads import parse_outcomes, roads
 
 # Sides: "B" banker, "P" player, "-" sat out.
 

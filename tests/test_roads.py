@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from baccarat.roads import DERIVED_ROADS, parse_outcomes, roads, text_grid
+from baccarat.table.roads import DERIVED_ROADS, parse_outcomes, roads, text_grid
 
 BIG = {"banker": "B", "player": "P"}
 COLOURS = {"red": "R", "blue": "b"}

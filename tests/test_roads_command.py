@@ -7,13 +7,13 @@ import struct
 
 import pytest
 
-from baccarat.cards import card_label
 from baccarat.cli import main
 from baccarat.commands.roads import render_text
-from baccarat.roads import roads
-from baccarat.rules import preset
-from baccarat.runner import run_experiment, write_run
-from baccarat.shoes import dealt_cards, seeded_rounds
+from baccarat.execution.runner import run_experiment, write_run
+from baccarat.shoes.seeded import dealt_cards, seeded_rounds
+from baccarat.table.cards import card_label
+from baccarat.table.roads import roads
+from baccarat.table.rules import preset
 
 EXPERIMENT = {
     "name": "roads-test",
@@ -36,7 +36,7 @@ def seeded_outcomes(shoe: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    from baccarat.experiment import load_experiment
+    from baccarat.experiment.model import load_experiment
 
     out = tmp_path_factory.mktemp("runs") / "run"
     write_run(run_experiment(load_experiment(EXPERIMENT)), out, {})

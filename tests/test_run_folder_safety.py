@@ -20,8 +20,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from baccarat import outfolder
 from baccarat.cli import main
+from baccarat.files import outfolder
 
 EXPERIMENT = ("shoes: {seed: 4, count: 3}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
               "  - name: martingale\n    use: martingale\n    params: {side: banker, unit: 10}\n")
@@ -130,15 +130,15 @@ def test_a_previous_run_whose_file_was_edited_is_not_replaced(work: Path, capsys
 def test_a_users_file_put_in_the_folder_during_the_run_keeps_it_there(work: Path, monkeypatch: pytest.MonkeyPatch,
                                                                       capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
-    import baccarat.runner
+    import baccarat.execution.runner
 
-    real = baccarat.runner.write_results
+    real = baccarat.execution.runner.write_results
 
     def meanwhile(*args: object, **kwargs: object) -> object:
         (work / "out" / "notes.txt").write_text("written while the new run played")
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(baccarat.runner, "write_results", meanwhile)
+    monkeypatch.setattr(baccarat.execution.runner, "write_results", meanwhile)
     capsys.readouterr()
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
     assert "holds a previous run and also notes.txt" in one_line(capsys.readouterr().err)
@@ -225,9 +225,9 @@ def test_the_manifest_lists_every_file_the_run_wrote_with_checksums_rows_and_sch
 
 
 def test_a_file_a_new_version_writes_is_listed_without_being_named_anywhere(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import baccarat.runner
+    import baccarat.execution.runner
 
-    real = baccarat.runner.write_results
+    real = baccarat.execution.runner.write_results
 
     def with_an_extra_file(folder: Path, *args: object, **kwargs: object) -> object:
         (Path(folder) / "tables").mkdir()
@@ -235,7 +235,7 @@ def test_a_file_a_new_version_writes_is_listed_without_being_named_anywhere(work
         return real(folder, *args, **kwargs)
 
     with monkeypatch.context() as patched:
-        patched.setattr(baccarat.runner, "write_results", with_an_extra_file)
+        patched.setattr(baccarat.execution.runner, "write_results", with_an_extra_file)
         assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     entry = manifest_of(work / "out")["files"]["tables/sessions.parquet"]
     assert entry["bytes"] == (work / "out" / "tables" / "sessions.parquet").stat().st_size

@@ -76,7 +76,7 @@ def on_a_terminal(folder: Path, *args: str, env: dict[str, str] | None = None) -
 
 @pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_a_first_run_says_it_compiles_then_the_bar_shows_from_the_start_to_every_shoe_and_the_writing(tmp_path: Path) -> None:
-    from baccarat.compile_notice import MESSAGE
+    from baccarat.execution.compile_notice import MESSAGE
 
     # 6,000 shoes of one strategy: two chunks, played by two workers; kernels compiled into an empty cache first.
     (tmp_path / "bar.yaml").write_text("name: bar\nshoes: {seed: 1, count: 6000}\n"

@@ -11,11 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
-from baccarat import executor, report, runstats, stats
-from baccarat.experiment import load_experiment
-from baccarat.recorded.write import write_shoes
-from baccarat.runner import run_to_folder
-from baccarat.shoes import seeded_rounds
+from baccarat.execution import executor
+from baccarat.execution.runner import run_to_folder
+from baccarat.experiment.model import load_experiment
+from baccarat.results import report, runstats, stats
+from baccarat.shoes.recorded.write import write_shoes
+from baccarat.shoes.seeded import seeded_rounds
 
 STRATEGIES = [
     {"name": "martingale", "use": "martingale", "params": {"side": "banker", "unit": 10}},
@@ -61,7 +62,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
     plugin.mkdir()
     (plugin / "every_other.py").write_text(
         "from baccarat import hookimpl\n"
-        "from baccarat.strategy import Strategy\n\n\n"
+        "from baccarat.plugin.strategy import Strategy\n\n\n"
         "class EveryOther(Strategy):\n"
         "    name = 'every-other'\n\n"
         "    def bets(self, view):\n"

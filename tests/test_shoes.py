@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from exact_reference import outcome_probabilities, value_counts_for_decks
 
-from baccarat.cards import BURN_COUNT, full_deck, rank_of
-from baccarat.rules import preset
-from baccarat.shoes import burned_cards, deal_seeded_shoe, dealt_cards, seeded_table, shuffled_shoe
+from baccarat.shoes.seeded import burned_cards, deal_seeded_shoe, dealt_cards, seeded_table, shuffled_shoe
+from baccarat.table.cards import BURN_COUNT, full_deck, rank_of
+from baccarat.table.rules import preset
 
 
 def within_four_standard_errors(table, exact: dict) -> None:

@@ -12,9 +12,9 @@ import yaml
 
 from baccarat.cli import main
 from baccarat.commands.shoes import FORMAT_NAMES
-from baccarat.recorded import FORMATS, read_shoes
-from baccarat.rules import preset
-from baccarat.shoes import seeded_table
+from baccarat.shoes.recorded import FORMATS, read_shoes
+from baccarat.shoes.seeded import seeded_table
+from baccarat.table.rules import preset
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs"
 SAMPLES = {"cards": "sample-cards.txt", "outcomes": "sample-outcomes.txt", "rounds": "sample-rounds.csv"}

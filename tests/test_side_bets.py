@@ -13,18 +13,18 @@ import polars as pl
 import pytest
 from side_bet_reference import END_BETS, either_pair_probability, end_bet_ev, end_distribution, perfect_pair_probability, value_counts
 
-from baccarat.bet_registry import bet_names, definition, known_bets, side_bet_names
-from baccarat.bets import bets_settled, check_bets_offered, settlement_table
-from baccarat.cards import make_card, parse_card
 from baccarat.cli import main
-from baccarat.counting import exact_evs
-from baccarat.dealer import play_round
-from baccarat.engine import SessionConfig
+from baccarat.engine.reference import SessionConfig
 from baccarat.errors import RulesError
-from baccarat.odds import bet_evs, bet_odds, card_weights, round_odds, shoe_counts, suited_counts
-from baccarat.plugins import clear_registry, registry
-from baccarat.rounds import RoundTable
-from baccarat.rules import Rules, preset, rules_from_mapping
+from baccarat.odds.bet_odds import bet_evs, bet_odds, card_weights, round_odds, shoe_counts, suited_counts
+from baccarat.odds.counting import exact_evs
+from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
+from baccarat.plugin.manager import clear_registry, registry
+from baccarat.shoes.rounds import RoundTable
+from baccarat.table.bet_registry import bet_names, definition, known_bets, side_bet_names
+from baccarat.table.cards import make_card, parse_card
+from baccarat.table.dealer import play_round
+from baccarat.table.rules import Rules, preset, rules_from_mapping
 
 NEW_BETS = ("dragon_bonus_player", "dragon_bonus_banker", "either_pair", "perfect_pair", "big", "small", "lucky_6",
             "super_six")
@@ -290,9 +290,9 @@ def test_bets_that_read_suits_are_refused_on_cards_recorded_by_rank_only() -> No
 
 @pytest.mark.parametrize("use", ["flat", "martingale", "paroli"])
 def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
-    from baccarat.engine import StrategyRun, run_strategy, session_bounds
-    from baccarat.fastdeal import seeded_table_fast
-    from baccarat.fastpath import play_fast
+    from baccarat.engine.compiled import play_fast
+    from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
+    from baccarat.shoes.fastdeal import seeded_table_fast
 
     table = seeded_table_fast(SIDE_RULES, 9, 1, 6)
     multipliers = settlement_table(table, SIDE_RULES)
@@ -314,9 +314,9 @@ def test_ev_counter_counts_any_offered_side_bet() -> None:
     """It bets a watched side bet exactly in the rounds whose EV from the unseen cards (recounted here) is above the
     threshold: Perfect Pair from the unseen cards' ranks and suits (inclusion and exclusion), Dragon Bonus and Big
     from the exact odds of the unseen ranks (checked against the independent enumeration above)."""
-    from baccarat.engine import StrategyRun, run_strategy
-    from baccarat.plugins import default_session
-    from baccarat.shoes import seeded_table, shuffled_shoe
+    from baccarat.engine.reference import StrategyRun, run_strategy
+    from baccarat.plugin.manager import default_session
+    from baccarat.shoes.seeded import seeded_table, shuffled_shoe
 
     rules = SIDE_RULES
     table = seeded_table(rules, 11, 1, 2)
@@ -351,7 +351,7 @@ PLUGIN = '''
 from fractions import Fraction
 
 from baccarat import hookimpl
-from baccarat.bet_registry import BetDefinition
+from baccarat.table.bet_registry import BetDefinition
 
 NINE_NINE = BetDefinition(name="nine_nine", label="Nine-Nine", needs=frozenset({"totals"}), pays={"win": Fraction(60)},
                           wins=lambda r: {"win": r.tie & (r.player_total == 9)}, description="a tie on 9")

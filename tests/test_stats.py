@@ -10,8 +10,8 @@ import polars as pl
 import pytest
 from handmade import flat_ledger, make_ledger
 
-from baccarat import stats
 from baccarat.errors import InputError
+from baccarat.results import stats
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
 

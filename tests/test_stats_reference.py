@@ -13,7 +13,7 @@ from handmade import make_ledger
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baccarat import stats
+from baccarat.results import stats
 
 Z = 1.959963984540054
 

@@ -12,15 +12,15 @@ from decimal import Decimal
 import numpy as np
 import pytest
 
-from baccarat.bets import settlement_table
-from baccarat.compose import StopRuled, with_stop_rules
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy, strategy_rng
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, strategy_rng
 from baccarat.errors import StrategyError
-from baccarat.plugins import default_session, registry
-from baccarat.rounds import OUTCOME_CODE, RoundTable
-from baccarat.rules import preset
-from baccarat.shoes import seeded_table
-from baccarat.strategy import Strategy
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.compose import StopRuled, with_stop_rules
+from baccarat.plugin.manager import default_session, registry
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
+from baccarat.shoes.seeded import seeded_table
+from baccarat.table.rules import preset
 
 LETTER = {"B": "banker", "P": "player", "T": "tie"}
 

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from baccarat.cli import main
-from baccarat.plugins import clear_registry
+from baccarat.plugin.manager import clear_registry
 
 
 def experiment(tmp_path: Path, strategies: list[dict], **extra) -> Path:
@@ -70,8 +70,8 @@ def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, c
 
 WRONG_TWIN = """
     from baccarat import hookimpl
-    from baccarat.kernels import STAKE, CompiledProgression
-    from baccarat.strategy import Progression
+    from baccarat.plugin.kernels import STAKE, CompiledProgression
+    from baccarat.plugin.strategy import Progression
 
     class PlusTwo(Progression):
         name = "plus-two"
@@ -99,12 +99,12 @@ WRONG_TWIN = """
 
 
 def test_check_names_the_first_difference_with_both_stakes_and_states(tmp_path: Path, capsys) -> None:
-    from baccarat.bets import settlement_table
-    from baccarat.engine import StrategyRun, run_strategy, session_bounds
-    from baccarat.fastdeal import seeded_table_fast
-    from baccarat.plugins import registry
-    from baccarat.rules import preset
-    from baccarat.twin_check import CONFIGS, RULES, SEED
+    from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
+    from baccarat.engine.twin_check import CONFIGS, RULES, SEED
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.plugin.manager import registry
+    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.table.rules import preset
 
     folder = tmp_path / "plugins"
     folder.mkdir()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from baccarat.bets import settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy
-from baccarat.roads import roads
-from baccarat.rounds import RoundTable
-from baccarat.rules import preset
-from baccarat.strategy import Strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.rounds import RoundTable
+from baccarat.table.roads import roads
+from baccarat.table.rules import preset
 
 
 class Recorder(Strategy):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from baccarat.hookspecs import hookimpl
+from baccarat.plugin.hookspecs import hookimpl
 
 __version__ = "0.1.0"
 

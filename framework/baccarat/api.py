@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from baccarat.errors import InputError
-from baccarat.experiment import Experiment, load_experiment
-from baccarat.ledger import READ_ERRORS, read_error_reason
-from baccarat.report import Analysis, analyse_experiment, render_html, write_results
+from baccarat.experiment.model import Experiment, load_experiment
+from baccarat.results.ledger import READ_ERRORS, read_error_reason
+from baccarat.results.report import Analysis, analyse_experiment, render_html, write_results
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -69,7 +69,7 @@ class Result:
 
     @property
     def analysis(self) -> Analysis:
-        """Every statistic of the run (see :class:`baccarat.report.Analysis`)."""
+        """Every statistic of the run (see :class:`baccarat.results.report.Analysis`)."""
         if self._analysis is None:
             self._analysis = analyse_experiment(self.scan_ledger(), self.experiment, self.baseline)
         return self._analysis
@@ -95,14 +95,14 @@ class Result:
 
     def report_html(self) -> str:
         """Return the self-contained HTML report of the run as a string."""
-        from baccarat.report import png_bytes
+        from baccarat.results.report import png_bytes
 
         images = {kind: png_bytes(fig) for kind, fig in self.analysis.figures().items()}
         yaml_path = None if self.out_dir is None else self.out_dir / "experiment.yaml"
         if yaml_path is not None and yaml_path.is_file():
             text = yaml_path.read_text(encoding="utf-8")
         else:
-            from baccarat.report import experiment_yaml_text
+            from baccarat.results.report import experiment_yaml_text
 
             text = experiment_yaml_text(self.experiment)
         return render_html(self.analysis, self.experiment, images, text)
@@ -114,7 +114,7 @@ class Result:
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation.
         """
-        from baccarat.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+        from baccarat.results.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
 
         out = self._file("report.html").parent
         manifest = read_manifest(out / MANIFEST_FILE)
@@ -125,7 +125,7 @@ class Result:
         return out
 
     def _repr_html_(self) -> str:
-        from baccarat.report import summary_html
+        from baccarat.results.report import summary_html
 
         return f"<b>{self.experiment.name}</b>{summary_html(self.summary)}"
 
@@ -150,7 +150,7 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
-    from baccarat.runner import run_experiment, run_to_folder
+    from baccarat.execution.runner import run_experiment, run_to_folder
 
     exp = _experiment(experiment)
     shoes = int(exp.shoes["count"]) * len(exp.seeds) if exp.shoes["source"] == "seeded" else None
@@ -181,10 +181,10 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
 
     The folder is refused unless its data files (ledger, rounds, experiment,
     ...) are the very files the run wrote, as its manifest records them
-    (:func:`baccarat.manifest.check_data`): a ledger cut short, edited,
+    (:func:`baccarat.results.manifest.check_data`): a ledger cut short, edited,
     rewritten with other types or taken from another run is named.
     """
-    from baccarat.manifest import MANIFEST_FILE, check_data, read_manifest
+    from baccarat.results.manifest import MANIFEST_FILE, check_data, read_manifest
 
     folder = Path(run_dir)
     if not folder.is_dir():

@@ -79,8 +79,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     (143) or SIGHUP (129), after cleaning up. A closed standard output is
     refused before any work (status 2).
     """
-    from baccarat import interrupts, memorylimit
+    from baccarat import interrupts
     from baccarat.errors import BaccaratError
+    from baccarat.execution import memorylimit
 
     if sys.stdout is None:
         _say("baccarat: error: standard output is closed; send it somewhere (for example > /dev/null)")

@@ -5,7 +5,7 @@ Any bet the table offers can be watched: the pairs, the side bets of
 
 Each round it asks the view for the exact EV of each bet it watches, given
 the cards seen in the shoe (``view.exact_ev``: the turned burn card and the
-cards dealt; the face-down burn is unseen, see ``baccarat.counting``), and stakes ``unit`` on every one whose
+cards dealt; the face-down burn is unseen, see ``baccarat.odds.counting``), and stakes ``unit`` on every one whose
 EV is strictly above ``threshold`` (per unit staked; default 0, i.e. only
 bets the player is expected to win). Close to the threshold the decision is
 made with exact fractions, so a bet whose EV equals the threshold is never
@@ -19,9 +19,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from baccarat.bet_registry import bet_names
-from baccarat.counting import ev_exceeds
-from baccarat.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.odds.counting import ev_exceeds
+from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.table.bet_registry import bet_names
 
 
 def threshold_value(value: Any) -> Fraction:

@@ -1,4 +1,4 @@
-"""Exact forms of the built-in pieces, for ``baccarat exact`` (see ``baccarat.exact_forms``).
+"""Exact forms of the built-in pieces, for ``baccarat exact`` (see ``baccarat.plugin.exact_forms``).
 
 Each progression's state is the attributes its own methods move (every
 built-in keeps its state in them, as ints or a list of ints); Labouchere and
@@ -13,7 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from baccarat.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
+from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
 from baccarat_strategies import progressions, selectors, stop_rules
 
 PROGRESSIONS: dict[type, ExactProgression] = {

@@ -2,7 +2,7 @@
 
 Each function follows its reference method in ``progressions``,
 ``selectors`` or ``stop_rules`` step for step, over the ``state`` and
-``params`` arrays of :mod:`baccarat.kernels`; the parity tests play every
+``params`` arrays of :mod:`baccarat.plugin.kernels`; the parity tests play every
 piece on both paths over many seeds. Functions that others call are compiled
 (``@njit``); this module is imported only when a run asks for compiled twins.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.kernels import (
+from baccarat.plugin.kernels import (
     BANKER,
     DECIDED_IN_SHOE,
     LAST_DECIDED,

@@ -1,7 +1,7 @@
 """Staking progressions of SPEC section 7, in integer cents.
 
 Every progression keeps ``self.stake`` (cents) and its state as plain ints.
-The composed strategy (``baccarat.compose``) calls ``restart()`` when the
+The composed strategy (``baccarat.plugin.compose``) calls ``restart()`` when the
 stake exceeds the table maximum, ``won(net)`` after a win and ``lost(net)``
 after a loss (``net`` in micro-units); a push calls neither, so it leaves
 stake and state unchanged. ``docs/strategies.md`` gives the same rules as a
@@ -18,9 +18,9 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from baccarat.bets import MICROS_PER_CENT
-from baccarat.exactdecimal import EXACT
-from baccarat.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS, Progression, SessionInfo, positive_int
+from baccarat.money import EXACT
+from baccarat.odds.settlement import MICROS_PER_CENT
+from baccarat.plugin.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS, Progression, SessionInfo, positive_int
 
 
 class Flat(Progression):

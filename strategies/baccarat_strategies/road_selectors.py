@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from baccarat.errors import did_you_mean
-from baccarat.roads import BLUE, DERIVED_ROADS, RED
-from baccarat.strategy import Selector, SessionInfo, TableView
+from baccarat.plugin.strategy import Selector, SessionInfo, TableView
+from baccarat.table.roads import BLUE, DERIVED_ROADS, RED
 
 ROAD_NAMES: tuple[str, ...] = tuple(name for name, _ in DERIVED_ROADS)
 """The derived roads a selector can read."""

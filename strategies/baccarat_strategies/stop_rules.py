@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.bets import MICROS_PER_CENT
-from baccarat.strategy import SessionInfo, StopRule, TableView, amount_cents, positive_int
+from baccarat.odds.settlement import MICROS_PER_CENT
+from baccarat.plugin.strategy import SessionInfo, StopRule, TableView, amount_cents, positive_int
 
 
 class StopLoss(StopRule):

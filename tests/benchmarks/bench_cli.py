@@ -19,13 +19,13 @@ LOAD_KERNELS = """
 import time
 start = time.perf_counter()
 import numpy as np
-from baccarat.rules import preset
-from baccarat.fastdeal import seeded_table_fast
-from baccarat.bets import settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, session_bounds
-from baccarat.fastpath import play_fast
-from baccarat.plugins import registry
-from baccarat.runstats import fold_sessions
+from baccarat.table.rules import preset
+from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.odds.settlement import settlement_table
+from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
+from baccarat.engine.compiled import play_fast
+from baccarat.plugin.manager import registry
+from baccarat.results.runstats import fold_sessions
 rules = preset("punto-banco-8")
 table = seeded_table_fast(rules, 1, 1, 2)
 table.to_arrow()

@@ -17,8 +17,8 @@ import platform
 import time
 
 from baccarat.errors import InputError
-from baccarat.exact import analyse_experiment
-from baccarat.experiment import resolve
+from baccarat.exact.analysis import analyse_experiment
+from baccarat.experiment.model import resolve
 
 PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
                 "oscars-grind")

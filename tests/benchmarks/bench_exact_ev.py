@@ -15,11 +15,11 @@ import argparse
 import platform
 import time
 
-from baccarat.bets import settlement_table
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy
-from baccarat.rules import preset
-from baccarat.shoes import seeded_table
-from baccarat.strategy import Strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.strategy import Strategy
+from baccarat.shoes.seeded import seeded_table
+from baccarat.table.rules import preset
 
 
 class Ask(Strategy):

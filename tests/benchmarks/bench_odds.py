@@ -16,9 +16,9 @@ import time
 
 import numpy as np
 
-from baccarat.odds import bet_evs, remove_cards, round_odds, shoe_counts
-from baccarat.rules import preset
-from baccarat.shoes import shuffled_shoe
+from baccarat.odds.bet_odds import bet_evs, remove_cards, round_odds, shoe_counts
+from baccarat.shoes.seeded import shuffled_shoe
+from baccarat.table.rules import preset
 
 
 def timings(fn, calls: int) -> list[float]:

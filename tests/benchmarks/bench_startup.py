@@ -29,7 +29,8 @@ IMPORTS = "import numpy, polars, pyarrow.parquet"
 
 DRAW = """
 import sys, time
-from baccarat import api, report
+from baccarat import api
+from baccarat.results import report
 run = api.load(sys.argv[1])
 analysis = run.analysis
 frames = (analysis.summary, analysis.comparison, analysis.bands, analysis.paths)  # statistics first: not timed

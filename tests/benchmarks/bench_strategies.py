@@ -21,13 +21,13 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from baccarat.bets import settlement_table  # noqa: E402
-from baccarat.engine import SessionConfig, StrategyRun, run_strategy, session_bounds  # noqa: E402
-from baccarat.fastdeal import seeded_table_fast  # noqa: E402
-from baccarat.fastpath import play_fast  # noqa: E402
-from baccarat.plugins import registry  # noqa: E402
-from baccarat.rules import preset  # noqa: E402
-from baccarat.strategy import Strategy  # noqa: E402
+from baccarat.engine.compiled import play_fast  # noqa: E402
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds  # noqa: E402
+from baccarat.odds.settlement import settlement_table  # noqa: E402
+from baccarat.plugin.manager import registry  # noqa: E402
+from baccarat.plugin.strategy import Strategy  # noqa: E402
+from baccarat.shoes.fastdeal import seeded_table_fast  # noqa: E402
+from baccarat.table.rules import preset  # noqa: E402
 
 
 class FlatBanker(Strategy):

@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-READ = "import sys; from baccarat.recorded import read_shoes; from baccarat.rules import preset; " \
+READ = "import sys; from baccarat.shoes.recorded import read_shoes; from baccarat.table.rules import preset; " \
        "r = read_shoes(sys.argv[1], sys.argv[2], preset('punto-banco-8')); print(len(r.table))"
 
 

@@ -17,7 +17,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the runs' summaries side by side and each strategy against the baseline, paired when the rounds are the same."""
     import json
 
-    from baccarat.compare import compare_runs, comparison_records, format_comparison
+    from baccarat.results.compare import compare_runs, comparison_records, format_comparison
 
     comparison = compare_runs(args.runs, args.baseline)
     if args.json:

@@ -4,7 +4,7 @@ For every strategy with an exact form (a progression on a fixed side or a
 coin, under the built-in stop rules): risk of ruin, chance of ending in
 profit, expected net and amount wagered, quantiles of the final bankroll.
 Strategies that cannot be analysed are listed with the reason. The method
-is in ``docs/exact.md`` (:mod:`baccarat.exact`).
+is in ``docs/exact.md`` (:mod:`baccarat.exact.analysis`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ def _rounds(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Analyse the experiment's strategies exactly and print the figures."""
-    from baccarat.exact import analyse_experiment
-    from baccarat.experiment import load_experiment
+    from baccarat.exact.analysis import analyse_experiment
+    from baccarat.experiment.model import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir,
                                  shoe_file_needed=False)

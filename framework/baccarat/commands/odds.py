@@ -32,14 +32,14 @@ _EVENT_LABELS = {
 
 
 def _bet_label(bet: str) -> str:
-    from baccarat.bet_registry import known_bets
+    from baccarat.table.bet_registry import known_bets
 
     entry = known_bets().get(bet)
     return _BET_LABELS.get(bet) or (entry.definition.label if entry else bet)
 
 
 def _event_label(name: str) -> str:
-    from baccarat.bet_registry import known_bets
+    from baccarat.table.bet_registry import known_bets
 
     entry = known_bets().get(name)
     return _EVENT_LABELS.get(name) or (f"{entry.definition.label} wins" if entry else name)
@@ -60,8 +60,8 @@ def parse_remaining(text: str, decks: int) -> list[int]:
 
     ``text`` is ``RANK=COUNT`` items separated by commas or spaces. Raises InputError.
     """
-    from baccarat.cards import RANK_BY_TOKEN, RANK_LABELS
     from baccarat.errors import InputError
+    from baccarat.table.cards import RANK_BY_TOKEN, RANK_LABELS
 
     counts = [4 * decks] * 13
     seen: set[int] = set()
@@ -95,8 +95,8 @@ def _ratio(value: Any) -> str:
 
 def pays_text(rules: Any, bet: str) -> str:
     """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``, ``30:1 by 9, ...``)."""
-    from baccarat.bet_registry import definition
-    from baccarat.payouts import PAIR_BETS
+    from baccarat.table.bet_registry import definition
+    from baccarat.table.payouts import PAIR_BETS
 
     if bet == "banker":
         text = "1:1" if rules.commission == 0 else f"1:1 less {float(rules.commission * 100):g}%"
@@ -125,8 +125,8 @@ def priced_bets(rules: Any) -> Any:
     """
     import dataclasses
 
-    from baccarat.bet_registry import BUILT_IN_ORIGIN, known_bets
-    from baccarat.odds import priced_rules
+    from baccarat.odds.bet_odds import priced_rules
+    from baccarat.table.bet_registry import BUILT_IN_ORIGIN, known_bets
 
     priced = priced_rules(rules)
     extra = {name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
@@ -137,9 +137,9 @@ def priced_bets(rules: Any) -> Any:
 
 def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
     """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
-    from baccarat.cards import RANK_LABELS
-    from baccarat.odds import round_odds
-    from baccarat.rules import MAIN_BETS
+    from baccarat.odds.bet_odds import round_odds
+    from baccarat.table.cards import RANK_LABELS
+    from baccarat.table.rules import MAIN_BETS
 
     odds = round_odds(counts, rules.decks)
     priced = priced_bets(rules)
@@ -197,8 +197,8 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from baccarat.errors import InputError
-    from baccarat.plugins import registry
-    from baccarat.rules import load_rules
+    from baccarat.plugin.manager import registry
+    from baccarat.table.rules import load_rules
 
     registry()  # the bets of installed plugins: rules may offer them, and the table lists them
     rules = load_rules(args.rules)

@@ -21,7 +21,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 def render_text(road) -> str:
     """Return the big road and derived roads of ``road`` as text, with the asks."""
-    from baccarat.roads import DERIVED_ROADS, text_grid
+    from baccarat.table.roads import DERIVED_ROADS, text_grid
 
     sides = {"banker": "B", "player": "P"}
     colours = {"red": "R", "blue": "b"}
@@ -41,9 +41,9 @@ def run(args: argparse.Namespace) -> int:
     """Compute the roads of one shoe, write them as PNG and print them."""
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
-    from baccarat.outfolder import atomic_file
-    from baccarat.roads import roads
-    from baccarat.roads_plot import load_shoe, save_roads_png
+    from baccarat.files.outfolder import atomic_file
+    from baccarat.results.roads_plot import load_shoe, save_roads_png
+    from baccarat.table.roads import roads
 
     if args.shoe < 1:
         raise InputError(f"--shoe must be a shoe id from 1, not {args.shoe}")

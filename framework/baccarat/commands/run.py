@@ -78,10 +78,10 @@ def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table."""
     from tqdm import tqdm
 
-    from baccarat.executor import default_workers
-    from baccarat.experiment import load_experiment
-    from baccarat.outfolder import check_output_folder
-    from baccarat.runner import run_to_folder
+    from baccarat.execution.executor import default_workers
+    from baccarat.execution.runner import run_to_folder
+    from baccarat.experiment.model import load_experiment
+    from baccarat.files.outfolder import check_output_folder
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     check_baseline(args.baseline, [entry.name for entry in experiment.strategies])
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(summary_json(result, seconds), allow_nan=False))
             return 0
         if result.analysis is not None:
-            from baccarat.report import format_summary
+            from baccarat.results.report import format_summary
 
             print(format_summary(result.analysis.summary))
         print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
@@ -129,7 +129,7 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
 
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
-    from baccarat.report import frame_records
+    from baccarat.results.report import frame_records
 
     analysis = result.analysis
     return {

@@ -15,7 +15,7 @@ def _positive(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
-    from baccarat.experiment import MAX_SHOES
+    from baccarat.experiment.model import MAX_SHOES
 
     if value > MAX_SHOES:
         raise argparse.ArgumentTypeError(f"expected at most {MAX_SHOES:,} shoes, not {text!r}")
@@ -29,7 +29,7 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}")
-    from baccarat.experiment import MAX_SEED
+    from baccarat.experiment.model import MAX_SEED
 
     if value > MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is at most {MAX_SEED:,}, as in an experiment, not {text!r}")
@@ -78,9 +78,9 @@ def generate(args: argparse.Namespace) -> int:
 
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
-    from baccarat.recorded.write import write_shoes
-    from baccarat.rules import load_rules
-    from baccarat.shoes import seeded_rounds
+    from baccarat.shoes.recorded.write import write_shoes
+    from baccarat.shoes.seeded import seeded_rounds
+    from baccarat.table.rules import load_rules
 
     rules = load_rules(args.rules)
     out = Path(args.out)
@@ -102,9 +102,9 @@ def check(args: argparse.Namespace) -> int:
     """Validate a shoe file in bounded memory and print its summary."""
     import numpy as np
 
-    from baccarat.dealer import OUTCOMES
-    from baccarat.recorded import ShoeScan
-    from baccarat.rules import load_rules
+    from baccarat.shoes.recorded import ShoeScan
+    from baccarat.table.dealer import OUTCOMES
+    from baccarat.table.rules import load_rules
 
     rules = load_rules(args.rules)
     scan = ShoeScan(args.file, args.format, rules)

@@ -66,7 +66,7 @@ def add_plugins_dir_option(parser: argparse.ArgumentParser) -> None:
 
 def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
     """Return one record per registered name (name, kind, params, origin, plugin, source, description) and the warnings."""
-    from baccarat.plugins import registry
+    from baccarat.plugin.manager import registry
 
     reg = registry(plugins_dirs)
     records = []
@@ -125,8 +125,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     """Check a piece's compiled twin against its reference; 0 when the ledgers are identical, 1 when not."""
-    from baccarat.plugins import registry
-    from baccarat.twin_check import check_piece
+    from baccarat.engine.twin_check import check_piece
+    from baccarat.plugin.manager import registry
 
     params = _params(args.param)
     found = registry(args.plugins_dir)

@@ -1,0 +1,401 @@
+"""The reference engine: strategies walk a round table session by session.
+
+Per-round Python, simple on purpose: it is the definition of a correct
+ledger. A session is ``shoes_per_session`` consecutive shoes; every strategy
+gets a fresh instance per session and starts with the full bankroll. Before
+each round: a bankroll below the table minimum is ruin (the session stops
+betting); otherwise the strategy's bets are checked, cut to the table
+maximum and to the bankroll (counted as capped), and settled exactly.
+
+What a strategy may bet (anything else stops the run with a StrategyError
+naming the strategy, session, shoe, hand and round):
+
+- ``None`` or an empty mapping sits the round out; otherwise a mapping of
+  offered sides to amounts in currency units: finite real numbers (int,
+  float, Decimal, Fraction, numpy numbers) that are whole cents, zero (no
+  bet on that side) or at least the table minimum. Negative amounts, NaN,
+  infinities, text, booleans, fractions of a cent and unknown sides are
+  errors; so are an exception (or ``sys.exit``) from the strategy's code.
+- A bet above the table maximum is cut to it, and a bet above what is left
+  of the bankroll is cut to that (SPEC: "a stake is never more than the
+  bankroll: it is cut to the bankroll"); each cut bet counts in ``capped``.
+  Bets are taken in the order the strategy gives them; a further bet that
+  the bankroll would cut below the table minimum is not placed (counted as
+  capped). So every stake placed lies between the table minimum and maximum,
+  and a session's stakes never exceed its bankroll.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import decimal
+import functools
+import math
+import numbers
+import zlib
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
+from baccarat.interrupts import is_stop
+from baccarat.money import is_whole, scaled
+from baccarat.odds.settlement import MICROS_PER_CENT
+from baccarat.plugin.strategy import SessionInfo, Strategy, TableView, cents_to_decimal
+from baccarat.shoes.rounds import RoundTable, table_digest
+from baccarat.table.bet_registry import net_column, stake_column
+from baccarat.table.dealer import OUTCOMES
+from baccarat.table.rules import Rules
+
+
+@dataclasses.dataclass(frozen=True)
+class SessionConfig:
+    """Money and length of every session, in exact cents."""
+
+    bankroll_cents: int
+    table_min_cents: int
+    table_max_cents: int
+    shoes_per_session: int = 1
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategyRun:
+    """One strategy of an experiment: its ledger label, class and parameters."""
+
+    label: str
+    cls: type[Strategy]
+    params: Mapping[str, Any]
+
+
+LEDGER_INT_COLUMNS = ("session", "shoe", "hand", "round", "outcome", "stake", "net", "bankroll", "capped")
+
+
+INT64_MAX = 2**63 - 1
+
+MAX_BANKROLL = INT64_MAX // 1_000_000
+"""Largest bankroll kept exactly, in whole currency units (money is held as int64 micro-units)."""
+
+
+def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: int) -> int | None:
+    """Return None when no session can leave exact money; else the most rounds a session may have.
+
+    A round wins at most every bet the table offers at the table maximum,
+    each paid the largest payout; a session holds at most
+    ``shoes_per_session`` shoes of at most 13 rounds per deck. The initial
+    bankroll plus that many such rounds must fit in int64 micro-units.
+    """
+    rounds_per_shoe = 1 if rules.reshuffle_every_round else 13 * rules.decks + 1
+    rounds = max(shoes_per_session, 1) * rounds_per_shoe
+    side = [p for v in rules.side_bets.values() for p in (v.values() if isinstance(v, Mapping) else (v,))]
+    pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *side])
+    most_per_round = len(rules.bets) * config.table_max_cents * int(pays * 10_000)
+    if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > INT64_MAX:
+        return rounds
+    return None
+
+
+def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int, int, int]]:
+    """Return ``(session, start_row, stop_row)`` for each session, sessions numbered from 1.
+
+    Session ``k`` holds shoes ``(k-1)*shoes_per_session+1 .. k*shoes_per_session``
+    counted in the table's order; a last session may hold fewer shoes.
+    """
+    bounds = table.shoe_bounds()
+    out = []
+    for k in range(0, len(bounds), shoes_per_session):
+        group = bounds[k: k + shoes_per_session]
+        out.append((k // shoes_per_session + 1, group[0][0], group[-1][1]))
+    return out
+
+
+def strategy_rng(seed: int, label: str, session: int) -> np.random.Generator:
+    """Return the random stream of strategy ``label`` in ``session`` under experiment ``seed``."""
+    key = (0, zlib.crc32(label.encode("utf-8")), session)
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
+
+
+def amount_to_cents(amount: Any) -> int:
+    """Return a bet amount in currency units as whole cents; raise ValueError when it is not one.
+
+    Any real number is an amount (``int``, ``float``, ``Decimal``, ``Fraction``,
+    numpy numbers) when it is finite and a whole number of cents; text,
+    booleans and anything else are not.
+    """
+    if type(amount) is int:
+        return amount * 100
+    if isinstance(amount, bool | str | bytes) or not isinstance(amount, numbers.Number | Decimal):
+        raise ValueError(f"{amount!r} is not an amount")
+    if isinstance(amount, numbers.Integral):
+        return int(amount) * 100
+    if isinstance(amount, numbers.Rational):
+        cents = Fraction(amount) * 100
+        if cents.denominator != 1:
+            raise ValueError(f"{amount} is not a whole number of cents")
+        return int(cents)
+    if isinstance(amount, np.floating | float):
+        if not math.isfinite(amount):
+            raise ValueError(f"{amount!r} is not an amount")
+        amount = Decimal(str(amount) if isinstance(amount, np.floating) else repr(float(amount)))  # shortest form
+    if not isinstance(amount, Decimal):
+        raise ValueError(f"{amount!r} is not an amount")
+    if not amount.is_finite():
+        raise ValueError(f"{amount!r} is not an amount")
+    try:
+        cents = scaled(amount, 2)
+    except ArithmeticError:  # beyond any amount a Decimal holds exactly
+        raise ValueError(f"{amount!r} is not an amount") from None
+    if not is_whole(cents):
+        raise ValueError(f"{amount} is not a whole number of cents")
+    return int(cents)
+
+
+def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
+                 rules: Rules, config: SessionConfig, seed: int,
+                 sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
+    """Play one strategy over every session of ``table``; return its ledger columns.
+
+    One ledger row per round of every session. Money columns are integers:
+    ``stake`` and ``stake_<bet>`` in cents, ``net``, ``net_<bet>`` and
+    ``bankroll`` in micro-units. The loop logs only the bets placed; the dense
+    columns are built from the log at the end (:func:`ledger_columns`).
+    """
+    with decimal.localcontext():  # what the strategy's code does to the decimal context ends with its run
+        return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
+
+
+def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
+                   rules: Rules, config: SessionConfig, seed: int,
+                   sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
+    """The loop of :func:`run_strategy`."""
+    offered = {bet: k for k, bet in enumerate(multipliers)}
+    mult = [arr.tolist() for arr in multipliers.values()]
+    outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]  # each round's outcome by name
+    shoes = table.shoe.tolist()
+    hands = table.hand.tolist()
+    turned = table.turned.tolist()
+    # each round's cards as a list of its own: the view keeps the rounds dealt, never a way to the others
+    cards = np.concatenate([table.player_cards, table.banker_cards], axis=1).tolist() if table.has_cards else None
+    digest = table_digest(table, dict(multipliers))
+    table_min, table_max = config.table_min_cents, config.table_max_cents
+    min_micros = table_min * MICROS_PER_CENT
+    initial = config.bankroll_cents * MICROS_PER_CENT
+    if sessions is None:
+        sessions = session_bounds(table, config.shoes_per_session)
+    placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
+    capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
+    out_row = 0
+    for session, start, stop in sessions:
+        info = SessionInfo(session, rules, cents_to_decimal(config.bankroll_cents),
+                           cents_to_decimal(config.table_min_cents), cents_to_decimal(config.table_max_cents),
+                           functools.partial(strategy_rng, seed, run.label, session))
+        try:
+            strategy = run.cls(info, **run.params)
+        except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
+            if is_stop(exc):
+                raise
+            raise _plugin_error(StrategyError(
+                f"strategy {run.label!r} could not start: {_raised(exc, run)} "
+                f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"), exc) from None
+        view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
+        session_seen = view._session_outcomes.append
+        bets = strategy.bets
+        settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
+        bankroll = initial
+        previous_shoe = None
+        to_out = out_row - start
+        for row in range(start, stop):
+            shoe = shoes[row]
+            if shoe != previous_shoe:  # the view forgets the last shoe
+                view._enter_shoe(shoe, turned[row])
+                previous_shoe = shoe
+                shoe_seen, cards_seen = view._outcomes.append, view._dealt.append
+            view._hand = hands[row]
+            view.round += 1
+            nets: dict[str, int] | None = None
+            if bankroll >= min_micros:
+                try:
+                    wanted = bets(view)
+                except BaseException as exc:
+                    if is_stop(exc):
+                        raise
+                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+                if wanted is not None:
+                    # The common bet, one whole amount on one offered side within the limits, needs no cut; any
+                    # other is checked, cut or refused by _check_bets.
+                    if type(wanted) is dict and len(wanted) == 1:
+                        (side, amount), = wanted.items()
+                        k = offered.get(side) if type(side) is str else None
+                        cents = amount * 100 if type(amount) is int else 0
+                        if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
+                            won = cents * mult[k][row]
+                            bankroll += won
+                            placed_log.append((row + to_out, k, cents, won))
+                            nets = {side: won}
+                    if nets is None:
+                        placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
+                        if capped:
+                            capped_log.append((row + to_out, capped))
+                        if placed:
+                            nets = {}
+                            for bet, cents in placed.items():
+                                k = offered[bet]
+                                won = cents * mult[k][row]
+                                nets[bet] = won
+                                bankroll += won
+                                placed_log.append((row + to_out, k, cents, won))
+            # The round is dealt: the view shows it (also to the strategy settling it).
+            shoe_seen(outcomes[row])
+            session_seen(outcomes[row])
+            if cards is not None:
+                cards_seen(cards[row])
+            if nets is not None:
+                view._bankroll_micros = bankroll
+                if settle is not None:
+                    try:
+                        settle(view, nets)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+        out_row += stop - start
+    if table_digest(table, dict(multipliers)) != digest:
+        raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
+                            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
+                            "nothing is written")
+    return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
+
+
+def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray]:
+    """Return the ledger's round columns (session, shoe, hand, round, outcome) for ``sessions``, session after session.
+
+    Also ``first`` and ``length``: each session's first ledger row and its number of rows.
+    """
+    bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+    lengths = bounds[:, 2] - bounds[:, 1]
+    n = int(lengths.sum())
+    if len(bounds) and (bounds[1:, 1] == bounds[:-1, 2]).all():  # sessions follow each other: one range of rows
+        rows = np.arange(bounds[0, 1], bounds[-1, 2], dtype=np.int64)
+    else:
+        rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
+                if sessions else np.zeros(0, dtype=np.int64))
+    first_out = np.cumsum(lengths) - lengths
+    return {
+        "session": np.repeat(bounds[:, 0], lengths),
+        "shoe": table.shoe[rows].astype(np.int64),
+        "hand": table.hand[rows].astype(np.int64),
+        "round": np.arange(n, dtype=np.int64) - np.repeat(first_out, lengths) + 1,
+        "outcome": table.outcome[rows].astype(np.int64),
+        "first": first_out,
+        "length": lengths,
+    }
+
+
+def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], bets: tuple[str, ...], initial: int,
+                   placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]]) -> dict[str, np.ndarray]:
+    """Return the dense ledger columns of a strategy from the log of its bets.
+
+    ``placed`` holds ``(ledger row, bet index, cents, net micro-units)`` for
+    every bet placed; ``capped`` holds ``(ledger row, bets capped)``. Ledger
+    rows are the sessions' table rows, session after session.
+    """
+    out = session_rows(table, sessions)
+    lengths, first_out = out.pop("length"), out.pop("first")
+    n = int(lengths.sum())
+    log = np.asarray(placed, dtype=np.int64).reshape(-1, 4)
+    stake = np.zeros(n, dtype=np.int64)
+    net = np.zeros(n, dtype=np.int64)
+    for k, bet in enumerate(bets):
+        mine = log[log[:, 1] == k]
+        bet_stake = np.zeros(n, dtype=np.int64)
+        bet_net = np.zeros(n, dtype=np.int64)
+        bet_stake[mine[:, 0]] = mine[:, 2]
+        bet_net[mine[:, 0]] = mine[:, 3]
+        stake += bet_stake
+        net += bet_net
+        out[stake_column(bet)] = bet_stake
+        out[net_column(bet)] = bet_net
+    running = np.cumsum(net)
+    before = running[first_out] - net[first_out] if n else np.zeros(0, dtype=np.int64)
+    capped_column = np.zeros(n, dtype=np.int64)
+    if capped:
+        capped_log = np.asarray(capped, dtype=np.int64)
+        capped_column[capped_log[:, 0]] = capped_log[:, 1]
+    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column)
+    return out
+
+
+def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
+    return StrategyError(f"strategy {run.label!r} {what} (session {view.session}, shoe {view.shoe}, "
+                         f"hand {view.hand}, round {view.round})")
+
+
+def _raised(exc: BaseException, run: StrategyRun | None = None) -> str:
+    """Say what a strategy's exception was and where: ``raised ValueError: reason at FILE:LINE``, ``called sys.exit(3)``."""
+    if isinstance(exc, SystemExit):
+        said = f"called sys.exit({exc.code!r})" if exc.code is not None else "called sys.exit()"
+    else:
+        text = str(exc).splitlines()[0] if str(exc).strip() else ""
+        said = f"raised {type(exc).__name__}: {text}" if text else f"raised {type(exc).__name__}"
+    return said + raised_at(exc, code_homes(_classes(run.cls)) if run is not None else ())
+
+
+def _classes(cls: Any) -> list[type]:
+    """The classes whose code a strategy runs: a composed strategy's pieces, a wrapped strategy's inner one, itself."""
+    parts = [cls]
+    for name in ("progression", "inner"):
+        if isinstance(getattr(cls, name, None), type):
+            parts.append(getattr(cls, name))
+    parts += list(getattr(cls, "selectors", {}).values()) + list(getattr(cls, "stop_rules", ()))
+    return parts
+
+
+def _plugin_error(error: StrategyError, exc: BaseException) -> StrategyError:
+    """Keep the plugin's own traceback on ``error``, for ``--debug``."""
+    error.detail = plugin_traceback(exc)
+    return error
+
+
+def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Mapping[str, int],
+                bankroll_micros: int, table_min: int, table_max: int) -> tuple[dict[str, int], int]:
+    """Validate a strategy's bets (amounts in currency units); cut them to the table maximum and the bankroll (cents)."""
+    if type(wanted) is not dict and not isinstance(wanted, Mapping):
+        raise _misbehaved(run, view, f"returned {type(wanted).__name__}, not a mapping of side to amount")
+    placed: dict[str, int] = {}
+    capped = 0
+    available = bankroll_micros // MICROS_PER_CENT
+    if type(wanted) is dict:
+        items = wanted.items()
+    else:
+        try:
+            items = list(wanted.items())
+        except Exception as exc:
+            raise _plugin_error(_misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc, run)}"),
+                                exc) from None
+    for side, amount in items:
+        if not isinstance(side, str) or side not in offered:
+            raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
+        if type(amount) is int:
+            cents = amount * 100
+        else:
+            try:
+                cents = amount_to_cents(amount)
+            except ValueError as exc:
+                raise _misbehaved(run, view, f"bet an invalid amount on {side}: {exc}") from None
+        if cents == 0:
+            continue
+        if cents < 0:
+            raise _misbehaved(run, view, f"bet a negative amount ({amount}) on {side}")
+        if cents < table_min:
+            raise _misbehaved(run, view, f"bet {cents_to_decimal(cents)} on {side}, below the table minimum "
+                                         f"{cents_to_decimal(table_min)}")
+        if cents > table_max or cents > available:
+            cents = min(table_max, available)
+            capped += 1
+            if cents <= 0 or cents < table_min:  # what the bankroll leaves for a further bet is below the minimum
+                continue
+        available -= cents
+        placed[side] = cents
+    return placed, capped

@@ -1,0 +1,181 @@
+"""One session of one strategy, round by round, with the state of its pieces: what ``baccarat trace`` prints.
+
+The session is played on the reference engine exactly as a run plays it
+(same shoes, same random stream); a thin wrapper notes the strategy's state
+after each round in which it was asked for bets or told their result.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.errors import InputError, did_you_mean
+from baccarat.plugin.strategy import Strategy, cents_to_decimal, micros_to_decimal
+from baccarat.shoes.rounds import RoundTable
+from baccarat.table.dealer import OUTCOMES
+from baccarat.table.rules import Rules
+
+
+@dataclasses.dataclass(frozen=True)
+class TracedRound:
+    """One round of a traced session: where, what happened, the money, and the strategy's state after it."""
+
+    round: int
+    shoe: int
+    hand: int
+    outcome: str
+    bets: str
+    stake: int
+    """Cents."""
+    net: int
+    """Micro-units."""
+    bankroll: int
+    """Micro-units."""
+    state: str
+
+
+def describe_state(strategy: Any) -> str:
+    """Return a strategy's state as ``name=value`` pairs: a composed strategy's progression, selector and stop rules."""
+    from baccarat.plugin.compose import Composed, StopRuled
+
+    if isinstance(strategy, Composed):
+        parts = [_fields(strategy.stakes, ("session", "unit")), _fields(strategy.chooser, ("session",))]
+        parts += [_fields(rule, ("session",)) for rule in strategy.stops]
+        parts.append("stopped" if strategy.stopped else "")
+    elif isinstance(strategy, StopRuled):
+        parts = [describe_state(strategy.strategy)] + [_fields(rule, ("session",)) for rule in strategy.stops]
+        parts.append("stopped" if strategy.stopped else "")
+    else:
+        parts = [_fields(strategy, ("session",))]
+    return "  ".join(part for part in parts if part)
+
+
+def _fields(piece: Any, skip: Sequence[str]) -> str:
+    values = vars(piece) if hasattr(piece, "__dict__") else {}
+    out = []
+    for key, value in values.items():
+        if key in skip or key.startswith("_") or callable(value):
+            continue
+        text = repr(list(value) if isinstance(value, tuple) else value)
+        out.append(f"{key}={text if len(text) <= 40 else text[:37] + '...'}")
+    return " ".join(out)
+
+
+def traced(cls: type[Strategy], states: dict[tuple[int, int], str]) -> type[Strategy]:
+    """Return a strategy class that plays ``cls`` and writes its state after each round into ``states[(session, round)]``."""
+
+    class Traced(Strategy):
+        name = cls.name
+
+        def __init__(self, session: Any, **params: Any) -> None:
+            self.inner = cls(session, **params)
+            states[(session.number, 0)] = describe_state(self.inner)
+
+        def bets(self, view: Any) -> Any:
+            wanted = self.inner.bets(view)
+            states[(view.session, view.round)] = describe_state(self.inner)
+            return wanted
+
+        def settle(self, view: Any, nets: Mapping[str, int]) -> None:
+            self.inner.settle(view, nets)
+            states[(view.session, view.round)] = describe_state(self.inner)
+
+    return Traced
+
+
+def play_traced(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], rules: Rules,
+                config: SessionConfig, seed: int, session: tuple[int, int, int]) -> tuple[dict[str, np.ndarray], list[str]]:
+    """Play one session of ``run`` on the reference engine; return its ledger columns and the state after each round."""
+    states: dict[tuple[int, int], str] = {}
+    columns = run_strategy(StrategyRun(run.label, traced(run.cls, states), run.params), table, multipliers, rules,
+                           config, seed, [session])
+    number, start, stop = session
+    after = []
+    state = states.get((number, 0), "")
+    for k in range(1, stop - start + 1):
+        state = states.get((number, k), state)
+        after.append(state)
+    return columns, after
+
+
+def session_table(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, int, int]]:
+    """Return the rounds of session ``number`` of the experiment (its first seed) and its bounds in them."""
+    from baccarat.engine.reference import session_bounds
+    from baccarat.shoes.fastdeal import seeded_table_fast
+
+    per_session = experiment.session.shoes_per_session
+    shoes = experiment.shoes
+    if shoes["source"] == "seeded":
+        count = int(shoes["count"])
+        sessions = math.ceil(count / per_session)
+        _check_session(number, sessions)
+        first = (number - 1) * per_session + 1
+        table = seeded_table_fast(experiment.rules, experiment.seeds[0], first, min(per_session, count - first + 1))
+        return table, (number, 0, len(table))
+    from baccarat.execution.runner import recorded_path
+    from baccarat.shoes.recorded import read_shoes
+
+    table = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules).table
+    bounds = session_bounds(table, per_session)
+    _check_session(number, len(bounds))
+    return table, bounds[number - 1]
+
+
+def _check_session(number: int, sessions: int) -> None:
+    if not 1 <= number <= sessions:
+        raise InputError(f"--session {number} is not a session of this experiment: its sessions are 1 to {sessions}")
+
+
+def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRound]:
+    """Play session ``number`` of the strategy labelled ``label`` and return its rounds with the strategy's state."""
+    from baccarat.execution.runner import strategy_runs
+    from baccarat.odds.settlement import settlement_table
+
+    runs = {run.label: run for run in strategy_runs(experiment)}
+    if label not in runs:
+        raise InputError(f"the experiment has no strategy labelled {label!r}{did_you_mean(label, list(runs))}; "
+                         f"its strategies are {', '.join(map(repr, runs))}")
+    table, session = session_table(experiment, number)
+    columns, states = play_traced(runs[label], table, settlement_table(table, experiment.rules), experiment.rules,
+                                  experiment.session, experiment.seeds[0], session)
+    bets = [name[len("stake_"):] for name in columns if name.startswith("stake_")]
+    out = []
+    for k in range(len(columns["round"])):
+        placed = " ".join(bet for bet in bets if columns[f"stake_{bet}"][k]) or "-"
+        out.append(TracedRound(int(columns["round"][k]), int(columns["shoe"][k]), int(columns["hand"][k]),
+                               OUTCOMES[int(columns["outcome"][k])], placed, int(columns["stake"][k]),
+                               int(columns["net"][k]), int(columns["bankroll"][k]), states[k]))
+    return out
+
+
+def money(micros: int) -> str:
+    """An amount in micro-units, with two decimals unless it needs more (0.0475)."""
+    value = micros_to_decimal(micros).normalize()
+    return f"{value:.2f}" if value == value.quantize(Decimal("0.01")) else f"{value:f}"
+
+
+def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankroll_cents: int) -> str:
+    """Return the traced session as a table, one line per round."""
+    shoes = sorted({r.shoe for r in rounds})
+    header = (f"strategy {label!r}, session {number}: {len(rounds)} rounds from shoe"
+              f"{'s' if len(shoes) > 1 else ''} {', '.join(map(str, shoes)) or '-'}; "
+              f"bankroll {cents_to_decimal(bankroll_cents)}")
+    rows = [("ROUND", "SHOE", "HAND", "OUTCOME", "BET", "STAKE", "NET", "BANKROLL", "STATE")]
+    for r in rounds:
+        net = money(r.net)
+        rows.append((str(r.round), str(r.shoe), str(r.hand), r.outcome, r.bets, money(r.stake * 10_000),
+                     ("+" + net) if r.net > 0 else net, money(r.bankroll), r.state))
+    widths = [max(len(row[i]) for row in rows) for i in range(8)]
+    right = {0, 1, 2, 5, 6, 7}
+    lines = [header]
+    for row in rows:
+        cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:8], widths, strict=True))]
+        lines.append(("  ".join(cells) + "  " + row[8]).rstrip())
+    return "\n".join(lines)

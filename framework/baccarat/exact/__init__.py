@@ -1,0 +1,1 @@
+"""Exact session analysis: the distribution of a session by a dynamic program over its states."""

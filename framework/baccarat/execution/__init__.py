@@ -1,0 +1,1 @@
+"""Running an experiment: planning, workers, output, and the process around them."""

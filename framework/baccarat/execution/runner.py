@@ -1,0 +1,332 @@
+"""Run an experiment: deal the shoes once, walk every strategy over them, write the results."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable, Mapping
+from contextlib import closing
+from datetime import UTC, datetime
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from baccarat import __version__
+from baccarat.engine.reference import StrategyRun
+from baccarat.errors import RulesError, StrategyError
+from baccarat.execution import glibc
+from baccarat.execution.executor import (
+    Chunk,
+    RunCounts,
+    RunPlan,
+    StrategySpec,
+    collect_outputs,
+    execute,
+    seeded_chunks,
+    table_chunks,
+    write_outputs,
+)
+from baccarat.experiment.model import Experiment
+from baccarat.files.outfolder import atomic_folder
+from baccarat.money import EXACT
+from baccarat.odds.bet_odds import expected_values
+from baccarat.odds.settlement import bets_settled, check_bets_offered
+from baccarat.plugin.manager import registry
+from baccarat.results.manifest import folder_contents, record_files, rows_by_strategy, write_manifest
+from baccarat.results.report import Analysis, write_results
+from baccarat.shoes.recorded import format_has_cards, read_shoes
+
+
+class RunResult:
+    """A finished run: its rounds and ledger (in memory, or read from the run's folder when first asked for)."""
+
+    def __init__(self, experiment: Experiment, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
+                 warnings: list[str] | None = None, out_dir: Path | None = None, counts: RunCounts | None = None,
+                 analysis: Analysis | None = None) -> None:
+        self.experiment = experiment
+        self.analysis = analysis
+        self._rounds = rounds
+        self._ledger = ledger
+        self.warnings = list(warnings or [])
+        self.out_dir = out_dir
+        self.counts = counts if counts is not None else _frame_counts(rounds, ledger)
+
+    @property
+    def rounds(self) -> pl.DataFrame:
+        """One row per dealt round."""
+        if self._rounds is None:
+            self._rounds = self.scan_rounds().collect()
+        return self._rounds
+
+    @property
+    def ledger(self) -> pl.DataFrame:
+        """One row per round per strategy per session."""
+        if self._ledger is None:
+            self._ledger = self.scan_ledger().collect()
+        return self._ledger
+
+    def scan_rounds(self) -> pl.LazyFrame:
+        """The rounds as a lazy frame (read from the run's folder when it was written there)."""
+        return self._rounds.lazy() if self._rounds is not None else pl.scan_parquet(self._folder() / "rounds.parquet")
+
+    def scan_ledger(self) -> pl.LazyFrame:
+        """The ledger as a lazy frame: summaries of runs larger than memory stream from disk."""
+        return self._ledger.lazy() if self._ledger is not None else pl.scan_parquet(self._folder() / "ledger.parquet")
+
+    def _folder(self) -> Path:
+        if self.out_dir is None:
+            raise ValueError("this run was neither kept in memory nor written to a folder")
+        return self.out_dir
+
+
+def _frame_counts(rounds: pl.DataFrame | None, ledger: pl.DataFrame | None) -> RunCounts:
+    if rounds is None or ledger is None:
+        return RunCounts()
+    return RunCounts(shoes=rounds["shoe"].n_unique() if rounds.height else 0, sessions=ledger["session"].n_unique() if ledger.height else 0,
+                     rounds=rounds.height, ledger_rows=ledger.height)
+
+
+def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
+    """Resolve the experiment's strategies against the registry, checking their parameters."""
+    reg = registry(experiment.plugins_dirs)
+    runs = []
+    labels: set[str] = set()
+    for entry in experiment.strategies:
+        cls, params = reg.configure(entry.use, entry.params)
+        if entry.name in labels:
+            raise StrategyError(f"two strategies are labelled {entry.name!r}; labels must be unique", path=experiment.path)
+        labels.add(entry.name)
+        runs.append(StrategyRun(entry.name, cls, params))
+    return runs
+
+
+def recorded_path(experiment: Experiment) -> Path:
+    """Return the path of the experiment's recorded shoe file; a relative path is read from the experiment file's folder."""
+    path = Path(str(experiment.shoes["path"])).expanduser()
+    if path.is_absolute() or experiment.path == "<experiment>":
+        return path
+    return Path(experiment.path).parent / path
+
+
+@dataclasses.dataclass(frozen=True)
+class PreparedRun:
+    """An experiment ready to run: the plan every chunk shares, the chunks, warnings about the shoes."""
+
+    plan: RunPlan
+    chunks: list[Chunk]
+    warnings: list[str]
+
+    @property
+    def shoes(self) -> int:
+        """Shoes dealt in all (every seed)."""
+        return sum(chunk.shoes for chunk in self.chunks)
+
+
+def prepare(experiment: Experiment) -> PreparedRun:
+    """Check the experiment's strategies and bets, read recorded shoes, and cut the run into chunks.
+
+    Bets the rules do not offer, and card-level bets on shoes that record only
+    outcomes, are refused before any shoe is dealt or read. With several seeds,
+    the seeds' runs follow each other in the order given, both tables gain a
+    ``seed`` column, and shoe and session numbers continue from one seed to the
+    next (seed 2's first shoe follows seed 1's last), so ``shoe`` and
+    ``session`` stay unique; each seed's rounds and results are exactly those
+    of a run with that seed alone.
+    """
+    runs = strategy_runs(experiment)
+    used: set[str] = set()
+    for run in runs:
+        used |= run.cls.sides(run.params)
+    shoes = experiment.shoes
+    has_cards = shoes["source"] == "seeded" or format_has_cards(str(shoes["format"]))
+    check_bets_offered(used, experiment.rules, has_cards)
+    recorded = None if shoes["source"] == "seeded" else read_shoes(recorded_path(experiment), shoes["format"], experiment.rules)
+    has_suits = recorded is None or recorded.table.has_suits()
+    if has_cards and not has_suits:  # shoes recorded by rank only: bets that read suits are refused now
+        try:
+            check_bets_offered(used, experiment.rules, has_cards, has_suits)
+        except RulesError as exc:
+            raise RulesError(exc.message, path=str(recorded_path(experiment))) from None
+    bets = bets_settled(experiment.rules, has_cards, has_suits)
+    specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
+    plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
+                   expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
+    from baccarat.engine.compiled import twin_warnings
+
+    twins = twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
+    warnings = list(registry(experiment.plugins_dirs).warnings) + twins
+    if recorded is None:
+        return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
+    return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
+
+
+def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None,
+                   workers: int = 1, executor: str = "processes") -> RunResult:
+    """Deal the shoes and play every strategy on them; return rounds and ledger frames held in memory.
+
+    ``progress`` is called with the number of shoes done as chunks finish.
+    For runs larger than memory, use :func:`run_to_folder`.
+    """
+    prepared = prepare(experiment)
+    with closing(execute(prepared.plan, prepared.chunks, workers, executor)) as outputs:
+        rounds, ledger = collect_outputs(outputs, progress)
+    return RunResult(experiment, rounds, ledger, prepared.warnings)
+
+
+def _resolved_yaml(experiment: Experiment) -> str:
+    import yaml
+
+    header = "# The resolved experiment: every default filled in, overrides and grids applied.\n"
+    if experiment.overrides:
+        header += "# Overrides: " + " ".join(f"--set {o}" for o in experiment.overrides) + "\n"
+    return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
+
+
+def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float], force: bool = False) -> Path:
+    """Write a run held in memory (rounds, ledger, experiment, manifest) atomically into ``out_dir``.
+
+    A previous run there is replaced only with ``force``.
+    """
+
+    def fill(folder: Path) -> RunCounts:
+        result.rounds.write_parquet(folder / "rounds.parquet")
+        result.ledger.write_parquet(folder / "ledger.parquet")
+        return result.counts
+
+    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings, force=force)
+    return result.out_dir
+
+
+def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
+                  progress: Callable[[int], None] | None = None, baseline: str | None = None,
+                  force: bool = False, report: bool | None = None, status: Callable[[str], None] | None = None,
+                  announce_compiling: bool = False) -> RunResult:
+    """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
+
+    ``baseline`` is the strategy the others are compared with (default: the first).
+    ``workers`` processes (or Ray tasks) play the chunks; the output is the
+    same for any number of workers. ``progress`` is called with the number of
+    shoes done as chunks finish. The summary and plots come from statistics
+    the chunks gather as they play (:mod:`baccarat.results.runstats`), not from reading
+    the ledger back. The returned result reads its frames from the folder
+    when asked. A previous run in ``out_dir`` is replaced only with ``force``.
+    ``report`` (default: the experiment's ``report``) False skips the plots
+    and report.html. ``status`` is told what the run does once the chunks
+    are done (``"writing results"``). With ``announce_compiling``, a line on
+    stderr says when kernels are being compiled (the first run after installing).
+    """
+    report = experiment.report if report is None else report
+    from baccarat.results.runstats import RunStatsCollector
+
+    start = time.perf_counter()
+    prepared = prepare(experiment)
+    plan = dataclasses.replace(prepared.plan, gather_stats=True, announce_compiling=announce_compiling)
+    if announce_compiling and not (executor == "processes" and workers > 1 and len(prepared.chunks) > 1):
+        from baccarat.execution.compile_notice import announce_compiling as announce
+
+        announce()  # this process plays the chunks (else the first worker says it; one line a run)
+    timings: dict[str, float] = {}
+    counts: list[RunCounts] = []
+    gathered: list[RunStatsCollector] = []
+
+    def fill(folder: Path) -> RunCounts:
+        collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies], bankrolls=report)
+        gathered.append(collector)
+        with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
+            counts.append(write_outputs(outputs, folder, progress,
+                                        lambda output: collector.add(output.session_rows, output.bankrolls)))
+        glibc.release_freed_memory()
+        timings["run"] = time.perf_counter() - start
+        if status is not None:
+            status("writing results")
+        return counts[0]
+
+    def statistics() -> dict[str, Any]:
+        # The gathered rows, now in the session table, go back to the system strategy by strategy.
+        return gathered[0].results(EXACT.divide(Decimal(experiment.session.bankroll_cents), 100), give_back=glibc.release_freed_memory)
+
+    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
+                                 force=force, plots=report,
+                                 workers=workers, executor=executor)
+    return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
+
+
+def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
+                 timings: Mapping[str, float], warnings: list[str],
+                 statistics: Callable[[], dict[str, Any]] | None = None, baseline: str | None = None,
+                 force: bool = False, plots: bool = True,
+                 **run_info: Any) -> tuple[Path, Analysis]:
+    """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
+    summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
+    while it was written: keyword arguments of :func:`baccarat.results.report.write_results`).
+
+    Everything is written to a temporary folder beside ``out_dir`` and renamed
+    when complete, so an interrupted or failed run leaves a complete folder or
+    none (:func:`baccarat.files.outfolder.atomic_folder`); a previous run there is
+    replaced only with ``force``. The manifest, written last, lists every file
+    the folder then holds (:mod:`baccarat.results.manifest`): those written before the
+    results are the run's data.
+    """
+    run_at = datetime.now(UTC).isoformat(timespec="seconds")
+    with atomic_folder(out_dir, force=force) as tmp:
+        counts = fill(tmp)
+        (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
+        manifest = {
+            "name": experiment.name,
+            "run_at": run_at,
+            "seed": experiment.seed,
+            "seeds": list(experiment.seeds),
+            "source": experiment.path,
+            "overrides": list(experiment.overrides),
+            "versions": _versions(),
+            "timings_seconds": dict(timings),
+            "counts": {
+                "seeds": len(experiment.seeds),
+                "shoes": counts.shoes,
+                "rounds": counts.rounds,
+                "strategies": len(experiment.strategies),
+                "sessions": counts.sessions,
+                "ledger_rows": counts.ledger_rows,
+            },
+            "rounds": counts.rounds,
+            "ledger_rows": counts.ledger_rows,
+            "strategies": [e.name for e in experiment.strategies],
+            "warnings": warnings,
+            **run_info,
+        }
+        write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
+        data_files, _ = folder_contents(tmp)
+        precomputed = statistics() if statistics is not None else {}
+        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, plots=plots,
+                                 **precomputed)
+        record_files(tmp, manifest, data_files, {"ledger.parquet": _ledger_rows_by_strategy(tmp, experiment, counts)})
+    return Path(out_dir), analysis
+
+
+def _ledger_rows_by_strategy(folder: Path, experiment: Experiment, counts: RunCounts) -> dict[str, int]:
+    """Return the ledger's rows of each strategy: as the writer counted them, else counted in the file."""
+    labels = [e.name for e in experiment.strategies]
+    if len(counts.ledger_rows_by_strategy) == len(labels):
+        return dict(zip(labels, counts.ledger_rows_by_strategy, strict=True))
+    found = rows_by_strategy(folder / "ledger.parquet")
+    return {label: found.get(label, 0) for label in labels}
+
+
+def _versions() -> dict[str, str]:
+    import platform
+
+    import numpy
+    import pluggy
+    import yaml
+
+    return {"baccarat": __version__, "python": platform.python_version(), "polars": pl.__version__,
+            "numpy": numpy.__version__, "pluggy": pluggy.__version__, "pyyaml": yaml.__version__}
+
+
+def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
+    """Call ``fn`` and return its result and the seconds it took."""
+    start = time.perf_counter()
+    value = fn()
+    return value, time.perf_counter() - start

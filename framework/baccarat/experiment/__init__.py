@@ -1,0 +1,1 @@
+"""Experiments: YAML in, a validated and resolved experiment out."""

@@ -1,0 +1,1 @@
+"""Odds: exact odds of every bet, counting from the cards seen, settlement of bets in exact money."""

@@ -1,0 +1,245 @@
+"""Composition: a selector, a progression and stop rules make one strategy.
+
+``use: martingale`` is the strategy class ``compose(Martingale, selectors,
+stop_rules)``; with ``params: {side: follow-last, unit: 10, stop_loss: 200}``
+the progression sets the stake, the selector named by ``side`` chooses the
+bet, the stop rules end the session's betting early. Its parameters are one flat
+namespace: ``side`` and ``unit``, the progression's, the selector's and every
+stop rule's (stop rules default to ``None``, which leaves them off).
+
+Each round, a composed strategy does exactly this (the definition any fast
+path must reproduce):
+
+1. If its betting has stopped earlier in the session, sit out.
+2. For each active stop rule, in registration order: if ``rule.stop(view)``,
+   betting stops for the rest of the session; sit out.
+3. ``side = selector.choose(view)``; ``None`` sits out (nothing else changes).
+4. If ``progression.stake`` exceeds the table maximum, ``progression.restart()``:
+   the series is abandoned and starts over at its first stake.
+5. Bet ``progression.stake`` cents on ``side``. The engine may still cut it
+   to the table maximum or to the bankroll (counted as capped).
+
+After the round, when the bet was placed, the bet's net decides: ``> 0``
+calls ``progression.won(net)``, ``< 0`` calls ``progression.lost(net)``, a
+push (``0``) changes nothing. A progression's state moves only on settled
+bets; rounds sat out, stopped or ruined leave it as it was. The progression
+carries on across the shoes of a multi-shoe session; selectors that read the
+shoe start again with each new shoe.
+
+Composed classes are made once per progression (and set of selectors and
+stop rules) and pickle as the recipe that makes them, so they can be sent to
+worker processes. A fast path recognises a composed strategy by
+``issubclass(cls, Composed)``, its pieces by ``cls.progression``,
+``cls.selector_for(params["side"])`` and the stop rules whose parameters are
+set; it must fall back to this reference for any piece it does not know
+(a plugin's). The built-in pieces keep all their state in plain ints.
+"""
+
+from __future__ import annotations
+
+import copyreg
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar
+
+from baccarat.errors import StrategyError
+from baccarat.plugin.strategy import (
+    Bets,
+    Progression,
+    Selector,
+    SessionInfo,
+    StopRule,
+    Strategy,
+    TableView,
+    amount_cents,
+    cents_to_amount,
+)
+
+COMPOSED_PARAMS: dict[str, Any] = {"side": "banker", "unit": 10}
+"""Parameters of every composed strategy, with defaults: the side (a fixed bet or a selector) and the unit stake."""
+
+
+class _Recipe(type):
+    """Metaclass of composed classes: each pickles as the call that makes it."""
+
+    _recipe: tuple[Any, ...] | None = None
+
+
+def _reduce_recipe(cls: _Recipe) -> Any:
+    recipe = cls.__dict__.get("_recipe")
+    return recipe if recipe is not None else cls.__qualname__
+
+
+copyreg.pickle(_Recipe, _reduce_recipe)
+
+
+def _pick(params: Mapping[str, Any], names: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: params[key] for key in names}
+
+
+def _active(rule: type[StopRule], params: Mapping[str, Any]) -> bool:
+    return any(params.get(key) is not None for key in rule.params)
+
+
+def _stop_params(stop_rules: tuple[type[StopRule], ...]) -> dict[str, Any]:
+    return {key: None for rule in stop_rules for key in rule.params}
+
+
+class Composed(Strategy, metaclass=_Recipe):
+    """A progression backing the side a selector chooses, under stop rules; made by :func:`compose`, never directly."""
+
+    progression: ClassVar[type[Progression]]
+    selectors: ClassVar[dict[str, type[Selector]]] = {}
+    stop_rules: ClassVar[tuple[type[StopRule], ...]] = ()
+
+    @classmethod
+    def selector_for(cls, side: Any) -> type[Selector]:
+        """Return the selector class named by ``side``, or raise ValueError."""
+        try:
+            return cls.selectors[side]
+        except (KeyError, TypeError):
+            raise ValueError(f"unknown side {side!r}; sides are {', '.join(cls.selectors)}") from None
+
+    @classmethod
+    def accepted_params(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """``side`` and ``unit``, the progression's, the chosen selector's and the stop rules' parameters, with defaults."""
+        selector = cls.selectors.get(given.get("side", COMPOSED_PARAMS["side"]))
+        return {**COMPOSED_PARAMS, **cls.progression.params, **(selector.params if selector else {}),
+                **_stop_params(cls.stop_rules)}
+
+    @classmethod
+    def sides(cls, params: Mapping[str, Any]) -> set[str]:
+        """Return the sides the chosen selector may back."""
+        params = {**cls.accepted_params(params), **params}
+        return cls.selector_for(params["side"]).sides(params)
+
+    def __init__(self, session: SessionInfo, **params: Any) -> None:
+        cls = type(self)
+        params = {**cls.accepted_params(params), **params}
+        selector = cls.selector_for(params["side"])
+        self.session = session
+        self.unit = amount_cents(params["unit"], "unit")
+        self.chooser = selector(session, **_pick(params, selector.params))
+        self.stakes = cls.progression(session, self.unit, **_pick(params, cls.progression.params))
+        self.stops = [rule(session, **_pick(params, rule.params)) for rule in cls.stop_rules if _active(rule, params)]
+        self.stopped = False
+        self.side: str | None = None
+
+    def bets(self, view: TableView) -> Bets:
+        """Stop rules, then the selector's side, then the progression's stake (see the module docstring)."""
+        if self.stopped:
+            return None
+        for rule in self.stops:
+            if rule.stop(view):
+                self.stopped = True
+                return None
+        side = self.chooser.choose(view)
+        if side is None:
+            return None
+        stakes = self.stakes
+        if stakes.stake > view.table_max_cents:
+            stakes.restart()
+        self.side = side
+        cents = stakes.stake
+        return {side: cents // 100 if cents % 100 == 0 else cents_to_amount(cents)}  # whole units as an int
+
+    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
+        """Win moves the progression on, loss too, a push leaves it."""
+        net = nets.get(self.side, 0)
+        if net > 0:
+            self.stakes.won(net)
+        elif net < 0:
+            self.stakes.lost(net)
+
+
+class StopRuled(Strategy, metaclass=_Recipe):
+    """A free-form strategy with stop rules around it; made by :func:`with_stop_rules`.
+
+    When no stop-rule parameter is given, making it makes the free-form
+    strategy itself: nothing stands between it and the engine.
+    """
+
+    inner: ClassVar[type[Strategy]]
+    stop_rules: ClassVar[tuple[type[StopRule], ...]] = ()
+
+    def __new__(cls, session: SessionInfo, **params: Any) -> Any:
+        """Make the wrapper when a stop rule is active, else the free-form strategy itself."""
+        if not any(_active(rule, params) for rule in cls.stop_rules):
+            return cls.inner(session, **cls._inner_params(params))
+        return super().__new__(cls)
+
+    @classmethod
+    def _inner_params(cls, params: Mapping[str, Any]) -> dict[str, Any]:
+        stop_keys = _stop_params(cls.stop_rules)
+        return {key: value for key, value in params.items() if key not in stop_keys}
+
+    @classmethod
+    def accepted_params(cls, given: Mapping[str, Any]) -> dict[str, Any]:
+        """The strategy's own parameters, then the stop rules'."""
+        return {**cls.inner.accepted_params(cls._inner_params(given)), **_stop_params(cls.stop_rules)}
+
+    @classmethod
+    def sides(cls, params: Mapping[str, Any]) -> set[str]:
+        """Return the inner strategy's sides."""
+        return cls.inner.sides(cls._inner_params(params))
+
+    def __init__(self, session: SessionInfo, **params: Any) -> None:
+        cls = type(self)
+        self.session = session
+        self.strategy = cls.inner(session, **cls._inner_params(params))
+        self.stops = [rule(session, **_pick({**_stop_params(cls.stop_rules), **params}, rule.params))
+                      for rule in cls.stop_rules if _active(rule, params)]
+        self.stopped = False
+
+    def bets(self, view: TableView) -> Bets:
+        """Stop rules first, then the inner strategy's bets."""
+        if self.stopped:
+            return None
+        for rule in self.stops:
+            if rule.stop(view):
+                self.stopped = True
+                return None
+        return self.strategy.bets(view)
+
+    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
+        """Pass the result to the inner strategy."""
+        self.strategy.settle(view, nets)
+
+
+def _check_disjoint(parts: list[tuple[str, Mapping[str, Any]]]) -> None:
+    seen: dict[str, str] = {}
+    for owner, params in parts:
+        for key in params:
+            if key in seen:
+                raise StrategyError(f"parameter {key!r} belongs to both {seen[key]} and {owner}; they cannot be combined")
+            seen[key] = owner
+
+
+@cache
+def compose(progression: type[Progression], selectors: tuple[type[Selector], ...],
+            stop_rules: tuple[type[StopRule], ...] = ()) -> type[Composed]:
+    """Return the strategy class of ``progression`` on any of ``selectors`` (chosen by ``side``), under ``stop_rules``."""
+    common = [("every composed strategy", COMPOSED_PARAMS), (f"progression {progression.name!r}", progression.params)]
+    common += [(f"stop rule {rule.name!r}", rule.params) for rule in stop_rules]
+    _check_disjoint(common)
+    for selector in selectors:
+        _check_disjoint(common + [(f"side {selector.name!r}", selector.params)])
+    namespace = {"name": progression.name, "description": progression.description, "progression": progression,
+                 "params": {**COMPOSED_PARAMS, **progression.params},
+                 "selectors": {selector.name: selector for selector in selectors}, "stop_rules": stop_rules,
+                 "_recipe": (compose, (progression, selectors, stop_rules)),
+                 "__module__": __name__, "__qualname__": f"Composed[{progression.name}]"}
+    return _Recipe(f"Composed[{progression.name}]", (Composed,), namespace)
+
+
+@cache
+def with_stop_rules(strategy: type[Strategy], stop_rules: tuple[type[StopRule], ...]) -> type[Strategy]:
+    """Return ``strategy`` with ``stop_rules`` around it (stop-rule parameters the strategy has itself stay its own)."""
+    rules = tuple(rule for rule in stop_rules if not set(rule.params) & set(strategy.params))
+    if not rules:
+        return strategy
+    namespace = {"name": strategy.name, "description": strategy.description, "inner": strategy,
+                 "params": dict(strategy.params), "stop_rules": rules,
+                 "_recipe": (with_stop_rules, (strategy, stop_rules)),
+                 "__module__": __name__, "__qualname__": f"StopRuled[{strategy.name}]"}
+    return _Recipe(f"StopRuled[{strategy.name}]", (StopRuled,), namespace)

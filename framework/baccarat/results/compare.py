@@ -1,0 +1,136 @@
+"""Compare saved runs: their summaries side by side, paired when they played the very same rounds.
+
+Two runs played the very same rounds when their rules, shoes (source, seeds
+and count, or recorded file and format) and shoes per session are the same
+and their ``rounds.parquet`` hold the same outcomes: session ``s`` of one
+then met exactly the cards of session ``s`` of the other, and strategies of
+both are paired session by session (:func:`baccarat.results.stats.paired_comparison`),
+as strategies within one run are. Otherwise the comparison is unpaired, with
+independent-sample intervals (:func:`baccarat.results.stats.unpaired_comparison`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from baccarat.api import Result, load
+from baccarat.errors import InputError
+from baccarat.results import stats
+
+
+@dataclasses.dataclass(frozen=True)
+class RunComparison:
+    """Several runs compared: labels ``RUN: strategy``, one summary, one comparison with the baseline."""
+
+    names: list[str]
+    folders: list[Path]
+    paired: bool
+    reason: str
+    """Why the runs pair (the same rounds) or do not (what differs)."""
+    summary: pl.DataFrame
+    comparison: pl.DataFrame
+
+
+def run_names(folders: Sequence[Path]) -> list[str]:
+    """Return a short name for each run: its folder's name, or the path as given when two names are the same."""
+    names = [folder.name or str(folder) for folder in folders]
+    return names if len(set(names)) == len(names) else [str(folder) for folder in folders]
+
+
+def session_table_of(result: Result) -> pl.DataFrame:
+    """Return a saved run's session table: its ``sessions.parquet``, or folded from its ledger when it has none.
+
+    A ``sessions.parquet`` changed since it was written (by its manifest) is
+    not used: the table is folded from the ledger, which was checked.
+    """
+    from baccarat.results.manifest import unchanged
+
+    path = result.out_dir / "sessions.parquet" if result.out_dir is not None else None
+    if path is not None and path.is_file() and unchanged(path):
+        return pl.read_parquet(path)
+    return result.sessions
+
+
+def _same_rounds(a: Result, b: Result) -> str | None:
+    """Return None when runs ``a`` and ``b`` played the very same rounds, else what differs."""
+    ma, mb = a.experiment.to_mapping(), b.experiment.to_mapping()
+    if ma["rules"] != mb["rules"]:
+        return "their rules differ"
+    if ma["shoes"] != mb["shoes"]:
+        differ = [key for key in sorted(set(ma["shoes"]) | set(mb["shoes"])) if ma["shoes"].get(key) != mb["shoes"].get(key)]
+        return f"their shoes differ ({', '.join(f'shoes.{key}' for key in differ)})"
+    if ma["session"]["shoes_per_session"] != mb["session"]["shoes_per_session"]:
+        return "their sessions hold different numbers of shoes"
+    files = [result.out_dir / "rounds.parquet" for result in (a, b) if result.out_dir is not None]
+    if len(files) == 2 and all(path.is_file() for path in files):
+        outcomes = [pl.read_parquet(path, columns=["shoe", "hand", "outcome"]) for path in files]
+        if not outcomes[0].equals(outcomes[1]):
+            return "their rounds.parquet hold different rounds"
+    return None
+
+
+def compare_runs(run_dirs: Sequence[str | Path], baseline: str | None = None) -> RunComparison:
+    """Load the runs, label each strategy ``RUN: label``, and compare every one with ``baseline``.
+
+    ``baseline`` is a combined label (default: the first strategy of the first run).
+    """
+    if len(run_dirs) < 2:
+        raise InputError("compare needs two run folders or more")
+    folders = [Path(d) for d in run_dirs]
+    results = [load(folder) for folder in folders]
+    names = run_names(folders)
+    differ = [(name, why) for name, result in zip(names[1:], results[1:], strict=True)
+              if (why := _same_rounds(results[0], result)) is not None]
+    paired = not differ
+    if paired:
+        reason = "the runs played the very same rounds (same rules, shoes and seeds): sessions are paired"
+    else:
+        reason = "; ".join(f"{names[0]} and {name}: {why}" for name, why in differ)
+        reason = f"the runs did not play the same rounds ({reason}), so the intervals are for independent samples"
+    tables = [session_table_of(result).with_columns((pl.lit(f"{name}: ") + pl.col("strategy")).alias("strategy"))
+              for name, result in zip(names, results, strict=True)]
+    sessions = pl.concat(tables, how="diagonal_relaxed")
+    summary = stats.summary_table(sessions)
+    compare = stats.paired_comparison if paired else stats.unpaired_comparison
+    return RunComparison(names, folders, paired, reason, summary, compare(sessions, baseline))
+
+
+def comparison_records(comparison: RunComparison) -> dict[str, Any]:
+    """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
+    from baccarat.results.report import frame_records
+
+    return {"runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
+            "paired": comparison.paired, "reason": comparison.reason,
+            "summary": frame_records(comparison.summary), "comparison": frame_records(comparison.comparison)}
+
+
+def format_comparison(comparison: RunComparison) -> str:
+    """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
+    from baccarat.results.report import _edge, _verdict, fmt_interval, fmt_money, fmt_percent, format_summary
+
+    lines = [f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
+             f"{'paired' if comparison.paired else 'unpaired'}: {comparison.reason}", "",
+             format_summary(comparison.summary, limit=comparison.summary.height), ""]
+    table = comparison.comparison
+    if not table.height:
+        return "\n".join(lines)
+    intervals = "paired 95% intervals" if comparison.paired else "independent-sample 95% intervals (Welch)"
+    lines.append(f"each strategy minus {table.get_column('baseline')[0]}, {intervals}:")
+    headers = ("strategy", "net per session", "95% CI", "edge", "95% CI", "risk of ruin", "95% CI", "verdict")
+    rows = []
+    for r in table.iter_rows(named=True):
+        rows.append((r["strategy"], fmt_money(r["net_diff_mean"]), fmt_interval(r["net_diff_ci_low"], r["net_diff_ci_high"]),
+                     _edge(r["edge_diff"]), fmt_interval(r["edge_diff_ci_low"], r["edge_diff_ci_high"], _edge),
+                     fmt_percent(r["risk_of_ruin_diff"]),
+                     fmt_interval(r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent),
+                     _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])[1]))
+    widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
+    for cells in (headers, *rows):
+        lines.append("  ".join(c.ljust(w) if i in (0, 7) else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip())
+    return "\n".join(lines)

@@ -1,0 +1,113 @@
+"""Ledger frames: engine columns to Arrow and polars, exact Decimal money, Parquet on disk.
+
+Money columns are ``Decimal(38, 6)``: exact, never binary floats. ``outcome``
+is a polars ``Enum``. The Arrow table (:func:`ledger_table`) is the one
+builder; the polars frame and the Parquet parts of a run come from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+
+import numpy as np
+import polars as pl
+
+from baccarat.table.bet_registry import net_column, stake_column
+from baccarat.table.dealer import OUTCOMES
+
+MONEY = pl.Decimal(38, 6)
+"""Polars type of every money column."""
+
+OUTCOME = pl.Enum(OUTCOMES)
+"""Polars type of the ``outcome`` column."""
+
+MICROS_PER_CENT = 10_000
+
+
+def micros(values: np.ndarray) -> pl.Expr:
+    """Return an expression turning integer micro-units into exact Decimal amounts."""
+    return pl.lit(pl.Series(values, dtype=pl.Int64)).cast(MONEY) / 1_000_000
+
+
+def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
+    """Return the ledger's columns and polars types, in order, for a table offering ``bets``."""
+    columns: dict[str, pl.DataType] = {
+        "strategy": pl.String(), "session": pl.Int64(), "shoe": pl.Int64(), "hand": pl.Int32(), "round": pl.Int32(),
+        "outcome": OUTCOME, "stake": MONEY, "net": MONEY, "expected_net": pl.Float64(), "bankroll": MONEY,
+        "capped": pl.Int32(),
+    }
+    for bet in bets:
+        columns[stake_column(bet)] = MONEY
+        columns[net_column(bet)] = MONEY
+    return columns
+
+
+@cache
+def ledger_schema(bets: tuple[str, ...]):  # -> pyarrow.Schema
+    """Return the Arrow schema of the ledger (as polars writes and reads it)."""
+    from baccarat.shoes.columnar import arrow_schema
+
+    return arrow_schema(ledger_columns(bets))
+
+
+def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float]) -> np.ndarray:
+    """Return each round's theoretical result: the sum over bets of stake times the bet's expected value per unit.
+
+    ``expected`` maps each bet to its exact expected value off the top
+    (:func:`baccarat.odds.bet_odds.expected_values`); stakes are the ``stake_<bet>`` cents.
+    """
+    total = np.zeros(len(columns["stake"]), dtype=np.float64)
+    for bet in bets:
+        total += columns[stake_column(bet)] * (expected[bet] / 100)
+    return total
+
+
+def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
+                 expected: Mapping[str, float] | None = None):  # -> pyarrow.Table
+    """Return one strategy's ledger as an Arrow table with the columns of the ``ledger`` contract.
+
+    ``columns`` come from :func:`baccarat.engine.reference.run_strategy` (cents and micro-units).
+    ``expected`` (bet -> expected value per unit staked) gives the Float64 column
+    ``expected_net``, the theoretical result of the round's bets; it is null without it
+    (``columns`` may carry it already computed, as ``expected_net``).
+    """
+    import pyarrow as pa
+
+    from baccarat.shoes import columnar
+
+    n = len(columns["stake"])
+    data = {
+        "strategy": columnar.repeated_string(label, n),
+        "session": pa.array(np.asarray(columns["session"], dtype=np.int64)),
+        "shoe": pa.array(np.asarray(columns["shoe"], dtype=np.int64)),
+        "hand": pa.array(np.asarray(columns["hand"], dtype=np.int32)),
+        "round": pa.array(np.asarray(columns["round"], dtype=np.int32)),
+        "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
+        "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT),
+        "net": columnar.decimal_micros(columns["net"]),
+        "expected_net": (pa.array(columns["expected_net"]) if "expected_net" in columns
+                         else pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64())),
+        "bankroll": columnar.decimal_micros(columns["bankroll"]),
+        "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
+    }
+    for bet in bets:
+        data[stake_column(bet)] = columnar.decimal_micros(columns[stake_column(bet)], MICROS_PER_CENT)
+        data[net_column(bet)] = columnar.decimal_micros(columns[net_column(bet)])
+    return columnar.table(data, ledger_schema(bets))
+
+
+def ledger_frame(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
+                 expected: Mapping[str, float] | None = None) -> pl.DataFrame:
+    """Return one strategy's ledger as a polars frame with the columns of the ``ledger`` contract (see :func:`ledger_table`)."""
+    return pl.from_arrow(ledger_table(label, columns, bets, expected))
+
+
+READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
+"""What reading a damaged Parquet file may raise (polars panics on some malformed files)."""
+
+def read_error_reason(exc: BaseException) -> str:
+    """Say in one line why a Parquet file could not be read."""
+    if isinstance(exc, pl.exceptions.PanicException):
+        return "its contents are malformed"
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

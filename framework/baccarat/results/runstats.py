@@ -1,0 +1,321 @@
+"""Statistics gathered while a run plays, so that its summary and plots never read the ledger back.
+
+The summary of a run is a pure function of its ledger (:mod:`baccarat.results.stats`
+is the definition). Reading a ledger of tens of millions of rows back from
+Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
+integer ledger columns, in the worker that played it, into the rows of the
+session table (:func:`fold_sessions`, the same numbers as
+:func:`baccarat.results.stats.session_table`), and keeps each strategy's bankroll
+column in a spool file of the run folder, from which
+:func:`bankroll_bands` computes the plots' percentiles exactly as
+:func:`baccarat.results.stats.bankroll_bands` does. Parity tests hold both to the
+definition.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import polars as pl
+from numba import njit
+
+from baccarat.shoes.columnar import decimal_micros
+
+MICROS_PER_CENT = 10_000
+
+SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
+                   "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
+"""Columns of :func:`baccarat.results.stats.session_table`, in order."""
+
+SESSION_VALUES = 11
+"""Integer values per session in :class:`SessionRows` (see its ``values``)."""
+
+_INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_losing_streak", "capped_bets")
+_MONEY_FIELDS = ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")
+
+
+@njit(cache=True, nogil=True)
+def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, min_micros, out, out_expected):
+    """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows."""
+    for k in range(first.shape[0]):
+        start = first[k]
+        rounds = 0
+        wagered = 0
+        total = 0
+        expected_total = 0.0
+        carry = 0.0
+        ruin = -1 if initial >= min_micros else 0
+        peak = initial
+        drawdown = 0
+        streak = 0
+        longest = 0
+        max_stake = 0
+        capped_total = 0
+        for i in range(start, start + length[k]):
+            stake = stake_cents[i]
+            if stake > 0:
+                rounds += 1
+                if net[i] != 0:
+                    streak = streak + 1 if net[i] < 0 else 0
+                    longest = max(longest, streak)
+            wagered += stake
+            total += net[i]
+            # Kahan summation, as polars sums a group's floats, so that the numbers are the same.
+            term = expected[i] - carry
+            running = expected_total + term
+            carry = (running - expected_total) - term
+            expected_total = running
+            value = bankroll[i]
+            peak = max(peak, value)
+            drawdown = max(drawdown, peak - value)
+            if ruin < 0 and value < min_micros:
+                ruin = i - start + 1
+            max_stake = max(max_stake, stake)
+            capped_total += capped[i]
+        out[k, 0] = length[k]
+        out[k, 1] = rounds
+        out[k, 2] = wagered * 10_000
+        out[k, 3] = total
+        out[k, 4] = bankroll[start + length[k] - 1]
+        out[k, 5] = ruin
+        out[k, 6] = drawdown
+        out[k, 7] = longest
+        out[k, 8] = max_stake * 10_000
+        out[k, 9] = capped_total
+        out[k, 10] = peak
+        out_expected[k] = expected_total
+
+
+@dataclasses.dataclass
+class SessionRows:
+    """One strategy's session-table rows of a chunk, as integers (money in micro-units)."""
+
+    session: np.ndarray
+    values: np.ndarray
+    """Columns: rounds_dealt, rounds, wagered, net, final_bankroll, rounds_to_ruin (-1: never), max_drawdown,
+    longest_losing_streak, max_stake, capped_bets, peak."""
+    expected: np.ndarray
+
+
+def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | None, initial_micros: int,
+                  table_min_cents: int) -> SessionRows:
+    """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows."""
+    session = columns["session"]
+    n = len(session)
+    starts = np.flatnonzero(np.diff(session, prepend=session[0] - 1)) if n else np.zeros(0, dtype=np.int64)
+    lengths = np.diff(np.append(starts, n))
+    out = np.zeros((len(starts), SESSION_VALUES), dtype=np.int64)
+    out_expected = np.zeros(len(starts), dtype=np.float64)
+    expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
+    _fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
+          columns["capped"], expected, initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
+    return SessionRows(session[starts].astype(np.int64), out, out_expected)
+
+
+def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
+    """Return the session table (as :func:`baccarat.results.stats.session_table`) from every strategy's rows, chunk by chunk."""
+    parts = []
+    for label, chunks in zip(labels, rows, strict=True):
+        session = np.concatenate([c.session for c in chunks]) if chunks else np.zeros(0, dtype=np.int64)
+        values = np.concatenate([c.values for c in chunks]) if chunks else np.zeros((0, SESSION_VALUES), dtype=np.int64)
+        expected = np.concatenate([c.expected for c in chunks]) if chunks else np.zeros(0, dtype=np.float64)
+        ruin = values[:, 5]
+        data = {
+            "strategy": pl.Series([label], dtype=pl.String).new_from_index(0, len(session)),
+            "session": session,
+            "rounds_dealt": values[:, 0],
+            "rounds": values[:, 1],
+            "wagered": pl.from_arrow(decimal_micros(values[:, 2])),
+            "net": pl.from_arrow(decimal_micros(values[:, 3])),
+            "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected
+                             else pl.Series([None] * len(session), dtype=pl.Float64)),
+            "final_bankroll": pl.from_arrow(decimal_micros(values[:, 4])),
+            "peak": pl.from_arrow(decimal_micros(values[:, 10])),
+            "ruined": ruin >= 0,
+            "rounds_to_ruin": pl.Series(ruin).set(pl.Series(ruin < 0), None),
+            "max_drawdown": pl.from_arrow(decimal_micros(values[:, 6])),
+            "longest_losing_streak": values[:, 7],
+            "max_stake": pl.from_arrow(decimal_micros(values[:, 8])),
+            "capped_bets": values[:, 9],
+        }
+        parts.append(pl.DataFrame(data))
+    if not parts:
+        return pl.DataFrame()
+    return pl.concat(parts, rechunk=False).select(SESSION_COLUMNS)  # no copy of the whole table
+
+
+class BankrollSpool:
+    """Each strategy's bankroll column (integer micro-units), appended chunk by chunk to a raw file in the run folder."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.paths: list[Path] = []
+
+    def append(self, k: int, bankroll: np.ndarray) -> None:
+        """Append strategy ``k``'s bankroll values of one chunk."""
+        while len(self.paths) <= k:
+            path = self.folder / f".bankroll.{len(self.paths)}.spool"
+            path.write_bytes(b"")
+            self.paths.append(path)
+        with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
+            handle.write(np.ascontiguousarray(bankroll, dtype=np.int64).data)
+
+    def remove(self) -> None:
+        """Delete the spool files."""
+        for path in self.paths:
+            path.unlink(missing_ok=True)
+
+
+READ_ROWS = 1 << 20
+"""Bankroll values read from a spool at once by :func:`bankroll_bands`."""
+
+
+def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
+                   points: int | None = None, cells: int | None = None) -> pl.DataFrame:
+    """Return :func:`baccarat.results.stats.bankroll_bands` from the spooled bankroll columns, the same numbers.
+
+    Sessions must be those the spool holds, in the same order (every round of
+    a session, one after the other). As the definition does, at most
+    ``cells`` values (sessions x rounds) are held at once, and the spool is
+    read :data:`READ_ROWS` values at a time, so memory does not grow with the
+    length of the run beyond one value per session.
+    """
+    from baccarat.results import stats
+
+    points = stats.CURVE_POINTS if points is None else points
+    cells = stats.BAND_CELLS if cells is None else cells
+    initial = float(Decimal(str(initial_bankroll)))
+    names = [f"p{p}" for p in stats.BAND_PERCENTILES]
+    groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
+    with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
+        frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
+    if not frames:
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+    return pl.concat(frames)
+
+
+def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int,
+                    cells: int, names: list[str]) -> pl.DataFrame:
+    """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
+    from baccarat.results import stats
+
+    last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
+    final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+    first = np.cumsum(last) - last
+    grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
+    chunk = max(1, cells // max(len(last), 1))
+    reads = _read_groups(first, last)
+    rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
+    for start in range(0, len(grid), chunk):
+        part = grid[start:start + chunk]
+        matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
+        for lo, hi in reads:
+            values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
+                                 offset=int(first[lo]) * 8)
+            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix, lo)
+        # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
+        matrix.sort(axis=1)
+        rows.extend(percentiles_of_sorted(matrix, stats.BAND_PERCENTILES))
+    table = np.asarray(rows)
+    return pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
+                         **{n: table[:, i] for i, n in enumerate(names)}})
+
+
+def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
+    """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
+
+    The same numbers, bit for bit, as numpy computes them (virtual index
+    ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
+    without numpy's partition of every row, which sorted rows do not need.
+    No value may be NaN (there is none in a bankroll).
+    """
+    n = rows.shape[1]
+    virtual = (n - 1) * np.true_divide(np.asarray(percentiles), 100)
+    previous = np.floor(virtual)
+    following = previous + 1
+    above = virtual >= n - 1
+    previous[above] = -1
+    following[above] = -1
+    previous, following = previous.astype(np.intp), following.astype(np.intp)
+    gamma = np.asarray(virtual - previous, dtype=virtual.dtype)
+    a, b = rows[:, previous], rows[:, following]
+    diff = b - a
+    result = a + diff * gamma
+    np.subtract(b, diff * (1 - gamma), out=result, where=np.broadcast_to(gamma >= 0.5, result.shape))
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _fill_bands(values, first, length, final, rounds, matrix, column):
+    """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended."""
+    for s in range(first.shape[0]):
+        for j in range(rounds.shape[0]):
+            r = rounds[j]
+            matrix[j, column + s] = final[s] if length[s] < r else values[first[s] + r - 1] / 1e6
+
+
+def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
+    """Cut sessions into runs whose rows are read together (about :data:`READ_ROWS` values each)."""
+    groups = []
+    lo = 0
+    while lo < len(first):
+        hi = int(np.searchsorted(first, first[lo] + READ_ROWS, side="right"))
+        hi = max(hi, lo + 1)
+        groups.append((lo, hi))
+        lo = hi
+    return groups
+
+
+class RunStatsCollector:
+    """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
+
+    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True, bankrolls: bool = True) -> None:
+        self.labels = list(labels)
+        self.has_expected = has_expected
+        self.bankrolls = bankrolls
+        """Whether the bankroll columns are kept, for the bands of the plots."""
+        self.spool = BankrollSpool(folder)
+        self.rows: list[list[SessionRows]] = [[] for _ in self.labels]
+
+    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
+        """Take one chunk's rows and bankroll columns, strategy by strategy."""
+        for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
+            self.rows[k].append(rows)
+            if self.bankrolls:
+                self.spool.append(k, bankroll)
+
+    def results(self, initial_bankroll: Decimal, give_back: Callable[[], None] | None = None) -> dict[str, Any]:
+        """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
+
+        The bands come as a function that computes them from the spools and
+        then removes the spools, for :func:`baccarat.results.report.analyse` to call
+        in the background. The gathered rows are let go strategy by
+        strategy as the table is made (the table holds them), and
+        ``give_back`` is called after each: the memory they took can go
+        back to the system before the next strategy's part is made.
+        """
+        parts = []
+        try:
+            for k, label in enumerate(self.labels):  # a strategy's gathered rows go once its part of the table is made
+                parts.append(session_frame([label], [self.rows[k]], self.has_expected))
+                self.rows[k] = []
+                if give_back is not None:
+                    give_back()
+        except BaseException:
+            self.spool.remove()
+            raise
+        sessions = pl.concat(parts, rechunk=False) if parts else session_frame([], [], self.has_expected)
+
+        def bands() -> pl.DataFrame:
+            try:
+                return bankroll_bands(self.spool, sessions, initial_bankroll)
+            finally:
+                self.spool.remove()
+
+        return {"sessions": sessions, "bands": bands} if self.bankrolls else {"sessions": sessions}

@@ -1,0 +1,1 @@
+"""Shoes: seeded shoes, compiled bulk dealing, the round table every strategy walks, recorded shoes from files."""

@@ -1,0 +1,146 @@
+"""Arrow columns straight from numpy: exact decimals, strings, card lists, enums.
+
+The rounds and ledger frames are built here from integer columns without a
+Python object per value: a ``Decimal(38, 6)`` column is its int128 buffer of
+micro-units, a string column is an offsets buffer and a bytes buffer. polars
+takes the result without copying (``pl.from_arrow``), and Parquet parts are
+encoded from it directly (:func:`encode_parquet`).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+from numba import njit
+
+from baccarat.table.cards import card_label
+
+MONEY_TYPE = pa.decimal128(38, 6)
+"""Arrow type of every money column (polars ``Decimal(38, 6)``)."""
+
+_LABEL_BYTES = np.zeros((128, 3), dtype=np.uint8)
+_LABEL_LENGTHS = np.zeros(128, dtype=np.int64)
+for _code in range(128):
+    if _code % 16 and _code % 16 <= 13 and _code // 16 <= 4:
+        _label = card_label(_code).encode("ascii")
+        _LABEL_BYTES[_code, : len(_label)] = np.frombuffer(_label, dtype=np.uint8)
+        _LABEL_LENGTHS[_code] = len(_label)
+
+
+@njit(cache=True, nogil=True)
+def _int128(values, scale):
+    """Little-endian int128 words of ``values * scale`` (low word, then the sign extension)."""
+    wide = np.empty(2 * values.shape[0], dtype=np.int64)
+    for i in range(values.shape[0]):
+        value = values[i] * scale
+        wide[2 * i] = value
+        wide[2 * i + 1] = value >> 63
+    return wide
+
+
+def decimal_micros(micros: np.ndarray, scale: int = 1) -> pa.Array:
+    """Return integer micro-units (times ``scale``: 10_000 for cents) as an exact ``decimal128(38, 6)`` array."""
+    values = np.ascontiguousarray(micros, dtype=np.int64)
+    return pa.Array.from_buffers(MONEY_TYPE, len(values), [None, pa.py_buffer(_int128(values, scale))])
+
+
+def repeated_string(text: str, n: int) -> pa.Array:
+    """Return ``text`` repeated ``n`` times as a ``large_string`` array."""
+    data = text.encode("utf-8")
+    offsets = np.arange(n + 1, dtype=np.int64) * len(data)
+    return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
+
+
+@njit(cache=True, nogil=True)
+def _card_label_buffers(codes, label_bytes, label_lengths):
+    """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card)."""
+    n = codes.shape[0]
+    list_offsets = np.zeros(n + 1, dtype=np.int64)
+    cards = 0
+    size = 0
+    for i in range(n):
+        for j in range(codes.shape[1]):
+            code = codes[i, j]
+            if code != 0:
+                cards += 1
+                size += label_lengths[code]
+        list_offsets[i + 1] = cards
+    string_offsets = np.zeros(cards + 1, dtype=np.int64)
+    data = np.empty(size, dtype=np.uint8)
+    k = 0
+    at = 0
+    for i in range(n):
+        for j in range(codes.shape[1]):
+            code = codes[i, j]
+            if code != 0:
+                for b in range(label_lengths[code]):
+                    data[at + b] = label_bytes[code, b]
+                at += label_lengths[code]
+                k += 1
+                string_offsets[k] = at
+    return list_offsets, string_offsets, data
+
+
+def card_lists(codes: np.ndarray) -> pa.Array:
+    """Return rows of card codes (0 = no card) as lists of card labels such as ``AS`` or ``10H``."""
+    list_offsets, string_offsets, data = _card_label_buffers(np.ascontiguousarray(codes, dtype=np.int8),
+                                                             _LABEL_BYTES, _LABEL_LENGTHS)
+    labels = pa.Array.from_buffers(pa.large_string(), len(string_offsets) - 1,
+                                   [None, pa.py_buffer(string_offsets), pa.py_buffer(data)])
+    return pa.LargeListArray.from_arrays(pa.array(list_offsets), labels)
+
+
+def enum_array(codes: np.ndarray, names: Sequence[str]) -> pa.Array:
+    """Return integer codes as an ordered dictionary array of ``names`` (a polars ``Enum``)."""
+    indices = pa.array(np.asarray(codes, dtype=np.uint8))
+    return pa.DictionaryArray.from_arrays(indices, pa.array(list(names), type=pa.large_string()), ordered=True)
+
+
+def arrow_schema(polars_schema: Any) -> pa.Schema:
+    """Return the Arrow schema polars writes for ``polars_schema`` (Enum metadata included)."""
+    import polars as pl
+
+    return pl.DataFrame(schema=polars_schema).to_arrow().schema
+
+
+def table(columns: dict[str, pa.Array], schema: pa.Schema) -> pa.Table:
+    """Return the columns as a table of ``schema`` (same names, in the schema's order)."""
+    return pa.Table.from_arrays([columns[name] for name in schema.names], schema=schema)
+
+
+PARQUET_OPTIONS: dict[str, Any] = {"compression": "lz4", "write_page_index": False}
+"""How parts are encoded: LZ4 (fast both ways), no page index (parts are appended byte for byte)."""
+
+
+def _leaf_path(field: pa.Field) -> str:
+    """Return the Parquet column path of a field's values (a list column's values lie one level down)."""
+    if pa.types.is_list(field.type) or pa.types.is_large_list(field.type):
+        return f"{field.name}.list.element"  # the compliant nested naming pyarrow writes
+    return field.name
+
+
+def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = (), plain: Sequence[str] = (),
+                   required: Sequence[str] = ()) -> bytes:
+    """Encode tables of one schema as one Parquet file in memory, one row group per table.
+
+    ``statistics`` names the columns that get min/max statistics; ``plain`` those encoded without a dictionary;
+    ``required`` those that hold no null (written as required columns: no definition levels, faster to encode).
+    """
+    buffer = io.BytesIO()
+    schema = tables[0].schema
+    if required:
+        schema = pa.schema([field.with_nullable(False) if field.name in required else field for field in schema],
+                           metadata=schema.metadata)
+        tables = [pa.Table.from_arrays(part.columns, schema=schema) for part in tables]
+    dictionary = [_leaf_path(field) for field in schema if field.name not in plain]
+    with pq.ParquetWriter(buffer, schema, write_statistics=list(statistics) or False,
+                          use_dictionary=dictionary, **PARQUET_OPTIONS) as writer:
+        for part in tables:
+            if part.num_rows:
+                writer.write_table(part, row_group_size=max(part.num_rows, 1))
+    return buffer.getvalue()

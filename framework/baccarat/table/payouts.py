@@ -1,0 +1,79 @@
+"""What every bet pays when a round ends, from the one definition of each bet (:mod:`baccarat.table.bet_registry`).
+
+A bet's result is a *multiplier* in whole basis points of its stake (+9500
+for a Banker win at 5% commission, -10000 for a loss, 0 for a push). The
+functions here take the facts of rounds as numpy arrays (winner, totals,
+number of cards, naturals, pairs, suited pairs) and return each bet's
+multipliers. Settlement (:mod:`baccarat.odds.settlement`) applies them to dealt rounds;
+exact odds (:mod:`baccarat.odds.bet_odds`) apply them to every way a round can end, so
+the house edge is computed from exactly the rules that settle the ledger.
+
+The bets themselves, built-in or from plugins, are defined in
+:mod:`baccarat.plugin.builtin_bets` and registered through the ``register_bets`` hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+import numpy as np
+
+from baccarat.errors import RulesError
+from baccarat.table.bet_registry import CARD_NEEDS, RoundFacts, allowed_facts, definition, multipliers
+from baccarat.table.rules import BASIS_POINTS, Rules
+
+LOSE = -BASIS_POINTS
+"""Multiplier of a lost bet."""
+
+PUSH = 0
+"""Multiplier of a push (the stake is returned)."""
+
+PAIR_BETS: tuple[str, ...] = ("player_pair", "banker_pair")
+"""Side bets decided by the ranks of one hand's first two cards (their odds have a closed form)."""
+
+
+def bp(ratio: Fraction) -> int:
+    """Return a payout ratio in whole basis points of a stake."""
+    value = Fraction(ratio) * BASIS_POINTS
+    if value.denominator != 1:
+        raise RulesError(f"payout {ratio} is not a whole number of basis points")
+    return int(value)
+
+
+def needs(rules: Rules, bet: str) -> frozenset[str]:
+    """Return what settling ``bet`` under ``rules`` reads of a round (keys of :data:`baccarat.table.bet_registry.FACTS`)."""
+    return definition(bet).needs_under(rules)
+
+
+def needs_cards(rules: Rules, bet: str) -> bool:
+    """Tell whether settling ``bet`` under ``rules`` needs the cards, not only the winner (so outcome-only shoes cannot)."""
+    return bool(needs(rules, bet))
+
+
+def needs_suits(rules: Rules, bet: str) -> bool:
+    """Tell whether settling ``bet`` under ``rules`` needs the cards' suits (so shoes recorded by rank only cannot)."""
+    return "suits" in needs(rules, bet)
+
+
+def reads_first_cards(rules: Rules, bet: str) -> bool:
+    """Tell whether ``bet`` is decided by the first two cards of each hand (ranks, suits), not by how the round ended."""
+    return bool(needs(rules, bet) & CARD_NEEDS)
+
+
+def pay_table_bp(rules: Rules, bet: str) -> dict[str, int]:
+    """Return ``bet``'s pay table under ``rules``: line -> payout in basis points."""
+    return {line: bp(pays) for line, pays in definition(bet).table_under(rules).items()}
+
+
+def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], size: int) -> np.ndarray:
+    """Return ``bet``'s multiplier (basis points, int64) on each of ``size`` rounds described by ``facts``."""
+    bet_definition = definition(bet)
+    allowed = allowed_facts(bet_definition.needs_under(rules))
+    return multipliers(bet_definition, RoundFacts(rules, facts, allowed), pay_table_bp(rules, bet), size)
+
+
+def offered_multipliers(rules: Rules, bets: tuple[str, ...], facts: Mapping[str, np.ndarray],
+                        size: int) -> dict[str, np.ndarray]:
+    """Return the multipliers of each of ``bets`` (offered by ``rules``) on rounds described by ``facts``."""
+    return {bet: bet_multipliers(rules, bet, facts, size) for bet in bets}
