@@ -387,7 +387,7 @@ pre{background:#f6f8fa;padding:1rem;font-size:.85rem;white-space:pre-wrap;overfl
 dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
 ul.glance li{margin:.3rem 0}
 """
-"""The report's style: it fits a 1400-pixel window (tests/test_report_layout.py measures it in Chromium)."""
+"""The report's style: it fits a 1400-pixel window (tests/results/test_report_layout.py measures it in Chromium)."""
 
 SUMMARY_STRATEGIES_PER_TABLE = 6
 """Most strategy columns in one summary table; more strategies make several tables, evenly filled."""

@@ -8,8 +8,8 @@ from html.parser import HTMLParser
 
 import polars as pl
 import pytest
-from handmade import flat_ledger
-from test_plots import png_size
+from helpers.handmade import flat_ledger
+from helpers.png import png_size
 
 from baccarat import cli
 from baccarat.experiment.model import load_experiment

@@ -166,7 +166,7 @@ def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(work
 def test_a_saved_run_whose_shoe_file_has_moved_still_rebuilds_its_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                           capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
-    shoes = Path(__file__).resolve().parents[1] / "configs" / "shoes" / "sample-cards.txt"
+    shoes = Path(__file__).resolve().parents[2] / "configs" / "shoes" / "sample-cards.txt"
     (tmp_path / "shoes.txt").write_bytes(shoes.read_bytes())
     (tmp_path / "exp.yaml").write_text("shoes: {source: recorded, path: shoes.txt, format: cards}\nstrategies:\n  - use: flat\n")
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0

@@ -21,7 +21,7 @@ import pytest
 
 from baccarat.cli import main
 
-BAD = Path(__file__).parent / "bad_inputs"
+BAD = Path(__file__).parents[1] / "bad_inputs"
 FORMAT_OF_SUFFIX = {".cards": "cards", ".outcomes": "outcomes", ".csv": "rounds"}
 
 

@@ -7,7 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from exact_reference import outcome_probabilities, value_counts_for_decks
+from helpers.exact_reference import outcome_probabilities, value_counts_for_decks
 
 from baccarat.shoes.seeded import burned_cards, deal_seeded_shoe, dealt_cards, seeded_table, shuffled_shoe
 from baccarat.table.cards import BURN_COUNT, full_deck, rank_of

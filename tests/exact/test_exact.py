@@ -23,7 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import yaml
-from exact_reference import outcome_probabilities, value_counts_for_decks
+from helpers.exact_reference import outcome_probabilities, value_counts_for_decks
 
 import baccarat.exact.analysis
 from baccarat.api import load

@@ -144,7 +144,7 @@ def test_the_built_ins_reach_their_kernels_only_through_the_hook(monkeypatch: py
     from baccarat.plugin.manager import clear_registry
     from baccarat_strategies import kernels
 
-    framework = Path(__file__).resolve().parent.parent / "framework"
+    framework = Path(__file__).resolve().parents[2] / "framework"
     assert not [p for p in framework.rglob("*.py") if "baccarat_strategies" in p.read_text(encoding="utf-8")]
     fast, _ = both_paths("martingale", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)
     assert fast is not None

@@ -9,7 +9,7 @@ from decimal import Decimal
 import numpy as np
 import polars as pl
 import pytest
-from handmade import make_ledger
+from helpers.handmade import make_ledger
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,4 +1,4 @@
-"""Exact odds against published figures and against independent brute force (tests/exact_reference.py)."""
+"""Exact odds against published figures and against independent brute force (tests/helpers/exact_reference.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from functools import cache
 
 import numpy as np
 import pytest
-from exact_reference import hand_total, outcome_probabilities, rank_deals, value_counts_for_decks, value_counts_from_ranks
+from helpers.exact_reference import hand_total, outcome_probabilities, rank_deals, value_counts_for_decks, value_counts_from_ranks
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 

@@ -1,7 +1,7 @@
 """A killed, stopped or hung-up run leaves no process and no folder behind; Ray addresses and memory limits get one line.
 
 Each test starts a real ``baccarat run`` in its own process group (see
-tests/test_interrupts.py for the helpers) and is bounded in time: the run
+tests/execution/test_interrupts.py for the helpers) and is bounded in time: the run
 is killed when a test ends, whatever happened.
 """
 
@@ -18,7 +18,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from test_interrupts import group_members, start, wait_until_writing
+from helpers.processes import group_members, start, wait_until_writing
 
 from baccarat.cli import main
 

@@ -7,64 +7,17 @@ bankroll of 1000, table limits 10 to 1000, unit 10, one shoe per session.
 from __future__ import annotations
 
 import pickle
-from decimal import Decimal
 
-import numpy as np
 import pytest
+from helpers.scripted import money, play, sides, stakes
 
-from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, strategy_rng
+from baccarat.engine.reference import strategy_rng
 from baccarat.errors import StrategyError
-from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.compose import StopRuled, with_stop_rules
 from baccarat.plugin.manager import default_session, registry
 from baccarat.plugin.strategy import Strategy
-from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import preset
-
-LETTER = {"B": "banker", "P": "player", "T": "tie"}
-
-
-def scripted(outcomes: str, shoe_lengths: list[int] | None = None) -> RoundTable:
-    codes = [OUTCOME_CODE[LETTER[c]] for c in outcomes]
-    shoe_lengths = shoe_lengths or [len(codes)]
-    assert sum(shoe_lengths) == len(codes)
-    shoes, start = [], 0
-    for shoe_id, length in enumerate(shoe_lengths, start=1):
-        shoes.append((shoe_id, codes[start:start + length]))
-        start += length
-    return RoundTable.from_outcomes(shoes)
-
-
-def play(use: str, outcomes: str | RoundTable, bankroll: float = 1000, table_min: float = 10, table_max: float = 1000,
-         shoes_per_session: int = 1, shoe_lengths: list[int] | None = None, rules: str = "punto-banco-8",
-         label: str | None = None, seed: int = 1, **params) -> dict[str, np.ndarray]:
-    the_rules = preset(rules)
-    table = outcomes if isinstance(outcomes, RoundTable) else scripted(outcomes, shoe_lengths)
-    config = SessionConfig(int(Decimal(str(bankroll)) * 100), int(Decimal(str(table_min)) * 100),
-                           int(Decimal(str(table_max)) * 100), shoes_per_session)
-    probe = default_session(the_rules, config.bankroll_cents, config.table_min_cents, config.table_max_cents)
-    cls, full = registry().resolve(use, params, probe)
-    run = StrategyRun(label or use, cls, full)
-    return run_strategy(run, table, settlement_table(table, the_rules), the_rules, config, seed=seed)
-
-
-def stakes(cols) -> list[float]:
-    return [v / 100 for v in cols["stake"].tolist()]
-
-
-def money(cols, key: str) -> list[float]:
-    return [v / 1_000_000 for v in cols[key].tolist()]
-
-
-def sides(cols) -> list[str]:
-    """The side bet each round ('-' when sitting out)."""
-    out = []
-    for i in range(len(cols["stake"])):
-        placed = [bet for bet in ("banker", "player", "tie") if cols[f"stake_{bet}"][i]]
-        out.append(placed[0][0].upper() if placed else "-")
-    return out
-
 
 # Progressions ----------------------------------------------------------------
 
@@ -404,7 +357,7 @@ def test_a_free_form_strategy_takes_stop_rules_and_is_itself_without_them() -> N
     assert isinstance(wrapped, StopRuled) and wrapped.strategy.unit == 10
 
 
-# Against the independent reference (tests/strategy_reference.py) on seeded shoes --------
+# Against the independent reference (tests/helpers/strategy_reference.py) on seeded shoes --------
 
 PROGRESSIONS = ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
                 "1-3-2-6", "oscars-grind"]
@@ -416,7 +369,7 @@ SELECTORS = [("banker", {}), ("player", {}), ("tie", {}), ("player_pair", {}), (
 def test_every_progression_and_selector_matches_the_reference_round_by_round(use: str) -> None:
     from fractions import Fraction
 
-    from strategy_reference import play_session
+    from helpers.strategy_reference import play_session
 
     rules = preset("punto-banco-8-pairs")
     table = seeded_table(rules, seed=100 + PROGRESSIONS.index(use), first_shoe=1, count=6)

@@ -195,7 +195,7 @@ def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidde
 
 
 def test_roads_out_refuses_an_existing_file_without_force(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    shoes = Path(__file__).resolve().parents[1] / "configs" / "shoes" / "sample-cards.txt"
+    shoes = Path(__file__).resolve().parents[2] / "configs" / "shoes" / "sample-cards.txt"
     (work / "ledger.parquet").write_bytes(b"a ledger of mine")
     assert main(["roads", str(shoes), "--format", "cards", "--out", "ledger.parquet"]) == 2
     assert one_line(capsys.readouterr().err) == ("baccarat: error: ledger.parquet: exists already; give another --out, "

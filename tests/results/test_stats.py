@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import polars as pl
 import pytest
-from handmade import flat_ledger, make_ledger
+from helpers.handmade import flat_ledger, make_ledger
 
 from baccarat.errors import InputError
 from baccarat.results import stats

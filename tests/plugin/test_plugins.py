@@ -22,14 +22,14 @@ from pathlib import Path
 import polars as pl
 import pytest
 from conftest import THIRD_PARTY_PLUGINS
-from test_strategies import money, play, sides, stakes
+from helpers.scripted import money, play, sides, stakes
 
 from baccarat.cli import main
 from baccarat.errors import InputError, StrategyError
 from baccarat.plugin import hookspecs
 from baccarat.plugin.manager import DISABLE_ENV, clear_registry, registry
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 HOOKS = sorted(name for name, fn in vars(hookspecs).items() if callable(fn) and hasattr(fn, "baccarat_spec"))
 
 
@@ -43,15 +43,7 @@ def plugin_folder(tmp_path: Path, **files: str) -> Path:
 
 def play_with(folder: Path, use: str, outcomes: str, **kwargs):
     """Play a strategy from the registry that includes ``folder``."""
-    reg = registry([folder])
-    import test_strategies
-
-    original = test_strategies.registry
-    test_strategies.registry = lambda: reg
-    try:
-        return play(use, outcomes, **kwargs)
-    finally:
-        test_strategies.registry = original
+    return play(use, outcomes, plugins_dirs=(folder,), **kwargs)
 
 
 def python_blocks(markdown: Path) -> list[str]:
@@ -285,7 +277,7 @@ def test_hook_register_bets(tmp_path: Path) -> None:
     # The bet of docs/plugins.md, as a reader would save it: priced, offered by rules, settled, backed by `side:`.
     from fractions import Fraction
 
-    from side_bet_reference import end_distribution, value_counts
+    from helpers.side_bet_reference import end_distribution, value_counts
 
     from baccarat.odds.bet_odds import bet_odds, shoe_counts
     from baccarat.odds.settlement import settlement_table
@@ -738,7 +730,7 @@ def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> 
     """docs/example-plugin, pip-installed: its tie on 6 is in `baccarat odds`, priced exactly, with no further code."""
     from fractions import Fraction
 
-    from side_bet_reference import end_distribution, value_counts
+    from helpers.side_bet_reference import end_distribution, value_counts
 
     from baccarat.odds.bet_odds import shoe_counts
 

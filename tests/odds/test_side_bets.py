@@ -11,7 +11,14 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from side_bet_reference import END_BETS, either_pair_probability, end_bet_ev, end_distribution, perfect_pair_probability, value_counts
+from helpers.side_bet_reference import (
+    END_BETS,
+    either_pair_probability,
+    end_bet_ev,
+    end_distribution,
+    perfect_pair_probability,
+    value_counts,
+)
 
 from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig
@@ -50,7 +57,7 @@ def test_the_built_in_bets_are_registered_through_the_hook_in_the_documented_ord
     assert bet_names()[:3] == ("banker", "player", "tie")
     assert set(NEW_BETS) | {"player_pair", "banker_pair", "dragon7", "panda8"} <= set(side_bet_names())
     assert all(entry.origin == "built-in" for name, entry in known_bets().items() if name in NEW_BETS)
-    docs = (Path(__file__).parents[1] / "docs" / "side-bets.md").read_text(encoding="utf-8")
+    docs = (Path(__file__).parents[2] / "docs" / "side-bets.md").read_text(encoding="utf-8")
     for bet in NEW_BETS:
         assert f"`{bet}`" in docs, f"{bet} has no pay table in docs/side-bets.md"
 

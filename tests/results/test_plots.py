@@ -3,24 +3,14 @@
 from __future__ import annotations
 
 import io
-import struct
 
 import pytest
-from handmade import flat_ledger
+from helpers.handmade import flat_ledger
+from helpers.png import png_size
 
 from baccarat.errors import InputError
 from baccarat.results import plots
 from baccarat.results.report import analyse
-
-PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    """Width and height from the IHDR chunk of a PNG file, checking its signature."""
-    assert data[:8] == PNG_SIGNATURE
-    length, kind = struct.unpack(">I4s", data[8:16])
-    assert kind == b"IHDR" and length == 13
-    return struct.unpack(">II", data[16:24])
 
 
 def ledger():

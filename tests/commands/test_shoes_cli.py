@@ -16,7 +16,7 @@ from baccarat.shoes.recorded import FORMATS, read_shoes
 from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import preset
 
-CONFIGS = Path(__file__).resolve().parents[1] / "configs"
+CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SAMPLES = {"cards": "sample-cards.txt", "outcomes": "sample-outcomes.txt", "rounds": "sample-rounds.csv"}
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_engine import play
+from helpers.scripted import play
 
 from baccarat.errors import StrategyError
 from baccarat.table.roads import parse_outcomes, roads

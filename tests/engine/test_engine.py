@@ -5,33 +5,9 @@ from __future__ import annotations
 from decimal import Decimal
 
 import pytest
+from helpers.scripted import play
 
-from baccarat.engine.reference import SessionConfig, StrategyRun, amount_to_cents, run_strategy
-from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.manager import default_session, registry
-from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
-from baccarat.table.rules import preset
-
-
-def scripted(outcomes: str, shoe_lengths: list[int] | None = None) -> RoundTable:
-    codes = [OUTCOME_CODE[{"B": "banker", "P": "player", "T": "tie"}[c]] for c in outcomes]
-    shoe_lengths = shoe_lengths or [len(codes)]
-    shoes, start = [], 0
-    for shoe_id, length in enumerate(shoe_lengths, start=1):
-        shoes.append((shoe_id, codes[start:start + length]))
-        start += length
-    return RoundTable.from_outcomes(shoes)
-
-
-def play(use: str, outcomes: str, bankroll: int = 1000, table_min: int = 10, table_max: int = 1000,
-         shoes_per_session: int = 1, shoe_lengths: list[int] | None = None, **params):
-    rules = preset("punto-banco-8")
-    table = scripted(outcomes, shoe_lengths)
-    config = SessionConfig(bankroll * 100, table_min * 100, table_max * 100, shoes_per_session)
-    probe = default_session(rules, config.bankroll_cents, config.table_min_cents, config.table_max_cents)
-    cls, full = registry().resolve(use, params, probe)
-    run = StrategyRun(use, cls, full)
-    return run_strategy(run, table, settlement_table(table, rules), rules, config, seed=1)
+from baccarat.engine.reference import amount_to_cents
 
 
 def units(cols, key: str = "stake") -> list[float]:

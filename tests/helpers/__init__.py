@@ -1,0 +1,1 @@
+"""Shared test helpers: independent reference calculators and hand-made ledgers."""
