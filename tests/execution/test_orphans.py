@@ -95,7 +95,7 @@ def test_kill_9_of_the_run_leaves_no_worker_and_the_next_run_removes_its_folder(
 
 
 def test_the_temporary_folder_of_a_live_run_is_left_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from baccarat.files.outfolder import atomic_folder
+    from baccarat.execution.run_folder import atomic_folder
 
     class Abandoned(Exception):
         pass

@@ -21,7 +21,7 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.files import outfolder
+from baccarat.execution import run_folder
 
 EXPERIMENT = ("shoes: {seed: 4, count: 3}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
               "  - name: martingale\n    use: martingale\n    params: {side: banker, unit: 10}\n")
@@ -181,7 +181,7 @@ def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidde
 
     capsys.readouterr()
     with monkeypatch.context() as patched:
-        patched.setattr(outfolder.shutil.os, "unlink", refuse_the_old_ledger)
+        patched.setattr(run_folder.shutil.os, "unlink", refuse_the_old_ledger)
         assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 1
     assert one_line(capsys.readouterr().err) == (
         "baccarat: error: out: the new results are in place, but the previous run could not be removed entirely "

@@ -79,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
     from tqdm import tqdm
 
     from baccarat.execution.executor import default_workers
+    from baccarat.execution.run_folder import check_output_folder
     from baccarat.execution.runner import run_to_folder
     from baccarat.experiment.model import load_experiment
-    from baccarat.files.outfolder import check_output_folder
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     check_baseline(args.baseline, [entry.name for entry in experiment.strategies])

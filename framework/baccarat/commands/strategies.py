@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     """Check a piece's compiled twin against its reference; 0 when the ledgers are identical, 1 when not."""
-    from baccarat.engine.twin_check import check_piece
+    from baccarat.execution.twin_check import check_piece
     from baccarat.plugin.manager import registry
 
     params = _params(args.param)

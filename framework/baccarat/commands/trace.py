@@ -30,7 +30,7 @@ def _session(text: str) -> int:
 
 def run(args: argparse.Namespace) -> int:
     """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round."""
-    from baccarat.engine.trace import format_trace, trace_session
+    from baccarat.execution.trace import format_trace, trace_session
     from baccarat.experiment.model import load_experiment
     from baccarat.plugin.manager import registry
 

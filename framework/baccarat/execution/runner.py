@@ -28,8 +28,8 @@ from baccarat.execution.executor import (
     table_chunks,
     write_outputs,
 )
+from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
-from baccarat.files.outfolder import atomic_folder
 from baccarat.money import EXACT
 from baccarat.odds.bet_odds import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
@@ -264,7 +264,7 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted or failed run leaves a complete folder or
-    none (:func:`baccarat.files.outfolder.atomic_folder`); a previous run there is
+    none (:func:`baccarat.execution.run_folder.atomic_folder`); a previous run there is
     replaced only with ``force``. The manifest, written last, lists every file
     the folder then holds (:mod:`baccarat.results.manifest`): those written before the
     results are the run's data.

@@ -22,7 +22,7 @@ the first two cards of each hand (ranks, suits), not both: exact odds
 enumerate the two separately (:mod:`baccarat.odds.bet_odds`). ``facts.rules`` gives
 the table's rules to bets whose pay depends on them (Banker's commission).
 
-The built-in bets (:mod:`baccarat.plugin.builtin_bets`) and every plugin's are
+The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
 registered through the ``register_bets`` hook. The built-ins are known as
 soon as this module is used; a plugin's once the plugin registry is built
 (:func:`baccarat.plugin.manager.registry`).
@@ -211,10 +211,11 @@ BUILT_IN_ORIGIN = "built-in"
 
 def _built_in() -> dict[str, RegisteredBet]:
     if not _BUILT_IN:
-        from baccarat.plugin import builtin_bets
+        from baccarat.table.builtin_bets import BUILT_IN
 
         found: dict[str, RegisteredBet] = {}
-        builtin_bets.register_bets(register=lambda bet: _add(found, check_definition(bet), BUILT_IN_ORIGIN))
+        for bet in BUILT_IN:
+            _add(found, check_definition(bet), BUILT_IN_ORIGIN)
         _BUILT_IN.update(found)
     return _BUILT_IN
 

@@ -9,7 +9,7 @@ exact odds (:mod:`baccarat.odds.bet_odds`) apply them to every way a round can e
 the house edge is computed from exactly the rules that settle the ledger.
 
 The bets themselves, built-in or from plugins, are defined in
-:mod:`baccarat.plugin.builtin_bets` and registered through the ``register_bets`` hook.
+:mod:`baccarat.table.builtin_bets` and registered through the ``register_bets`` hook.
 """
 
 from __future__ import annotations

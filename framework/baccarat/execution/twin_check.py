@@ -19,8 +19,8 @@ from typing import Any
 
 from baccarat.engine.compiled import TwinError, first_difference, play_twin, twin_of
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.engine.trace import money, play_traced
 from baccarat.errors import BaccaratError, StrategyError, did_you_mean
+from baccarat.execution.trace import money, play_traced
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import Registry, registry
 from baccarat.plugin.strategy import cents_to_decimal

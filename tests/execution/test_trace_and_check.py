@@ -100,7 +100,7 @@ WRONG_TWIN = """
 
 def test_check_names_the_first_difference_with_both_stakes_and_states(tmp_path: Path, capsys) -> None:
     from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
-    from baccarat.engine.twin_check import CONFIGS, RULES, SEED
+    from baccarat.execution.twin_check import CONFIGS, RULES, SEED
     from baccarat.odds.settlement import settlement_table
     from baccarat.plugin.manager import registry
     from baccarat.shoes.fastdeal import seeded_table_fast
