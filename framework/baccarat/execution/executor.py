@@ -29,9 +29,6 @@ from baccarat.errors import RunFailure, StrategyError
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.rules import Rules
 
-EXECUTORS: tuple[str, ...] = ("processes", "ray")
-"""Ways to run the chunks: worker processes on this machine, or tasks on a Ray cluster."""
-
 LEDGER_ROWS_PER_CHUNK = 400_000
 """About how many ledger rows (rounds x strategies) a chunk holds."""
 

@@ -27,8 +27,8 @@ carries on across the shoes of a multi-shoe session; selectors that read the
 shoe start again with each new shoe.
 
 Composed classes are made once per progression (and set of selectors and
-stop rules) and pickle as the recipe that makes them, so they can be sent to
-worker processes. A fast path recognises a composed strategy by
+stop rules) in each process; worker processes make their own from the
+strategies' names. A fast path recognises a composed strategy by
 ``issubclass(cls, Composed)``, its pieces by ``cls.progression``,
 ``cls.selector_for(params["side"])`` and the stop rules whose parameters are
 set; it must fall back to this reference for any piece it does not know
@@ -37,7 +37,6 @@ set; it must fall back to this reference for any piece it does not know
 
 from __future__ import annotations
 
-import copyreg
 from collections.abc import Mapping
 from functools import cache
 from typing import Any, ClassVar
@@ -59,20 +58,6 @@ COMPOSED_PARAMS: dict[str, Any] = {"side": "banker", "unit": 10}
 """Parameters of every composed strategy, with defaults: the side (a fixed bet or a selector) and the unit stake."""
 
 
-class _Recipe(type):
-    """Metaclass of composed classes: each pickles as the call that makes it."""
-
-    _recipe: tuple[Any, ...] | None = None
-
-
-def _reduce_recipe(cls: _Recipe) -> Any:
-    recipe = cls.__dict__.get("_recipe")
-    return recipe if recipe is not None else cls.__qualname__
-
-
-copyreg.pickle(_Recipe, _reduce_recipe)
-
-
 def _pick(params: Mapping[str, Any], names: Mapping[str, Any]) -> dict[str, Any]:
     return {key: params[key] for key in names}
 
@@ -85,7 +70,7 @@ def _stop_params(stop_rules: tuple[type[StopRule], ...]) -> dict[str, Any]:
     return {key: None for rule in stop_rules for key in rule.params}
 
 
-class Composed(Strategy, metaclass=_Recipe):
+class Composed(Strategy):
     """A progression backing the side a selector chooses, under stop rules; made by :func:`compose`, never directly."""
 
     progression: ClassVar[type[Progression]]
@@ -152,7 +137,7 @@ class Composed(Strategy, metaclass=_Recipe):
             self.stakes.lost(net)
 
 
-class StopRuled(Strategy, metaclass=_Recipe):
+class StopRuled(Strategy):
     """A free-form strategy with stop rules around it; made by :func:`with_stop_rules`.
 
     When no stop-rule parameter is given, making it makes the free-form
@@ -227,9 +212,8 @@ def compose(progression: type[Progression], selectors: tuple[type[Selector], ...
     namespace = {"name": progression.name, "description": progression.description, "progression": progression,
                  "params": {**COMPOSED_PARAMS, **progression.params},
                  "selectors": {selector.name: selector for selector in selectors}, "stop_rules": stop_rules,
-                 "_recipe": (compose, (progression, selectors, stop_rules)),
                  "__module__": __name__, "__qualname__": f"Composed[{progression.name}]"}
-    return _Recipe(f"Composed[{progression.name}]", (Composed,), namespace)
+    return type(f"Composed[{progression.name}]", (Composed,), namespace)
 
 
 @cache
@@ -240,6 +224,5 @@ def with_stop_rules(strategy: type[Strategy], stop_rules: tuple[type[StopRule], 
         return strategy
     namespace = {"name": strategy.name, "description": strategy.description, "inner": strategy,
                  "params": dict(strategy.params), "stop_rules": rules,
-                 "_recipe": (with_stop_rules, (strategy, stop_rules)),
                  "__module__": __name__, "__qualname__": f"StopRuled[{strategy.name}]"}
-    return _Recipe(f"StopRuled[{strategy.name}]", (StopRuled,), namespace)
+    return type(f"StopRuled[{strategy.name}]", (StopRuled,), namespace)

@@ -45,11 +45,6 @@ def rank_of(card: int) -> int:
     return card % SUIT_SHIFT
 
 
-def suit_of(card: int) -> int:
-    """Return the suit (0 unknown, 1-4 for S H D C) of a card code."""
-    return card // SUIT_SHIFT
-
-
 def value_of(card: int) -> int:
     """Return the baccarat point value (0-9) of a card code."""
     return POINT_VALUE[card % SUIT_SHIFT]

@@ -310,21 +310,6 @@ def roads(outcomes: Iterable[str | int], rows: int = ROWS) -> Roads:
     return road
 
 
-def bead_plate(outcomes: Iterable[str | int], rows: int = ROWS) -> tuple[BeadCell, ...]:
-    """Return the bead plate of one shoe's outcomes."""
-    return roads(outcomes, rows).bead_plate
-
-
-def big_road(outcomes: Iterable[str | int], rows: int = ROWS) -> tuple[Cell, ...]:
-    """Return the big road of one shoe's outcomes."""
-    return roads(outcomes, rows).big_road
-
-
-def derived_road(outcomes: Iterable[str | int], name: str, rows: int = ROWS) -> tuple[Cell, ...]:
-    """Return the derived road ``name`` of one shoe's outcomes."""
-    return roads(outcomes, rows).derived(name)
-
-
 def text_grid(cells: Iterable[BeadCell | Cell], symbols: dict[str, str], rows: int = ROWS) -> str:
     """Return cells drawn as text: one line per row, one character per column, ``.`` for empty."""
     grid: dict[tuple[int, int], str] = {}
