@@ -51,10 +51,32 @@ def _order(frame: pl.DataFrame) -> list[str]:
     return frame.get_column("strategy").unique(maintain_order=True).to_list() if frame.height else []
 
 
-def _new_figure(width: float, height: float) -> Figure:
-    fig = Figure(figsize=(width, height), dpi=DPI, layout="constrained")
+def _new_figure(width: float, height: float, margins: tuple[float, float, float, float] = (0.9, 0.25, 0.55, 0.6),
+                gaps: tuple[float, float] = (0.0, 0.0), grid: tuple[int, int] = (1, 1)) -> Figure:
+    """Return a figure whose axes grid sits within fixed margins, in inches.
+
+    ``margins`` are (left, right, top, bottom), ``gaps`` the (horizontal,
+    vertical) space between panels of a ``grid`` of (rows, columns). Fixed
+    margins, not matplotlib's constrained layout, which measures every label
+    at each draw and took about a fifth of the drawing time.
+    """
+    left, right, top, bottom = margins
+    rows, cols = grid
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    panel_width = max(width - left - right - (cols - 1) * gaps[0], 0.1) / cols
+    panel_height = max(height - top - bottom - (rows - 1) * gaps[1], 0.1) / rows
+    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height,
+                        wspace=gaps[0] / panel_width, hspace=gaps[1] / panel_height)
     FigureCanvasAgg(fig)
     return fig
+
+
+TITLE_PAD = 6.0
+"""Points between an axes and its title; the title is placed, not moved clear of tick labels at each draw."""
+
+
+def _title(ax, text: str, **kwargs: object) -> None:
+    ax.set_title(text, y=1.0, pad=TITLE_PAD, **kwargs)
 
 
 def _money_axis(ax, axis: str = "y") -> None:
@@ -75,7 +97,8 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
     n = max(len(strategies), 1)
     cols = 1 if n == 1 else 2 if n in (2, 4) else 3
     rows = math.ceil(n / cols)
-    fig = _new_figure(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6)
+    fig = _new_figure(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6, margins=(0.95, 0.25, 0.85, 0.6),
+                      gaps=(0.95, 0.85), grid=(rows, cols))
     axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False).ravel()
     for ax in axes[len(strategies):]:
         ax.set_visible(False)
@@ -95,7 +118,7 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
         ax.plot(x, band.get_column("p50").to_numpy(), color=color, linewidth=2.2, label="median")
         ax.axhline(initial_bankroll, color="0.2", linestyle="--", linewidth=0.9, label="initial bankroll")
         ax.axhline(table_min, color="tab:red", linestyle=":", linewidth=1.2, label="ruin (table minimum)")
-        ax.set_title(name, fontsize=12)
+        _title(ax, name, fontsize=12)
         ax.grid(True, alpha=0.3)
         _money_axis(ax)
     for ax in axes[: len(strategies)]:
@@ -104,7 +127,8 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
         ax.set_ylabel("bankroll")
     if strategies:
         axes[0].legend(loc="best", fontsize=8, framealpha=0.85)
-    fig.suptitle("Bankroll over the session (median and percentile bands across sessions)", fontsize=13)
+    fig.suptitle("Bankroll over the session (median and percentile bands across sessions)", fontsize=13,
+                 y=1 - 0.15 / fig.get_figheight(), va="top")
     return fig
 
 
@@ -113,7 +137,8 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     strategies = _order(sessions)
     colors = strategy_colors(strategies)
     n = max(len(strategies), 1)
-    fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0)
+    fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0, margins=(0.8, 0.25, 0.6, 0.6), gaps=(0.0, 0.35),
+                      grid=(n, 1))
     axes = fig.subplots(n, 1, sharex=True, squeeze=False).ravel()
     finals = {name: part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
               for name, part in strategy_rows(sessions, "final_bankroll")}  # no column of a Python string per session
@@ -129,14 +154,14 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
         ax.stairs(counts, bins, fill=True, color=colors[name], alpha=0.85, label="sessions")
         ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
         ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")
-        ax.set_title(name, loc="left", fontsize=10)
+        _title(ax, name, loc="left", fontsize=10)
         ax.set_ylabel("sessions")
         ax.grid(True, alpha=0.3)
     if strategies:
         axes[0].legend(loc="best", fontsize=8, framealpha=0.85)
     axes[-1].set_xlabel("final bankroll of the session")
     _money_axis(axes[-1], "x")
-    fig.suptitle("Distribution of final bankrolls", fontsize=13)
+    fig.suptitle("Distribution of final bankrolls", fontsize=13, y=1 - 0.12 / fig.get_figheight(), va="top")
     return fig
 
 
@@ -144,7 +169,7 @@ def ruin_figure(ruin: pl.DataFrame) -> Figure:
     """Share of sessions ruined (bankroll below the table minimum) by each round, one line per strategy."""
     strategies = _order(ruin)
     colors = strategy_colors(strategies)
-    fig = _new_figure(10, 5.5)
+    fig = _new_figure(10, 5.5, margins=(0.8, 0.25, 0.45, 0.6))
     ax = fig.subplots()
     for name in strategies:
         curve = ruin.filter(pl.col("strategy") == name)
@@ -157,11 +182,17 @@ def ruin_figure(ruin: pl.DataFrame) -> Figure:
     ax.set_xlim(left=0)
     ax.set_xlabel("round of the session")
     ax.set_ylabel("sessions ruined so far (%)")
-    ax.set_title("Probability of ruin by round", fontsize=13)
+    _title(ax, "Probability of ruin by round", fontsize=13)
     ax.grid(True, alpha=0.3)
     if strategies:
         ax.legend(loc="upper left", fontsize=9)
     return fig
+
+
+def _label_inches(labels: Sequence[str], points: float = 10.0) -> float:
+    """Return a left margin wide enough for ``labels`` as tick labels of ``points`` (DejaVu Sans: about 0.62 em a character)."""
+    longest = max((len(label) for label in labels), default=0)
+    return min(0.35 + longest * 0.62 * points / 72, 4.5)
 
 
 def comparison_figure(comparison: pl.DataFrame) -> Figure:
@@ -169,7 +200,7 @@ def comparison_figure(comparison: pl.DataFrame) -> Figure:
     names = comparison.get_column("strategy").to_list()
     baseline = comparison.get_column("baseline")[0] if comparison.height else ""
     colors = strategy_colors([baseline, *names])
-    fig = _new_figure(10, 1.2 + 0.55 * max(len(names), 1) + 1.0)
+    fig = _new_figure(10, 1.2 + 0.55 * max(len(names), 1) + 1.0, margins=(_label_inches(names), 0.25, 0.45, 0.6))
     ax = fig.subplots()
     y = np.arange(len(names))[::-1]
     for yi, row in zip(y, comparison.iter_rows(named=True), strict=True):
@@ -182,7 +213,7 @@ def comparison_figure(comparison: pl.DataFrame) -> Figure:
     ax.set_yticks(y, names)
     ax.set_ylim(-0.8, len(names) - 0.2)
     ax.set_xlabel(f"net per session minus {baseline}'s (same rounds; 95% paired interval)")
-    ax.set_title(f"Paired comparison with {baseline}", fontsize=13)
+    _title(ax, f"Paired comparison with {baseline}", fontsize=13)
     ax.grid(True, axis="x", alpha=0.3)
     ax.legend(loc="lower right", fontsize=9)
     _money_axis(ax, "x")
@@ -212,7 +243,7 @@ def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Fi
     """
     names = [r.strategy for r in exact]
     colors = strategy_colors(_order(ruin) if ruin.height else names)
-    fig = _new_figure(13, 5.5)
+    fig = _new_figure(13, 5.5, margins=(0.9, 0.25, 0.75, 0.6), gaps=(0.95, 0.0), grid=(1, 2))
     left, right = fig.subplots(1, 2)
     for result in exact:
         color = colors.get(result.strategy, "0.3")
@@ -234,10 +265,10 @@ def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Fi
         right.plot(rows[:, 0], rows[:, 5], color=color, linewidth=1, linestyle=":")
     left.set_xlabel("round of the session")
     left.set_ylabel("ruined so far (%)")
-    left.set_title("Ruin by round: simulated (solid) and exact (dashed)", fontsize=12)
+    _title(left, "Ruin by round: simulated (solid) and exact (dashed)", fontsize=12)
     right.set_xlabel("round of the session")
     right.set_ylabel("bankroll")
-    right.set_title("Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)", fontsize=11)
+    _title(right, "Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)", fontsize=11)
     _money_axis(right)
     for ax in (left, right):
         ax.grid(True, alpha=0.3)

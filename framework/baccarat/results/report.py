@@ -189,8 +189,6 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
     the exact analysis beside the simulation (:func:`exact_html`).
     Each file is replaced atomically.
     """
-    from baccarat.results.plots import PLOT_FILES
-
     out = Path(out_dir)
     road_images = None
     if roads:  # first, so that a shoe the run does not hold changes no file
@@ -206,6 +204,8 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
+    from baccarat.results.plots import PLOT_FILES  # matplotlib only when plots are drawn
+
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse_experiment(ledger, experiment, baseline, background=background, **precomputed)
         images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}
