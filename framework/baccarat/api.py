@@ -49,7 +49,7 @@ class Result:
 
     @property
     def rounds(self) -> pl.DataFrame:
-        """One row per dealt round (SPEC ``rounds`` columns)."""
+        """One row per dealt round (the ``rounds.parquet`` columns of docs/results.md)."""
         if self._rounds is None:
             self._rounds = pl.read_parquet(self._file("rounds.parquet"))
         return self._rounds

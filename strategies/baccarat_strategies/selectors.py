@@ -1,4 +1,4 @@
-"""Side selectors of SPEC section 7: the value of a composed strategy's ``side``.
+"""Side selectors of docs/strategies.md: the value of a composed strategy's ``side``.
 
 Fixed sides back one bet every round. Pattern selectors read the current
 shoe only (their history restarts with every shoe, also inside a multi-shoe

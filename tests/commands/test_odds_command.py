@@ -1,4 +1,4 @@
-"""`baccarat odds`: the JSON of SPEC section 5, the table, --decks, --remaining and bad input."""
+"""`baccarat odds`: its JSON as the README gives it, the table, --decks, --remaining and bad input."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Strategies that misbehave: every fault stops the run with one sentence naming strategy, session, shoe and round.
 
-Bets above the table maximum or the bankroll are cut (SPEC section 7) and
+Bets above the table maximum or the bankroll are cut (docs/strategies.md) and
 counted; everything else a strategy can get wrong is an error, raised where
 it happens, and ``baccarat run`` exits 2 leaving no output folder.
 """

@@ -1,6 +1,6 @@
 """An independent exact calculator for the tests: brute force over point values, and over ranks.
 
-Written from SPEC section 2 alone and kept apart from the package, so that the
+Written from the tableau of docs/game.md alone and kept apart from the package, so that the
 package's dealer and odds are checked against a second implementation.
 """
 

@@ -1,7 +1,7 @@
 """An independent exact calculator of the side bets, for the tests.
 
-Written from the pay tables of issue 19 (docs/side-bets.md) and SPEC section
-2 alone, apart from the package: a plain recursion over the point values of
+Written from the pay tables of docs/side-bets.md and the tableau of docs/game.md
+alone, apart from the package: a plain recursion over the point values of
 up to six cards (integer weights, no moments, no grouping), and closed forms
 over ranks and suited kinds for the bets of the first two cards.
 """

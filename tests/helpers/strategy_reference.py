@@ -1,4 +1,4 @@
-"""An independent reference for the built-in strategies, written from SPEC section 7 and docs/strategies.md.
+"""An independent reference for the built-in strategies, written from docs/strategies.md.
 
 It shares nothing with the library but the random stream of the ``random``
 selector: money is exact ``Fraction`` currency units, each progression is a

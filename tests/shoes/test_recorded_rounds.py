@@ -1,4 +1,4 @@
-"""The ``rounds`` format's tableau check, cell by cell, against the rules of SPEC section 2 written out here."""
+"""The ``rounds`` format's tableau check, cell by cell, against the tableau of docs/game.md written out here."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 from baccarat.shoes.recorded.rounds_format import broken_rule, played_as_recorded, split_csv_line
 from baccarat.table.cards import make_card
 
-# Banker total -> Player third-card values on which Banker STANDS (SPEC section 2 table).
+# Banker total -> Player third-card values on which Banker STANDS (the table of docs/game.md).
 BANKER_STANDS_ON = {0: set(), 1: set(), 2: set(), 3: {8}, 4: {0, 1, 8, 9}, 5: {0, 1, 2, 3, 8, 9},
                     6: {0, 1, 2, 3, 4, 5, 8, 9}, 7: set(range(10))}
 
@@ -18,7 +18,7 @@ def card(value: int) -> int:
 
 
 def expected_fault(p: int, b: int, p3: int | None, b3: int | None) -> tuple[str, str] | None:
-    """The first rule two recorded hands break, from SPEC section 2 alone."""
+    """The first rule two recorded hands break, from the tableau of docs/game.md alone."""
     if p >= 8 or b >= 8:
         if p3 is not None:
             return "player", "Player drew a third card, but"

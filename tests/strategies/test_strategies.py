@@ -1,4 +1,4 @@
-"""The built-in library of SPEC section 7 on scripted outcome sequences, stakes worked out by hand.
+"""The built-in library of docs/strategies.md on scripted outcome sequences, stakes worked out by hand.
 
 Unless a test says otherwise: punto-banco-8 rules (Banker wins pay 0.95), a
 bankroll of 1000, table limits 10 to 1000, unit 10, one shoe per session.

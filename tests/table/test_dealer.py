@@ -1,4 +1,4 @@
-"""The tableau, cell by cell, against SPEC section 2 written out independently here."""
+"""The tableau, cell by cell, against the tableau of docs/game.md written out independently here."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from baccarat.table.dealer import play_round
 # Card with a given point value: value 0 -> a king, 1 -> ace, 2..9 pips.
 RANK_FOR_VALUE = {0: 13, **{v: v for v in range(1, 10)}}
 
-# SPEC section 2, Banker when Player drew: the third-card values on which Banker STANDS.
-SPEC_BANKER_STANDS = {
+# docs/game.md, Banker when Player drew: the third-card values on which Banker STANDS.
+BANKER_STANDS = {
     0: "", 1: "", 2: "",
     3: "8",
     4: "0189",
@@ -67,7 +67,7 @@ def test_banker_rule_when_player_drew(banker_total: int, third_value: int) -> No
     b = two_cards(banker_total)
     rnd = play_round(deal(p, b, [card(third_value), card(5)]))
     assert len(rnd.player) == 3
-    stands = str(third_value) in SPEC_BANKER_STANDS[banker_total]
+    stands = str(third_value) in BANKER_STANDS[banker_total]
     assert (len(rnd.banker) == 2) == stands
     expected_banker = banker_total if stands else (banker_total + 5) % 10
     assert rnd.banker_total == expected_banker

@@ -17,7 +17,7 @@ naming the strategy, session, shoe, hand and round):
   infinities, text, booleans, fractions of a cent and unknown sides are
   errors; so are an exception (or ``sys.exit``) from the strategy's code.
 - A bet above the table maximum is cut to it, and a bet above what is left
-  of the bankroll is cut to that (SPEC: "a stake is never more than the
+  of the bankroll is cut to that (docs/strategies.md: "a stake is never more than the
   bankroll: it is cut to the bankroll"); each cut bet counts in ``capped``.
   Bets are taken in the order the strategy gives them; a further bet that
   the bankroll would cut below the table minimum is not placed (counted as

@@ -1,6 +1,6 @@
 """Recorded shoes read from files, in the format the user names (never guessed).
 
-Three formats (SPEC section 3): ``cards`` (one shoe per line, cards in
+Three formats (docs/game.md, and the README's "Recorded shoes"): ``cards`` (one shoe per line, cards in
 dealing order), ``outcomes`` (one shoe per line of B, P, T) and ``rounds``
 (CSV, one row per round). Cards are recorded in dealing order, burned cards
 excluded; no burn and no cut card are applied: every recorded round is
