@@ -22,8 +22,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
+from baccarat.experiment import load_experiment
 from baccarat.table.cards import RANK_BY_TOKEN
-from baccarat.experiment.model import load_experiment
 
 
 def pair_evs(rounds: pl.DataFrame, decks: int, pays: Fraction, turned: np.ndarray | None = None) -> np.ndarray:

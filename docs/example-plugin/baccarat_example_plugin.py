@@ -17,9 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 from baccarat import hookimpl
-from baccarat.table.bet_registry import BetDefinition
 from baccarat.plugin.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
 from baccarat.plugin.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.table.bet_registry import BetDefinition
 
 
 class BankerAndTie(Strategy):

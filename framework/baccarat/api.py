@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 from baccarat.errors import InputError
-from baccarat.experiment.model import Experiment, load_experiment
+from baccarat.experiment import Experiment, load_experiment
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
 from baccarat.results.report import Analysis, analyse_experiment, render_html, write_results
 

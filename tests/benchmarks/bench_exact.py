@@ -18,7 +18,7 @@ import time
 
 from baccarat.errors import InputError
 from baccarat.exact.analysis import analyse_experiment
-from baccarat.experiment.model import resolve
+from baccarat.experiment.resolution import resolve
 
 PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
                 "oscars-grind")

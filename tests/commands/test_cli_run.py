@@ -14,7 +14,7 @@ import yaml
 from baccarat.cli import main
 from baccarat.commands.run import default_out
 from baccarat.execution.runner import run_experiment
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 
 SMALL = ("name: small\nshoes: {seed: 5, count: 4}\nsession: {bankroll: 1000, table_min: 5, table_max: 200, shoes_per_session: 2}\n"
          "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"

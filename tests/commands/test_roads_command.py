@@ -36,7 +36,7 @@ def seeded_outcomes(shoe: int) -> list[str]:
 
 @pytest.fixture(scope="module")
 def run_dir(tmp_path_factory):
-    from baccarat.experiment.model import load_experiment
+    from baccarat.experiment import load_experiment
 
     out = tmp_path_factory.mktemp("runs") / "run"
     write_run(run_experiment(load_experiment(EXPERIMENT)), out, {})

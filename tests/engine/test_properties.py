@@ -28,7 +28,7 @@ from polars.testing import assert_frame_equal
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.execution import executor
 from baccarat.execution.executor import play_strategy
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 from baccarat.odds.settlement import MICROS_PER_CENT, settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.plugin.strategy import Strategy

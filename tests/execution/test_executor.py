@@ -12,7 +12,7 @@ from polars.testing import assert_frame_equal
 from baccarat.engine.reference import run_strategy, session_bounds
 from baccarat.execution import executor
 from baccarat.execution.runner import prepare, run_experiment, run_to_folder, strategy_runs
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 from baccarat.odds.bet_odds import expected_values
 from baccarat.odds.settlement import settlement_table
 from baccarat.results.ledger import ledger_frame

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.execution.runner import run_experiment, write_run
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SHIPPED = sorted(str(p.relative_to(CONFIGS)) for p in CONFIGS.rglob("*.yaml") if p.parent.name != "rules")

@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from baccarat.errors import InputError
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 
 FLAT = "strategies:\n  - use: flat\n"
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from baccarat.cli import main
 from baccarat.errors import InputError
-from baccarat.experiment.model import load_experiment, parse_override
+from baccarat.experiment import load_experiment, parse_override
 from baccarat.table.rules import load_rules
 
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

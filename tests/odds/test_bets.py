@@ -15,7 +15,7 @@ from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import RulesError
 from baccarat.execution.runner import run_experiment
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 from baccarat.odds.bet_odds import bet_odds, expected_values
 from baccarat.odds.settlement import check_bets_offered, settlement_table
 from baccarat.plugin.strategy import Strategy

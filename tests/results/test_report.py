@@ -12,7 +12,7 @@ from helpers.handmade import flat_ledger
 from helpers.png import png_size
 
 from baccarat import cli
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 from baccarat.results import stats
 from baccarat.results.report import SUMMARY_ROWS, analyse, format_summary, write_results
 

@@ -13,7 +13,7 @@ from polars.testing import assert_frame_equal
 
 from baccarat.execution import executor
 from baccarat.execution.runner import run_to_folder
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 from baccarat.results import report, runstats, stats
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds

@@ -41,7 +41,7 @@ def _rounds(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Analyse the experiment's strategies exactly and print the figures."""
     from baccarat.exact.analysis import analyse_experiment
-    from baccarat.experiment.model import load_experiment
+    from baccarat.experiment import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir,
                                  shoe_file_needed=False)

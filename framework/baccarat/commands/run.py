@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.execution.executor import default_workers
     from baccarat.execution.run_folder import check_output_folder
     from baccarat.execution.runner import run_to_folder
-    from baccarat.experiment.model import load_experiment
+    from baccarat.experiment import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     check_baseline(args.baseline, [entry.name for entry in experiment.strategies])

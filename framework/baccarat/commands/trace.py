@@ -31,7 +31,7 @@ def _session(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round."""
     from baccarat.execution.trace import format_trace, trace_session
-    from baccarat.experiment.model import load_experiment
+    from baccarat.experiment import load_experiment
     from baccarat.plugin.manager import registry
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)

@@ -1,0 +1,204 @@
+"""The ``strategies:`` section of an experiment: each entry resolved against the plugins, tried before the run.
+
+A strategy entry may hold a ``grid:`` of parameter lists: it becomes one
+strategy per combination, labelled ``NAME[key=value,...]``. Each strategy is
+made once with its parameters, its bets are checked against the table, and it
+is played on a small sample shoe, so that a strategy that cannot run is
+refused here, at its place in the file, before anything runs.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import re
+from collections.abc import Callable
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig
+from baccarat.errors import ParameterError, RulesError, StrategyError
+from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry
+from baccarat.experiment.values import Checker, is_number, label_value, shown
+from baccarat.files.yamlfile import KeyPath
+from baccarat.plugin.strategy import cents_to_decimal
+from baccarat.table.rules import Rules
+
+
+class StrategySection(Checker):
+    """Checks the ``strategies:`` section (the rest of the document is :class:`~baccarat.experiment.resolution.Resolver`'s)."""
+
+    def strategies(self, data: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool) -> tuple[StrategyEntry, ...]:
+        """Return every strategy of the ``strategies:`` list, grids expanded, each checked and tried."""
+        path: KeyPath = ("strategies",)
+        value = data.get("strategies")
+        hint = "a list of entries such as `- use: flat` with `params: {side: banker, unit: 10}`"
+        if value is None or value == []:
+            where: KeyPath = path if "strategies" in data else ()
+            raise self.error(where, f"the experiment has no strategies; add under `strategies:` {hint}", key="strategies" in data)
+        if not isinstance(value, list):
+            raise self.error(path, f"strategies must be {hint}, not {shown(value)}")
+        from baccarat.plugin.manager import registry
+
+        reg = registry(self.plugins_dirs)
+        labels: dict[str, KeyPath] = {}
+        entries: list[StrategyEntry] = []
+        for index, item in enumerate(value):
+            entries += self.strategy(path + (index,), item, reg, rules, session, has_cards, labels)
+        return tuple(entries)
+
+    def strategy(self, path: KeyPath, item: Any, reg: Any, rules: Rules, session: SessionConfig, has_cards: bool,
+                 labels: dict[str, KeyPath]) -> list[StrategyEntry]:
+        """Return the strategies one entry makes (one per combination of its grid), each checked."""
+        if isinstance(item, str) and ":" in item:
+            key, _, value = item.partition(":")
+            raise self.error(path, f"a strategy is a mapping, not the text {item!r}; a key needs a space after its colon: "
+                                   f"`{key}: {value.strip()}`")
+        if isinstance(item, str):
+            raise self.error(path, f"a strategy is a mapping, not the text {item!r}; write `- use: {item}`")
+        entry = self.section(path, item, STRATEGY_KEYS, "a strategy")
+        if "use" not in entry:
+            raise self.error(path, "this strategy has no `use:` (the registered strategy to run, e.g. use: flat)")
+        use = self.text(path + ("use",), entry["use"], "use")
+        try:
+            reg.strategy(use)
+        except StrategyError as exc:
+            raise self.error(path + ("use",), exc.message, cls=StrategyError) from None
+        params = entry.get("params")
+        if params is None and "params" in entry:
+            raise self.error(path + ("params",), "params is empty; give the parameters (e.g. params: {side: banker, unit: 10}) "
+                                                 "or leave it out for the defaults")
+        if params is None:
+            params = {}
+        if not isinstance(params, dict):
+            raise self.error(path + ("params",), f"params must be a mapping of parameter names to values, not {shown(params)}")
+        grid = self.grid(path, entry.get("grid"), params)
+        label = self.text(path + ("name",), entry["name"], "name") if "name" in entry else use
+        self.check_name(path + ("name",) if "name" in entry else path + ("use",), label, "the label", label=True)
+        out = []
+        keys = list(grid)
+        for choice in itertools.product(*(range(len(grid[k])) for k in keys)):
+            combo = {k: grid[k][i] for k, i in zip(keys, choice, strict=True)}
+            picked = {k: path + ("grid", k, i) for k, i in zip(keys, choice, strict=True)}
+
+            def at(param: str | None, key: bool = False, picked: dict[str, KeyPath] = picked) -> tuple[KeyPath, bool]:
+                if param in picked:
+                    return (picked[param][:-1], True) if key else (picked[param], False)
+                if param in params:
+                    return path + ("params", param), key
+                return path + ("use",), False
+
+            cls, full = self.configure(reg, use, {**params, **combo}, at)
+            self.check_strategy(use, cls, full, rules, session, has_cards, at)
+            name = label + ("[" + ",".join(f"{k}={label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
+            here = path + ("name",) if "name" in entry else path + ("use",)
+            self.check_name(here, name, "the label", label=True)
+            if name in labels:
+                raise self.error(here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); "
+                                       "give each its own `name:`")
+            labels[name] = here
+            out.append(StrategyEntry(name, use, full))
+        return out
+
+    def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:
+        """Return an entry's ``grid:`` (parameter name to the list of values to try), checked."""
+        if value is None:
+            return {}
+        if not isinstance(value, dict) or not value:
+            raise self.error(path + ("grid",), "grid must be a mapping of parameter names to lists of values, "
+                                               "e.g. grid: {unit: [5, 10]}")
+        for key, values in value.items():
+            here = path + ("grid", key)
+            if key in params:
+                raise self.error(here, f"the parameter {key!r} is both in params and in grid; keep one", key=True)
+            if not isinstance(values, list) or not values:
+                raise self.error(here, f"grid.{key} must be a non-empty list of values to try, not {shown(values)}")
+            for index, item in enumerate(values):
+                if item in values[:index]:
+                    raise self.error(here + (index,), f"grid.{key} lists {shown(item)} twice")
+        return value
+
+    def configure(self, reg: Any, use: str, given: dict[str, Any],
+                  at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
+        """Ask the registry for the strategy's full parameters; check each given value's kind against its default."""
+        try:
+            cls, full = reg.configure(use, given)
+        except ParameterError as exc:
+            where, key = at(exc.param, key=not getattr(exc, "at_value", False))
+            raise self.error(where, exc.message, key=key, cls=StrategyError) from None
+        defaults = cls.accepted_params(given)
+        for param, value in given.items():
+            default = defaults.get(param)
+            wrong = None
+            if isinstance(default, bool):
+                wrong = None if isinstance(value, bool) else "true or false"
+            elif is_number(default):
+                wrong = None if is_number(value) else "a number"
+            elif isinstance(default, str):
+                wrong = None if isinstance(value, str) else "text"
+            elif isinstance(default, list | tuple):
+                wrong = None if isinstance(value, list | tuple) else "a list"
+            if wrong:
+                where, _ = at(param)
+                raise self.error(where, f"parameter {param!r} of strategy {use!r} must be {wrong}, not {shown(value)}",
+                                 cls=StrategyError)
+        return cls, full
+
+    def check_strategy(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool,
+                       at: Callable[..., tuple[KeyPath, bool]]) -> None:
+        """Make the strategy once with these parameters and check the bets it may place against the table."""
+        from baccarat.odds.settlement import check_bets_offered
+        from baccarat.plugin.strategy import SessionInfo
+
+        info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
+                           cents_to_decimal(session.table_max_cents), np.random.default_rng(0))
+        try:
+            cls(info, **params)
+        except ParameterError as exc:
+            raise self.error(at(exc.param)[0], exc.message, cls=StrategyError) from None
+        except Exception as exc:
+            message = str(exc) or type(exc).__name__
+            named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
+            raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
+        unit = params.get("unit")
+        if is_number(unit) and Decimal(str(unit)) * 100 < session.table_min_cents:
+            raise self.error(at("unit")[0], f"unit {unit} is below the table minimum "
+                                            f"{session.table_min_cents / 100:g} (session.table_min): every bet would be refused",
+                             cls=StrategyError)
+        if is_number(unit) and Decimal(str(unit)) * 100 > session.table_max_cents:
+            raise self.error(at("unit")[0], f"unit {unit} is above the table maximum "
+                                            f"{session.table_max_cents / 100:g} (session.table_max): every bet would be cut to it",
+                             cls=StrategyError)
+        try:
+            check_bets_offered(cls.sides(params), rules, has_cards)
+        except RulesError as exc:
+            where = at("side")[0] if "side" in params else at(None)[0]
+            raise self.error(where, exc.message, cls=RulesError) from None
+        self.trial(use, cls, params, rules, session, at)
+
+    def trial(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig,
+              at: Callable[..., tuple[KeyPath, bool]]) -> None:
+        """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
+        from baccarat.engine.reference import StrategyRun, run_strategy
+
+        if self.trial_shoe is None:
+            self.trial_shoe = _trial_shoe(rules)
+        table, multipliers = self.trial_shoe
+        config = dataclasses.replace(session, shoes_per_session=1)
+        try:
+            run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0)
+        except StrategyError as exc:
+            what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
+            named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
+            raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
+
+
+def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
+    """Return a small seeded table of about 80 rounds under ``rules``, and its settlement."""
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.shoes.seeded import seeded_table
+
+    table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
+    return table, settlement_table(table, rules)
