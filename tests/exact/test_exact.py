@@ -25,11 +25,11 @@ import pytest
 import yaml
 from helpers.exact_reference import outcome_probabilities, value_counts_for_decks
 
-import baccarat.exact.analysis
+import baccarat.exact.bounds
 from baccarat.api import load
 from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.exact.analysis import ExactLimitError, analyse_strategy
+from baccarat.exact import QUANTILES, ExactLimitError, analyse_strategy
 from baccarat.odds.settlement import MICROS_PER_UNIT, settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
@@ -134,7 +134,7 @@ def brute_force(use: str, params: dict, config: SessionConfig, rounds: int) -> d
     return {"risk_of_ruin": chance[below.any(axis=1)].sum(), "p_profit": chance[final > initial].sum(),
             "expected_net": (chance * final).sum() - initial, "expected_wagered": (chance * stake.sum(axis=1)).sum(),
             "ruin_curve": [0.0] + [chance[below[:, :t].any(axis=1)].sum() for t in range(1, rounds + 1)],
-            "quantiles": {str(q): lower_quantile(final.tolist(), chance.tolist(), q) for q in baccarat.exact.analysis.QUANTILES}}
+            "quantiles": {str(q): lower_quantile(final.tolist(), chance.tolist(), q) for q in QUANTILES}}
 
 
 CASES = [
@@ -246,7 +246,7 @@ def test_multi_round_shoes_need_rounds_and_are_an_approximation(tmp_path: Path, 
 
 
 def test_an_analysis_beyond_the_memory_bound_is_one_clear_error(tmp_path: Path, capsys, monkeypatch) -> None:
-    monkeypatch.setattr(baccarat.exact.analysis, "MAX_STATES", 500)
+    monkeypatch.setattr(baccarat.exact.bounds, "MAX_STATES", 500)
     path = write(tmp_path, [{"name": "big", "use": "dalembert"}], rounds=200)
     assert main(["exact", str(path)]) == 2
     err = capsys.readouterr().err
@@ -298,7 +298,7 @@ def test_dense_and_sparse_states_give_the_same_figures(use: str, params: dict, m
     found = registry()
     cls, full = found.configure(use, params)
     dense = analyse_strategy("s", cls, full, preset("single-deck"), config, 12, found.exact_forms(), bands=True)
-    monkeypatch.setattr(baccarat.exact.analysis, "DENSE_CELLS", 1)  # every progression state held sparse
+    monkeypatch.setattr(baccarat.exact.bounds, "DENSE_CELLS", 1)  # every progression state held sparse
     sparse = analyse_strategy("s", cls, full, preset("single-deck"), config, 12, found.exact_forms(), bands=True)
     for key in ("risk_of_ruin", "p_profit", "expected_net", "expected_wagered", "interpolated"):
         assert getattr(dense, key) == pytest.approx(getattr(sparse, key), abs=1e-12), key

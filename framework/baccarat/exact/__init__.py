@@ -1,1 +1,29 @@
-"""Exact session analysis: the distribution of a session by a dynamic program over its states."""
+"""Exact session analysis: the distribution of a session by a dynamic program over (bankroll, progression state).
+
+- :mod:`~baccarat.exact.analysis`: what can be analysed, and the analysis of
+  an experiment's strategies (the entry points);
+- :mod:`~baccarat.exact.results`: the figures (:class:`ExactResult`,
+  :class:`ExactAnalysis`, :class:`Skipped`);
+- :mod:`~baccarat.exact.bounds`: the memory bound (:data:`MAX_STATES`) and
+  :class:`ExactLimitError`;
+- :mod:`~baccarat.exact.states`: a progression's states and moves;
+- :mod:`~baccarat.exact.grid`: the bankroll grid and sums over it;
+- :mod:`~baccarat.exact.dense` and :mod:`~baccarat.exact.sparse`: the dynamic
+  program with few progression states (dense over the grid) and with many.
+
+``docs/exact.md`` describes the method and when the figures are exact.
+"""
+
+from baccarat.exact.analysis import (
+    analyse_experiment,
+    analyse_strategy,
+    combined_limits,
+    round_outcomes,
+    rounds_independent,
+    session_rounds,
+)
+from baccarat.exact.bounds import MAX_STATES, ExactLimitError
+from baccarat.exact.results import QUANTILES, ExactAnalysis, ExactResult, Skipped
+
+__all__ = ["MAX_STATES", "QUANTILES", "ExactAnalysis", "ExactLimitError", "ExactResult", "Skipped", "analyse_experiment",
+           "analyse_strategy", "combined_limits", "round_outcomes", "rounds_independent", "session_rounds"]

@@ -1,0 +1,71 @@
+"""The figures of an exact analysis: one strategy's session distribution, the experiment's analysis, the skipped."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+"""Quantiles of the final bankroll reported (the same as the report's bankroll bands)."""
+
+
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A strategy the exact analysis cannot handle, and why."""
+
+    strategy: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ExactResult:
+    """The exact distribution of one strategy's session: figures, ruin curve and (when asked) bankroll quantiles."""
+
+    strategy: str
+    rounds: int
+    risk_of_ruin: float
+    """Chance that the bankroll falls below the table minimum during the session."""
+    p_profit: float
+    """Chance that the session ends above the initial bankroll."""
+    expected_net: float
+    expected_wagered: float
+    final_bankroll_quantiles: dict[str, float]
+    ruin_curve: np.ndarray
+    """Chance of ruin by the end of each round, round 0 (the start) first."""
+    states: int
+    """The most (bankroll, progression state) pairs held at once."""
+    interpolated: float = 0.0
+    """Probability moved between two neighbouring grid points, summed over rounds (0 when every bankroll stayed on the grid)."""
+    bands: np.ndarray | None = None
+    """With ``bands``: rows (round, 5%, 25%, 50%, 75%, 95% bankroll quantiles), round 0 first."""
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the figures as plain JSON data (``ruin_curve`` as a list, round 0 first)."""
+        return {"strategy": self.strategy, "risk_of_ruin": self.risk_of_ruin, "p_profit": self.p_profit,
+                "expected_net": self.expected_net, "expected_wagered": self.expected_wagered,
+                "final_bankroll_quantiles": dict(self.final_bankroll_quantiles),
+                "interpolated": self.interpolated, "ruin_curve": [float(x) for x in self.ruin_curve]}
+
+
+@dataclass(frozen=True)
+class ExactAnalysis:
+    """The exact analysis of an experiment's strategies."""
+
+    rules: str
+    rounds: int
+    exact: bool
+    """True when the rounds are truly independent (one deck reshuffled after every round)."""
+    results: list[ExactResult] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the analysis as the object ``baccarat exact --json`` prints."""
+        return {"rules": self.rules, "rounds": self.rounds, "exact": self.exact,
+                "strategies": [r.to_json() for r in self.results],
+                "skipped": [{"strategy": s.strategy, "reason": s.reason} for s in self.skipped]}
+
+

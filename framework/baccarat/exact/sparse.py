@@ -1,0 +1,129 @@
+"""The dynamic program of one session with its (bankroll, progression state) pairs held sparse.
+
+Sessions still betting are (grid point, progression state, probability)
+triples, merged after every round; sessions that bet no more (ruined, or
+stopped by a stop rule) are (exact bankroll, probability) pairs that never
+move again. This holds any number of progression states (Labouchere's lines,
+Oscar's Grind's series); :mod:`baccarat.exact.dense` is the faster form for
+progressions with few states.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig
+from baccarat.exact.bounds import ExactLimitError, Unplayable
+from baccarat.exact.grid import bankroll_grid, lower_quantiles, merge_pairs, merge_values, snap
+from baccarat.exact.results import QUANTILES, ExactResult
+from baccarat.exact.states import ProgressionStates
+from baccarat.odds.settlement import MICROS_PER_CENT, MICROS_PER_UNIT
+from baccarat.plugin.exact_forms import ExactProgression, StopLimits
+from baccarat.plugin.strategy import Progression, cents_to_decimal
+
+
+class SparseSession:
+    """The dynamic program of one strategy's session.
+
+    Sessions still betting are held as (grid point, progression state,
+    probability); sessions that no longer bet (ruined, or stopped by a stop
+    rule) as (exact bankroll, probability): they never move again.
+    """
+
+    def __init__(self, label: str, proto: Progression, form: ExactProgression, outcomes: list[tuple[int, float]],
+                 config: SessionConfig, limits: StopLimits, max_states: int) -> None:
+        self.label = label
+        self.states = ProgressionStates(proto, form, max_states)
+        self.outcomes = outcomes
+        self.config = config
+        self.limits = limits
+        self.max_states = max_states
+        self.grid = bankroll_grid(proto, outcomes, config)
+
+    def _stopped(self, bank: np.ndarray, initial: int, round_number: int) -> np.ndarray:
+        limits = self.limits
+        stop = np.zeros(len(bank), dtype=bool)
+        if limits.rounds is not None and round_number > limits.rounds:
+            stop[:] = True
+            return stop
+        if limits.loss_micros is not None:
+            stop |= initial - bank >= limits.loss_micros
+        if limits.win_micros is not None:
+            stop |= bank - initial >= limits.win_micros
+        return stop
+
+    def run(self, rounds: int, bands: bool) -> ExactResult:
+        """Carry the distribution through ``rounds`` rounds; with ``bands``, keep the bankroll quantiles of every round."""
+        config, grid, states = self.config, self.grid, self.states
+        initial = config.bankroll_cents * MICROS_PER_CENT
+        minimum = config.table_min_cents * MICROS_PER_CENT
+        table_min, table_max = config.table_min_cents, config.table_max_cents
+        cell = np.zeros(1, dtype=np.int64)  # sessions still betting: bankroll = initial + cell * grid
+        state = np.zeros(1, dtype=np.int64)
+        prob = np.ones(1)
+        ended_bank = np.zeros(0, dtype=np.int64)  # sessions that no longer bet: exact bankroll
+        ended_prob = np.zeros(0)
+        ruin = np.zeros(rounds + 1)
+        band_rows = [[0, *[initial / MICROS_PER_UNIT] * len(QUANTILES)]] if bands else []
+        wagered = interpolated = 0.0
+        most = 1
+        for t in range(0, rounds + 1):
+            bank = initial + cell * grid
+            done = (bank < minimum) | (self._stopped(bank, initial, t + 1) if t < rounds else False)
+            if done.any():
+                ended_bank, ended_prob = merge_values(np.concatenate([ended_bank, bank[done]]),
+                                                       np.concatenate([ended_prob, prob[done]]))
+                cell, state, prob, bank = cell[~done], state[~done], prob[~done], bank[~done]
+            ruin[t] = ended_prob[ended_bank < minimum].sum()
+            if bands and t:
+                band_rows.append([t, *lower_quantiles(np.concatenate([ended_bank, bank]),
+                                                 np.concatenate([ended_prob, prob]), QUANTILES)])
+            if t == rounds or not len(cell):
+                continue
+            stake = states.stakes[state]
+            over = stake > table_max
+            if over.any():
+                state = state.copy()
+                state[over] = states.restart(state[over])
+                stake = states.stakes[state]
+            low = stake < table_min
+            if low.any():
+                raise Unplayable(f"its progression asks for {cents_to_decimal(int(stake[low][0]))}, below the table "
+                                  f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there")
+            placed = np.minimum(np.minimum(stake, table_max), bank // MICROS_PER_CENT)
+            bet = placed >= table_min
+            wagered += float((prob[bet] * placed[bet]).sum()) / 100
+            parts_c, parts_s, parts_p = [cell[~bet]], [state[~bet]], [prob[~bet]]
+            s, b, p, stake, placed = state[bet], bank[bet], prob[bet], stake[bet], placed[bet]
+            for multiplier, chance in self.outcomes:
+                after = b + placed * multiplier
+                moved = s if multiplier == 0 else states.move(s, stake, placed, multiplier)
+                ruined = after < minimum  # ends here with its exact bankroll
+                if ruined.any():
+                    ended_bank = np.concatenate([ended_bank, after[ruined]])
+                    ended_prob = np.concatenate([ended_prob, p[ruined] * chance])
+                c, ms, mp, split = snap(after[~ruined], moved[~ruined], p[~ruined] * chance, initial, grid)
+                interpolated += split
+                parts_c.append(c)
+                parts_s.append(ms)
+                parts_p.append(mp)
+            held = sum(len(x) for x in parts_c)
+            if held > self.max_states:
+                raise ExactLimitError(f"the exact analysis of strategy {self.label!r} needs more than "
+                                      f"{self.max_states:,} states (bankroll x progression state) by round {t + 1}; "
+                                      "analyse fewer rounds (--rounds) or a smaller bankroll")
+            cell, state, prob = merge_pairs(np.concatenate(parts_c), np.concatenate(parts_s), np.concatenate(parts_p))
+            ended_bank, ended_prob = merge_values(ended_bank, ended_prob)
+            most = max(most, len(cell))
+        bank = np.concatenate([ended_bank, initial + cell * grid])
+        prob = np.concatenate([ended_prob, prob])
+        expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
+        return ExactResult(
+            strategy=self.label, rounds=rounds, risk_of_ruin=float(ruin[-1]),
+            p_profit=float(prob[bank > initial].sum()), expected_net=expected_final - initial / MICROS_PER_UNIT,
+            expected_wagered=wagered,
+            final_bankroll_quantiles={str(q): v for q, v in zip(QUANTILES, lower_quantiles(bank, prob, QUANTILES), strict=True)},
+            ruin_curve=ruin, states=most, interpolated=interpolated,
+            bands=np.asarray(band_rows, dtype=np.float64) if bands else None)
+
+
