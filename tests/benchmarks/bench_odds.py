@@ -16,7 +16,9 @@ import time
 
 import numpy as np
 
-from baccarat.odds.bet_odds import bet_evs, remove_cards, round_odds, shoe_counts
+from baccarat.odds.compositions import remove_cards, shoe_counts
+from baccarat.odds.exact_odds import round_odds
+from baccarat.odds.fast_evs import bet_evs
 from baccarat.shoes.seeded import shuffled_shoe
 from baccarat.table.rules import preset
 

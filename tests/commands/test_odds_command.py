@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from baccarat.cli import main
-from baccarat.odds.bet_odds import round_odds
+from baccarat.odds.exact_odds import round_odds
 
 FIVE = {"banker", "player", "tie", "player_pair", "banker_pair"}
 

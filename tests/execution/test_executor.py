@@ -13,7 +13,7 @@ from baccarat.engine.reference import run_strategy, session_bounds
 from baccarat.execution import executor
 from baccarat.execution.runner import prepare, run_experiment, run_to_folder, strategy_runs
 from baccarat.experiment import load_experiment
-from baccarat.odds.bet_odds import expected_values
+from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import settlement_table
 from baccarat.results.ledger import ledger_frame
 from baccarat.shoes.recorded.write import write_shoes

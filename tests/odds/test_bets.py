@@ -16,7 +16,8 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import RulesError
 from baccarat.execution.runner import run_experiment
 from baccarat.experiment import load_experiment
-from baccarat.odds.bet_odds import bet_odds, expected_values
+from baccarat.odds.exact_odds import bet_odds
+from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import check_bets_offered, settlement_table
 from baccarat.plugin.strategy import Strategy
 from baccarat.results.ledger import ledger_frame

@@ -14,17 +14,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from baccarat.errors import InputError
-from baccarat.odds.bet_odds import (
-    MAX_CARDS,
-    bet_evs,
-    bet_odds,
-    check_counts,
-    expected_values,
-    priced_rules,
-    remove_cards,
-    round_odds,
-    shoe_counts,
-)
+from baccarat.odds.compositions import MAX_CARDS, check_counts, remove_cards, shoe_counts
+from baccarat.odds.exact_odds import bet_odds, round_odds
+from baccarat.odds.fast_evs import bet_evs, expected_values, priced_rules
 from baccarat.table.rules import Rules, preset, rules_from_mapping
 
 F = Fraction

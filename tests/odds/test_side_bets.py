@@ -23,8 +23,11 @@ from helpers.side_bet_reference import (
 from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig
 from baccarat.errors import RulesError
-from baccarat.odds.bet_odds import bet_evs, bet_odds, card_weights, round_odds, shoe_counts, suited_counts
+from baccarat.odds.compositions import shoe_counts, suited_counts
 from baccarat.odds.counting import exact_evs
+from baccarat.odds.enumeration import card_weights
+from baccarat.odds.exact_odds import bet_odds, round_odds
+from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
 from baccarat.plugin.manager import clear_registry, registry
 from baccarat.shoes.rounds import RoundTable

@@ -163,7 +163,7 @@ def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params)
 def test_hook_register_exact_forms(tmp_path: Path) -> None:
     from baccarat.engine.reference import SessionConfig
     from baccarat.exact.analysis import analyse_strategy
-    from baccarat.odds.bet_odds import bet_distribution
+    from baccarat.odds.exact_odds import bet_distribution
     from baccarat.table.rules import preset
 
     folder = plugin_folder(tmp_path, mine="""
@@ -279,7 +279,8 @@ def test_hook_register_bets(tmp_path: Path) -> None:
 
     from helpers.side_bet_reference import end_distribution, value_counts
 
-    from baccarat.odds.bet_odds import bet_odds, shoe_counts
+    from baccarat.odds.compositions import shoe_counts
+    from baccarat.odds.exact_odds import bet_odds
     from baccarat.odds.settlement import settlement_table
     from baccarat.shoes.rounds import RoundTable
     from baccarat.table.cards import parse_card
@@ -732,7 +733,7 @@ def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> 
 
     from helpers.side_bet_reference import end_distribution, value_counts
 
-    from baccarat.odds.bet_odds import shoe_counts
+    from baccarat.odds.compositions import shoe_counts
 
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json"], capture_output=True, text=True, env=env,

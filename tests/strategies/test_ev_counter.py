@@ -9,8 +9,9 @@ import pytest
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import StrategyError
-from baccarat.odds.bet_odds import bet_evs, round_odds
 from baccarat.odds.counting import exact_evs, pair_ev
+from baccarat.odds.exact_odds import round_odds
+from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import default_session, registry
 from baccarat.plugin.strategy import Strategy

@@ -125,7 +125,7 @@ def priced_bets(rules: Any) -> Any:
     """
     import dataclasses
 
-    from baccarat.odds.bet_odds import priced_rules
+    from baccarat.odds.fast_evs import priced_rules
     from baccarat.table.bet_registry import BUILT_IN_ORIGIN, known_bets
 
     priced = priced_rules(rules)
@@ -137,7 +137,7 @@ def priced_bets(rules: Any) -> Any:
 
 def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
     """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
-    from baccarat.odds.bet_odds import round_odds
+    from baccarat.odds.exact_odds import round_odds
     from baccarat.table.cards import RANK_LABELS
     from baccarat.table.rules import MAIN_BETS
 

@@ -3,7 +3,7 @@
 For rounds that are independent, a session of a composed strategy is a
 Markov chain on (bankroll, progression state): before each round the engine's
 rules decide what is bet, and the round's result is drawn from the exact
-off-the-top distribution of the bet's multipliers (:func:`baccarat.odds.bet_odds.bet_distribution`).
+off-the-top distribution of the bet's multipliers (:func:`baccarat.odds.exact_odds.bet_distribution`).
 The dynamic programs (:mod:`baccarat.exact.dense`, :mod:`baccarat.exact.sparse`)
 carry the whole distribution round by round, in exact money (integer
 micro-units, the ledger's own scale), applying exactly what the engine and
@@ -39,7 +39,7 @@ from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
 from baccarat.exact.sparse import SparseSession
-from baccarat.odds.bet_odds import bet_distribution
+from baccarat.odds.exact_odds import bet_distribution
 from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
 from baccarat.plugin.strategy import SessionInfo, Strategy, cents_to_decimal

@@ -31,7 +31,7 @@ from baccarat.execution.executor import (
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
 from baccarat.money import EXACT
-from baccarat.odds.bet_odds import expected_values
+from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.manager import registry
 from baccarat.results.manifest import folder_contents, record_files, rows_by_strategy, write_manifest

@@ -17,7 +17,7 @@ and the composition is the full shoe minus the cards dealt.
 Speed. Pair bets have a closed form (a hand's first two cards make a pair
 with probability ``sum c_r (c_r - 1) / (N (N - 1))``), so asking only for
 them costs microseconds; any other bet needs the full enumeration of
-:func:`baccarat.odds.bet_odds.bet_evs` (a fraction of a millisecond).
+:func:`baccarat.odds.exact_odds.bet_evs` (a fraction of a millisecond).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from fractions import Fraction
 
 import numpy as np
 
-from baccarat.odds.bet_odds import bet_evs, round_odds
+from baccarat.odds.exact_odds import round_odds
+from baccarat.odds.fast_evs import bet_evs
 from baccarat.table.payouts import PAIR_BETS
 from baccarat.table.rules import Rules
 
@@ -67,7 +68,7 @@ def exact_evs(rules: Rules, counts: Sequence[int], bets: Iterable[str] | None = 
 
     ``counts`` is the composition of the unseen cards: 13 counts, ace first, or
     52 (one per rank and suit) when their suits are known (see
-    :mod:`baccarat.odds.bet_odds`). Floats of the exact fractions (to about 1e-16).
+    :mod:`baccarat.odds.exact_odds`). Floats of the exact fractions (to about 1e-16).
     Asking only for pair bets uses their closed form and skips the full enumeration.
     """
     wanted = rules.bets if bets is None else check_bets(rules, bets)

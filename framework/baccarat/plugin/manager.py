@@ -374,7 +374,7 @@ def _collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regist
     plugin's bets; every registered bet gets a fixed side of its name (``side: NAME``)
     unless a plugin registers a selector of that name.
     """
-    from baccarat.odds.bet_odds import try_definition
+    from baccarat.odds.enumeration import try_definition
     from baccarat.table.bet_registry import check_definition, known_bets, register_plugin_bet
 
     by_name = {p.name: p for p in plugins}

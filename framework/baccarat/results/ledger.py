@@ -55,7 +55,7 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
     """Return each round's theoretical result: the sum over bets of stake times the bet's expected value per unit.
 
     ``expected`` maps each bet to its exact expected value off the top
-    (:func:`baccarat.odds.bet_odds.expected_values`); stakes are the ``stake_<bet>`` cents.
+    (:func:`baccarat.odds.exact_odds.expected_values`); stakes are the ``stake_<bet>`` cents.
     """
     total = np.zeros(len(columns["stake"]), dtype=np.float64)
     for bet in bets:

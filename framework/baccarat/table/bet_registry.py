@@ -5,7 +5,7 @@ its standard pay table (named lines, each paying some ratio to one) and two
 functions of a round's facts: which line wins (the first line that holds
 pays) and when the bet pushes. Everything else loses. Settlement
 (:mod:`baccarat.odds.settlement`), the ledger's per-bet columns, exact odds
-(:mod:`baccarat.odds.bet_odds`) and ``view.exact_ev`` all apply that one definition.
+(:mod:`baccarat.odds.exact_odds`) and ``view.exact_ev`` all apply that one definition.
 
 The facts a bet may read (:data:`FACTS`), as numpy arrays over rounds:
 
@@ -19,7 +19,7 @@ The facts a bet may read (:data:`FACTS`), as numpy arrays over rounds:
 
 A bet reads either how the round ended (winner, totals, cards, natural) or
 the first two cards of each hand (ranks, suits), not both: exact odds
-enumerate the two separately (:mod:`baccarat.odds.bet_odds`). ``facts.rules`` gives
+enumerate the two separately (:mod:`baccarat.odds.exact_odds`). ``facts.rules`` gives
 the table's rules to bets whose pay depends on them (Banker's commission).
 
 The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
@@ -263,7 +263,7 @@ def _add(table: dict[str, RegisteredBet], bet: BetDefinition, origin: str) -> No
 def check_definition(bet: Any) -> BetDefinition:
     """Return ``bet`` when it is a well-formed :class:`BetDefinition`; raise TypeError or ValueError saying why not.
 
-    Its functions are tried later, by :func:`baccarat.odds.bet_odds.try_definition`.
+    Its functions are tried later, by :func:`baccarat.odds.exact_odds.try_definition`.
     """
     from baccarat.table.rules import MAX_PAYS
 

@@ -5,7 +5,7 @@ for a Banker win at 5% commission, -10000 for a loss, 0 for a push). The
 functions here take the facts of rounds as numpy arrays (winner, totals,
 number of cards, naturals, pairs, suited pairs) and return each bet's
 multipliers. Settlement (:mod:`baccarat.odds.settlement`) applies them to dealt rounds;
-exact odds (:mod:`baccarat.odds.bet_odds`) apply them to every way a round can end, so
+exact odds (:mod:`baccarat.odds.exact_odds`) apply them to every way a round can end, so
 the house edge is computed from exactly the rules that settle the ledger.
 
 The bets themselves, built-in or from plugins, are defined in
