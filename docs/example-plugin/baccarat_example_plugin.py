@@ -18,7 +18,8 @@ from typing import Any
 
 from baccarat import hookimpl
 from baccarat.plugin.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
-from baccarat.plugin.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.money import cents_to_amount
+from baccarat.plugin.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents
 from baccarat.table.bet_registry import BetDefinition
 
 

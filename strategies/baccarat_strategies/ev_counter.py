@@ -19,8 +19,9 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from baccarat.money import cents_to_amount
 from baccarat.odds.counting import ev_exceeds
-from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents, cents_to_amount
+from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents
 from baccarat.table.bet_registry import bet_names
 
 

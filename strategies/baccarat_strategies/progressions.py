@@ -18,9 +18,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from baccarat.money import EXACT
-from baccarat.odds.settlement import MICROS_PER_CENT
-from baccarat.plugin.strategy import MAX_AMOUNT, MAX_AMOUNT_CENTS, Progression, SessionInfo, positive_int
+from baccarat.money import EXACT, MAX_AMOUNT, MAX_AMOUNT_CENTS, MICROS_PER_CENT
+from baccarat.plugin.strategy import Progression, SessionInfo, positive_int
 
 
 class Flat(Progression):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.odds.settlement import MICROS_PER_CENT
+from baccarat.money import MICROS_PER_CENT
 from baccarat.plugin.strategy import SessionInfo, StopRule, TableView, amount_cents, positive_int
 
 

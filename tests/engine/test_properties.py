@@ -29,7 +29,8 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, 
 from baccarat.execution import executor
 from baccarat.execution.executor import play_strategy
 from baccarat.experiment import load_experiment
-from baccarat.odds.settlement import MICROS_PER_CENT, settlement_table
+from baccarat.money import MICROS_PER_CENT
+from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.recorded import FORMATS, read_shoes

@@ -30,7 +30,8 @@ from baccarat.api import load
 from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.exact import QUANTILES, ExactLimitError, analyse_strategy
-from baccarat.odds.settlement import MICROS_PER_UNIT, settlement_table
+from baccarat.money import MICROS_PER_UNIT
+from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.table.rules import preset

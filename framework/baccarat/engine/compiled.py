@@ -35,12 +35,12 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_rows, strategy_rng
 from baccarat.errors import BaccaratError
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.plugin.kernels import (
     BANKROLL,
     DECIDED_IN_SHOE,
     HAND,
     LAST_DECIDED,
-    MICROS_PER_CENT,
     PROFIT,
     ROUND,
     SESSION,
@@ -53,7 +53,7 @@ from baccarat.plugin.kernels import (
     TABLE_MIN,
     VIEW_SIZE,
 )
-from baccarat.plugin.strategy import SessionInfo, cents_to_decimal
+from baccarat.plugin.strategy import SessionInfo
 from baccarat.shoes.fastdeal import pcg_seed, put_int_words, seed_state, seed_words
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.bet_registry import net_column, stake_column

@@ -42,13 +42,12 @@ import numpy as np
 
 from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
 from baccarat.interrupts import is_stop
-from baccarat.money import is_whole, scaled
-from baccarat.odds.settlement import MICROS_PER_CENT
-from baccarat.plugin.strategy import SessionInfo, Strategy, TableView, cents_to_decimal
+from baccarat.money import CENT_PLACES, CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal, is_whole, scaled
+from baccarat.plugin.strategy import SessionInfo, Strategy, TableView
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.bet_registry import net_column, stake_column
 from baccarat.table.dealer import OUTCOMES
-from baccarat.table.rules import Rules
+from baccarat.table.rules import BASIS_POINTS, Rules
 
 
 @dataclasses.dataclass(frozen=True)
@@ -75,7 +74,7 @@ LEDGER_INT_COLUMNS = ("session", "shoe", "hand", "round", "outcome", "stake", "n
 
 INT64_MAX = 2**63 - 1
 
-MAX_BANKROLL = INT64_MAX // 1_000_000
+MAX_BANKROLL = INT64_MAX // MICROS_PER_UNIT
 """Largest bankroll kept exactly, in whole currency units (money is held as int64 micro-units)."""
 
 
@@ -91,7 +90,7 @@ def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: 
     rounds = max(shoes_per_session, 1) * rounds_per_shoe
     side = [p for v in rules.side_bets.values() for p in (v.values() if isinstance(v, Mapping) else (v,))]
     pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *side])
-    most_per_round = len(rules.bets) * config.table_max_cents * int(pays * 10_000)
+    most_per_round = len(rules.bets) * config.table_max_cents * int(pays * BASIS_POINTS)
     if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > INT64_MAX:
         return rounds
     return None
@@ -125,13 +124,13 @@ def amount_to_cents(amount: Any) -> int:
     booleans and anything else are not.
     """
     if type(amount) is int:
-        return amount * 100
+        return amount * CENTS_PER_UNIT
     if isinstance(amount, bool | str | bytes) or not isinstance(amount, numbers.Number | Decimal):
         raise ValueError(f"{amount!r} is not an amount")
     if isinstance(amount, numbers.Integral):
-        return int(amount) * 100
+        return int(amount) * CENTS_PER_UNIT
     if isinstance(amount, numbers.Rational):
-        cents = Fraction(amount) * 100
+        cents = Fraction(amount) * CENTS_PER_UNIT
         if cents.denominator != 1:
             raise ValueError(f"{amount} is not a whole number of cents")
         return int(cents)
@@ -144,7 +143,7 @@ def amount_to_cents(amount: Any) -> int:
     if not amount.is_finite():
         raise ValueError(f"{amount!r} is not an amount")
     try:
-        cents = scaled(amount, 2)
+        cents = scaled(amount, CENT_PLACES)
     except ArithmeticError:  # beyond any amount a Decimal holds exactly
         raise ValueError(f"{amount!r} is not an amount") from None
     if not is_whole(cents):
@@ -228,7 +227,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                     if type(wanted) is dict and len(wanted) == 1:
                         (side, amount), = wanted.items()
                         k = offered.get(side) if type(side) is str else None
-                        cents = amount * 100 if type(amount) is int else 0
+                        cents = amount * CENTS_PER_UNIT if type(amount) is int else 0
                         if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
                             won = cents * mult[k][row]
                             bankroll += won
@@ -378,7 +377,7 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
         if not isinstance(side, str) or side not in offered:
             raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
         if type(amount) is int:
-            cents = amount * 100
+            cents = amount * CENTS_PER_UNIT
         else:
             try:
                 cents = amount_to_cents(amount)

@@ -39,10 +39,11 @@ from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
 from baccarat.exact.sparse import SparseSession
+from baccarat.money import cents_to_decimal
 from baccarat.odds.exact_odds import bet_distribution
 from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
-from baccarat.plugin.strategy import SessionInfo, Strategy, cents_to_decimal
+from baccarat.plugin.strategy import SessionInfo, Strategy
 from baccarat.table.rules import Rules
 
 __all__ = ["ExactLimitError", "analyse_experiment", "analyse_strategy", "combined_limits", "round_outcomes",

@@ -9,8 +9,7 @@ from baccarat.exact.bounds import TooDense, Unplayable
 from baccarat.exact.grid import lower_quantiles, merge_values, snap
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.sparse import SparseSession
-from baccarat.odds.settlement import MICROS_PER_CENT, MICROS_PER_UNIT
-from baccarat.plugin.strategy import cents_to_decimal
+from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
 
 
 class DenseSession(SparseSession):
@@ -101,7 +100,7 @@ class DenseSession(SparseSession):
                 mass = float(segment.sum())
                 if mass == 0:
                     continue
-                wagered += mass * asked / 100
+                wagered += mass * asked / CENTS_PER_UNIT
                 stake_array, placed_array = np.array([stake]), np.array([asked])
                 for multiplier, chance in self.outcomes:
                     net = asked * multiplier
@@ -133,7 +132,7 @@ class DenseSession(SparseSession):
                 stake = states.stakes[numbers]
                 placed = np.minimum(np.minimum(stake, table_max), bank[cells] // MICROS_PER_CENT)
                 bet = placed >= table_min
-                wagered += float((probs[bet] * placed[bet]).sum()) / 100
+                wagered += float((probs[bet] * placed[bet]).sum()) / CENTS_PER_UNIT
                 scatter.append((numbers[~bet], cells[~bet], probs[~bet]))
                 b, n, p, stake, placed = bank[cells][bet], numbers[bet], probs[bet], stake[bet], placed[bet]
                 for multiplier, chance in self.outcomes:

@@ -9,7 +9,7 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig
 from baccarat.exact import bounds
-from baccarat.odds.settlement import MICROS_PER_UNIT
+from baccarat.money import MICROS_PER_UNIT
 from baccarat.plugin.strategy import Progression
 
 _SLACK = 1e-12  # a cumulative probability this close below a quantile level reaches it (rounding of sums)

@@ -17,9 +17,9 @@ from baccarat.exact.bounds import ExactLimitError, Unplayable
 from baccarat.exact.grid import bankroll_grid, lower_quantiles, merge_pairs, merge_values, snap
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.states import ProgressionStates
-from baccarat.odds.settlement import MICROS_PER_CENT, MICROS_PER_UNIT
+from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
-from baccarat.plugin.strategy import Progression, cents_to_decimal
+from baccarat.plugin.strategy import Progression
 
 
 class SparseSession:
@@ -92,7 +92,7 @@ class SparseSession:
                                   f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there")
             placed = np.minimum(np.minimum(stake, table_max), bank // MICROS_PER_CENT)
             bet = placed >= table_min
-            wagered += float((prob[bet] * placed[bet]).sum()) / 100
+            wagered += float((prob[bet] * placed[bet]).sum()) / CENTS_PER_UNIT
             parts_c, parts_s, parts_p = [cell[~bet]], [state[~bet]], [prob[~bet]]
             s, b, p, stake, placed = state[bet], bank[bet], prob[bet], stake[bet], placed[bet]
             for multiplier, chance in self.outcomes:

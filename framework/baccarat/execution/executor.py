@@ -26,6 +26,7 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
 from baccarat.errors import RunFailure, StrategyError
+from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.rules import Rules
 
@@ -214,7 +215,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         if plan.gather_stats:
             from baccarat.results.runstats import fold_sessions
 
-            folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * 10_000,
+            folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
                                         plan.config.table_min_cents))
             bankrolls.append(columns["bankroll"])
         ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))

@@ -30,7 +30,7 @@ from baccarat.execution.executor import (
 )
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
-from baccarat.money import EXACT
+from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.manager import registry
@@ -245,7 +245,8 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 
     def statistics() -> dict[str, Any]:
         # The gathered rows, now in the session table, go back to the system strategy by strategy.
-        return gathered[0].results(EXACT.divide(Decimal(experiment.session.bankroll_cents), 100), give_back=glibc.release_freed_memory)
+        bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
+        return gathered[0].results(bankroll, give_back=glibc.release_freed_memory)
 
     out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
                                  force=force, plots=report,

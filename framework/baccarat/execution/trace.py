@@ -17,7 +17,8 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import InputError, did_you_mean
-from baccarat.plugin.strategy import Strategy, cents_to_decimal, micros_to_decimal
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal, micros_to_decimal
+from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.dealer import OUTCOMES
 from baccarat.table.rules import Rules
@@ -170,7 +171,7 @@ def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankrol
     rows = [("ROUND", "SHOE", "HAND", "OUTCOME", "BET", "STAKE", "NET", "BANKROLL", "STATE")]
     for r in rounds:
         net = money(r.net)
-        rows.append((str(r.round), str(r.shoe), str(r.hand), r.outcome, r.bets, money(r.stake * 10_000),
+        rows.append((str(r.round), str(r.shoe), str(r.hand), r.outcome, r.bets, money(r.stake * MICROS_PER_CENT),
                      ("+" + net) if r.net > 0 else net, money(r.bankroll), r.state))
     widths = [max(len(row[i]) for row in rows) for i in range(8)]
     right = {0, 1, 2, 5, 6, 7}

@@ -21,9 +21,9 @@ from baccarat.engine.compiled import TwinError, first_difference, play_twin, twi
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.errors import BaccaratError, StrategyError, did_you_mean
 from baccarat.execution.trace import money, play_traced
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import Registry, registry
-from baccarat.plugin.strategy import cents_to_decimal
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 
@@ -145,8 +145,8 @@ def _difference(run: StrategyRun, table: Any, multipliers: Any, rules: Any, conf
     return [
         f"the ledgers differ ({setting}) at session {number}, shoe {reference['shoe'][row]}, "
         f"hand {reference['hand'][row]}, round {reference['round'][row]} (columns {', '.join(differ)}):",
-        f"  reference: stake {money(int(reference['stake'][row]) * 10_000)}, net {money(int(reference['net'][row]))}, "
+        f"  reference: stake {money(int(reference['stake'][row]) * MICROS_PER_CENT)}, net {money(int(reference['net'][row]))}, "
         f"state after the round: {states[-1] or '-'}",
-        f"  compiled:  stake {money(int(fast['stake'][row]) * 10_000)}, net {money(int(fast['net'][row]))}, "
+        f"  compiled:  stake {money(int(fast['stake'][row]) * MICROS_PER_CENT)}, net {money(int(fast['net'][row]))}, "
         f"state after the round: {compiled}",
     ]

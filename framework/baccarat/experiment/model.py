@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from baccarat.engine.reference import SessionConfig
+from baccarat.money import CENTS_PER_UNIT
 from baccarat.table.rules import Rules
 
 TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact", "report")
@@ -88,7 +89,7 @@ class Experiment:
 
 
 def _plain_cents(cents: int) -> int | float:
-    return cents // 100 if cents % 100 == 0 else cents / 100
+    return cents // CENTS_PER_UNIT if cents % CENTS_PER_UNIT == 0 else cents / CENTS_PER_UNIT
 
 
 def _plain(value: Any) -> Any:

@@ -38,7 +38,7 @@ from baccarat.experiment.overrides import apply_override
 from baccarat.experiment.strategies import StrategySection
 from baccarat.experiment.values import shown
 from baccarat.files.yamlfile import Document, KeyPath, read_yaml
-from baccarat.money import EXACT
+from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.shoes.recorded import format_has_cards
 from baccarat.table.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
 
@@ -118,7 +118,7 @@ class Resolver(StrategySection):
         reach = session_money_limit(rules, session, most_shoes)
         if reach is not None:
             at = ("session", "table_max") if ("session", "table_max") in self.doc.values else ("session",)
-            table_max = EXACT.divide(Decimal(session.table_max_cents), 100)
+            table_max = EXACT.divide(Decimal(session.table_max_cents), CENTS_PER_UNIT)
             raise self.error(at, f"session.table_max ({table_max:,}) is too large for exact money at this table: "
                                  f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
                                  f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session")
@@ -260,7 +260,7 @@ class Resolver(StrategySection):
                                    1, MAX_SHOES)
 
         def amount(key: str, cents: int) -> str:
-            return f"{cents / 100:g}" + ("" if key in section else ", the default")
+            return f"{cents / CENTS_PER_UNIT:g}" + ("" if key in section else ", the default")
 
         if table_max < table_min:
             at = "table_max" if "table_max" in section else "table_min"

@@ -23,7 +23,7 @@ from baccarat.errors import ParameterError, RulesError, StrategyError
 from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
-from baccarat.plugin.strategy import cents_to_decimal
+from baccarat.money import CENTS_PER_UNIT, cents_to_decimal
 from baccarat.table.rules import Rules
 
 
@@ -163,13 +163,14 @@ class StrategySection(Checker):
             named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
             raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
         unit = params.get("unit")
-        if is_number(unit) and Decimal(str(unit)) * 100 < session.table_min_cents:
+        table_min, table_max = session.table_min_cents / CENTS_PER_UNIT, session.table_max_cents / CENTS_PER_UNIT
+        if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT < session.table_min_cents:
             raise self.error(at("unit")[0], f"unit {unit} is below the table minimum "
-                                            f"{session.table_min_cents / 100:g} (session.table_min): every bet would be refused",
+                                            f"{table_min:g} (session.table_min): every bet would be refused",
                              cls=StrategyError)
-        if is_number(unit) and Decimal(str(unit)) * 100 > session.table_max_cents:
+        if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT > session.table_max_cents:
             raise self.error(at("unit")[0], f"unit {unit} is above the table maximum "
-                                            f"{session.table_max_cents / 100:g} (session.table_max): every bet would be cut to it",
+                                            f"{table_max:g} (session.table_max): every bet would be cut to it",
                              cls=StrategyError)
         try:
             check_bets_offered(cls.sides(params), rules, has_cards)

@@ -21,8 +21,7 @@ import numpy as np
 
 from baccarat.errors import InputError, did_you_mean
 from baccarat.files.yamlfile import Document, KeyPath
-from baccarat.money import EXACT, is_whole, scaled
-from baccarat.plugin.strategy import MAX_AMOUNT
+from baccarat.money import EXACT, MAX_AMOUNT, AmountError, decimal_to_cents, parse_amount
 
 
 def shown(value: Any) -> str:
@@ -183,17 +182,19 @@ class Checker:
             raise self.error(path, f"{what} must be at most {MAX_AMOUNT:,}, not {given.strip()}")
         if not is_number(value):
             raise self.error(path, f"{what} must be an amount such as 1000 or 12.50, not {shown(value)}")
-        amount = Decimal(str(value)) if isinstance(value, float) else Decimal(value)
-        if not amount.is_finite():
+        try:
+            return decimal_to_cents(parse_amount(value, allow_zero))
+        except AmountError as exc:
+            reason = exc.reason
+        if reason == "not a number":
+            raise self.error(path, f"{what} must be an amount such as 1000 or 12.50, not {shown(value)}")
+        if reason == "not finite":
             raise self.error(path, f"{what} must be a finite amount, not {value}")
-        if amount < 0 or (amount == 0 and not allow_zero):  # the range before any arithmetic: 1e999999 * 100 overflows
+        if reason in ("negative", "zero"):
             raise self.error(path, f"{what} must be {'at least 0' if allow_zero else 'more than 0'}, not {value}")
-        if amount > MAX_AMOUNT:
+        if reason == "too large":
             raise self.error(path, f"{what} must be at most {MAX_AMOUNT:,}, not {value}")
-        cents = scaled(amount, 2)
-        if not is_whole(cents):
-            raise self.error(path, f"{what} must be a whole number of cents, not {value}")
-        return int(cents)
+        raise self.error(path, f"{what} must be a whole number of cents, not {value}")
 
     def local_file(self, path: KeyPath, value: Any, what: str) -> Path:
         """Return the regular file ``value`` names, looked for beside the experiment file first, then here."""

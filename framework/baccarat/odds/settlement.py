@@ -20,15 +20,8 @@ from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.payouts import LOSE, PUSH, bp, needs_cards, needs_suits, offered_multipliers
 from baccarat.table.rules import Rules
 
-__all__ = ["LOSE", "MICROS_PER_CENT", "MICROS_PER_UNIT", "PUSH", "bp", "check_bets_offered", "round_facts",
+__all__ = ["LOSE", "PUSH", "bp", "check_bets_offered", "round_facts",
            "settleable_bets", "settlement_table"]
-
-MICROS_PER_UNIT = 1_000_000
-"""Micro-units per currency unit: the ledger's exact money scale."""
-
-MICROS_PER_CENT = 10_000
-"""Micro-units per cent; also ``stake_cents * multiplier_bp`` gives micro-units."""
-
 
 def settleable(rules: Rules, bet: str, has_cards: bool = True, has_suits: bool = True) -> bool:
     """Tell whether ``bet`` can be settled on shoes with (or without) their cards and the cards' suits."""

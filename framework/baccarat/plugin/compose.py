@@ -42,6 +42,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from baccarat.errors import StrategyError
+from baccarat.money import cents_to_amount
 from baccarat.plugin.strategy import (
     Bets,
     Progression,
@@ -51,7 +52,6 @@ from baccarat.plugin.strategy import (
     Strategy,
     TableView,
     amount_cents,
-    cents_to_amount,
 )
 
 COMPOSED_PARAMS: dict[str, Any] = {"side": "banker", "unit": 10}
@@ -126,7 +126,7 @@ class Composed(Strategy):
             stakes.restart()
         self.side = side
         cents = stakes.stake
-        return {side: cents // 100 if cents % 100 == 0 else cents_to_amount(cents)}  # whole units as an int
+        return {side: cents_to_amount(cents)}  # whole units as an int
 
     def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
         """Win moves the progression on, loss too, a push leaves it."""

@@ -40,6 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from baccarat import money
 from baccarat.plugin.strategy import FIXED_SIDES
 
 SIT_OUT = -1
@@ -61,8 +62,8 @@ VIEW_SIZE = 11
 STAKE = 0
 """The slot of a progression's ``state`` that holds the next stake, in cents."""
 
-MICROS_PER_CENT = 10_000
-"""Micro-units in a cent: ``net`` and ``view[BANKROLL]`` are micro-units, stakes are cents."""
+MICROS_PER_CENT = money.MICROS_PER_CENT
+"""Micro-units in a cent (from :mod:`baccarat.money`): ``net`` and ``view[BANKROLL]`` are micro-units, stakes are cents."""
 
 assert SIDES[:3] == ("banker", "player", "tie") and SIDES[DRAGON7] == "dragon7" and SIDES[PANDA8] == "panda8"
 

@@ -42,6 +42,7 @@ import pluggy
 
 from baccarat import interrupts
 from baccarat.errors import InputError, ParameterError, StrategyError, did_you_mean
+from baccarat.money import cents_to_decimal
 from baccarat.plugin import hookspecs
 from baccarat.plugin.compose import COMPOSED_PARAMS, compose, with_stop_rules
 from baccarat.plugin.strategy import (
@@ -50,7 +51,6 @@ from baccarat.plugin.strategy import (
     SessionInfo,
     StopRule,
     Strategy,
-    cents_to_decimal,
     fixed_side_selector,
 )
 from baccarat.table.rules import Rules

@@ -26,7 +26,14 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from baccarat.money import is_whole, scaled
+from baccarat.money import (
+    MAX_AMOUNT,
+    AmountError,
+    cents_to_decimal,
+    decimal_to_cents,
+    micros_to_decimal,
+    parse_amount,
+)
 from baccarat.table.bet_registry import bet_names
 from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.roads import Roads
@@ -44,56 +51,34 @@ FIXED_SIDES: tuple[str, ...] = MAIN_BETS + SIDE_BETS
 OPPOSITE = {"banker": "player", "player": "banker"}
 """The other main side."""
 
-_CENT = Decimal("0.01")
-_MICRO = Decimal("0.000001")
-
-
-def micros_to_decimal(micros: int) -> Decimal:
-    """Return an exact Decimal amount from integer micro-units."""
-    return scaled(Decimal(micros), -6)
-
-
-def cents_to_decimal(cents: int) -> Decimal:
-    """Return an exact Decimal amount from integer cents."""
-    return scaled(Decimal(cents), -2)
-
-
-def cents_to_amount(cents: int) -> int | Decimal:
-    """Return whole cents as a currency amount a strategy may bet: an ``int`` when whole, else a ``Decimal``."""
-    return cents // 100 if cents % 100 == 0 else cents_to_decimal(cents)
-
-
 # Parameter readers: plugin authors use them to check their parameters --------
-
-MAX_AMOUNT = 10**9
-"""Largest amount of money any setting may hold (bankroll, limits, units, stop rules), in currency units."""
-
-MAX_AMOUNT_CENTS = MAX_AMOUNT * 100
 
 MAX_COUNT = 10**9
 """Largest whole number a count parameter may hold (streak lengths, rounds, wins in a row)."""
 
 
-def amount_cents(value: Any, what: str) -> int:
-    """Return a positive amount in currency units (``10``, ``2.5``, ``"0.25"``) as whole cents.
+def positive_amount(value: Any, what: str) -> Decimal:
+    """Return a positive amount in currency units (``10``, ``2.5``, ``"0.25"``) as an exact Decimal.
 
     Raise ``ValueError`` naming ``what`` when it is not a positive whole number
-    of cents, or is more than :data:`MAX_AMOUNT`.
+    of cents, or is more than :data:`~baccarat.money.MAX_AMOUNT`.
     """
-    if isinstance(value, bool) or not isinstance(value, int | float | str | Decimal):
-        raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}")
     try:
-        amount = Decimal(str(value))
-    except ArithmeticError:  # not a number, or an exponent beyond any Decimal ("1e99999999999999999999")
-        raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}") from None
-    if not amount.is_finite() or amount <= 0:
-        raise ValueError(f"{what} must be a positive amount, not {value!r}")
-    if amount > MAX_AMOUNT:  # before any arithmetic: 1e999999 * 100 overflows
+        return parse_amount(value)
+    except AmountError as exc:
+        reason = exc.reason
+    if reason == "not a number":
+        raise ValueError(f"{what} must be an amount such as 10 or 2.5, not {value!r}")
+    if reason == "too large":
         raise ValueError(f"{what} must be at most {MAX_AMOUNT:,}, not {value!r}")
-    cents = scaled(amount, 2)
-    if not is_whole(cents):
+    if reason == "not whole cents":
         raise ValueError(f"{what} must be a whole number of cents, not {value!r}")
-    return int(cents)
+    raise ValueError(f"{what} must be a positive amount, not {value!r}")
+
+
+def amount_cents(value: Any, what: str) -> int:
+    """Return a positive amount in currency units as whole cents (see :func:`positive_amount`)."""
+    return decimal_to_cents(positive_amount(value, what))
 
 
 def positive_int(value: Any, what: str) -> int:
@@ -126,12 +111,12 @@ class SessionInfo:
     @property
     def table_min_cents(self) -> int:
         """Smallest bet the table takes, in cents."""
-        return int(scaled(self.table_min, 2))
+        return decimal_to_cents(self.table_min)
 
     @property
     def table_max_cents(self) -> int:
         """Largest bet the table takes, in cents."""
-        return int(scaled(self.table_max, 2))
+        return decimal_to_cents(self.table_max)
 
 
 class TableView:
@@ -479,7 +464,7 @@ class Progression:
     The composed strategy reads ``self.stake`` before each bet, calls
     ``restart()`` when that stake exceeds the table maximum, and after a
     settled bet calls ``won(net)`` or ``lost(net)`` with the bet's net in
-    micro-units (a lost bet loses its whole stake, so ``-net // 10_000`` is the
+    micro-units (a lost bet loses its whole stake, so ``-net // MICROS_PER_CENT`` is the
     amount lost in cents). A push calls neither.
     """
 

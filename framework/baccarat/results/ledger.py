@@ -13,6 +13,7 @@ from functools import cache
 import numpy as np
 import polars as pl
 
+from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
 from baccarat.table.bet_registry import net_column, stake_column
 from baccarat.table.dealer import OUTCOMES
 
@@ -22,12 +23,10 @@ MONEY = pl.Decimal(38, 6)
 OUTCOME = pl.Enum(OUTCOMES)
 """Polars type of the ``outcome`` column."""
 
-MICROS_PER_CENT = 10_000
-
 
 def micros(values: np.ndarray) -> pl.Expr:
     """Return an expression turning integer micro-units into exact Decimal amounts."""
-    return pl.lit(pl.Series(values, dtype=pl.Int64)).cast(MONEY) / 1_000_000
+    return pl.lit(pl.Series(values, dtype=pl.Int64)).cast(MONEY) / MICROS_PER_UNIT
 
 
 def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.money import cents_to_decimal
 from baccarat.results import stats
 from baccarat.results.manifest import read_manifest
 
@@ -150,8 +151,8 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
 def analyse_experiment(ledger: stats.Ledger, experiment: Experiment, baseline: str | None = None,
                        **precomputed: Any) -> Analysis:
     """:func:`analyse` with the initial bankroll and table minimum of ``experiment``."""
-    cents = Decimal("0.01")
-    return analyse(ledger, experiment.session.bankroll_cents * cents, experiment.session.table_min_cents * cents, baseline,
+    session = experiment.session
+    return analyse(ledger, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents), baseline,
                    **precomputed)
 
 
@@ -496,7 +497,6 @@ def _glance_html(summary: pl.DataFrame) -> str:
 
 
 def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> str:
-    cents = Decimal("0.01")
     s = experiment.session
     shoes = experiment.shoes
     if shoes.get("source") == "recorded":
@@ -508,8 +508,9 @@ def _setup_html(experiment: Experiment, manifest: Mapping[str, Any] | None) -> s
     facts = [
         ("Rules", f"{experiment.rules.name}: {experiment.rules.decks} decks"),
         ("Shoes", shoe_text),
-        ("Sessions", f"bankroll {fmt_money(s.bankroll_cents * cents)}, {s.shoes_per_session} shoe(s) per session, "
-                     f"table minimum {fmt_money(s.table_min_cents * cents)}, maximum {fmt_money(s.table_max_cents * cents)}"),
+        ("Sessions", f"bankroll {fmt_money(cents_to_decimal(s.bankroll_cents))}, {s.shoes_per_session} shoe(s) per session, "
+                     f"table minimum {fmt_money(cents_to_decimal(s.table_min_cents))}, "
+                     f"maximum {fmt_money(cents_to_decimal(s.table_max_cents))}"),
     ]
     if manifest:
         versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))

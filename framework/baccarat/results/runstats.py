@@ -25,9 +25,8 @@ import numpy as np
 import polars as pl
 from numba import njit
 
+from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.columnar import decimal_micros
-
-MICROS_PER_CENT = 10_000
 
 SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
                    "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
@@ -80,13 +79,13 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
             capped_total += capped[i]
         out[k, 0] = length[k]
         out[k, 1] = rounds
-        out[k, 2] = wagered * 10_000
+        out[k, 2] = wagered * MICROS_PER_CENT
         out[k, 3] = total
         out[k, 4] = bankroll[start + length[k] - 1]
         out[k, 5] = ruin
         out[k, 6] = drawdown
         out[k, 7] = longest
-        out[k, 8] = max_stake * 10_000
+        out[k, 8] = max_stake * MICROS_PER_CENT
         out[k, 9] = capped_total
         out[k, 10] = peak
         out_expected[k] = expected_total

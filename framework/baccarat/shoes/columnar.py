@@ -44,7 +44,7 @@ def _int128(values, scale):
 
 
 def decimal_micros(micros: np.ndarray, scale: int = 1) -> pa.Array:
-    """Return integer micro-units (times ``scale``: 10_000 for cents) as an exact ``decimal128(38, 6)`` array."""
+    """Return integer micro-units (times ``scale``: MICROS_PER_CENT for cents) as an exact ``decimal128(38, 6)`` array."""
     values = np.ascontiguousarray(micros, dtype=np.int64)
     return pa.Array.from_buffers(MONEY_TYPE, len(values), [None, pa.py_buffer(_int128(values, scale))])
 
