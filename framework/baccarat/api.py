@@ -33,7 +33,7 @@ class Result:
 
     def __init__(self, experiment: Experiment, *, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
                  out_dir: Path | None = None, warnings: list[str] | None = None, baseline: str | None = None,
-                 analysis: Analysis | None = None) -> None:
+                 analysis: Analysis | None = None, stops: pl.DataFrame | None = None) -> None:
         self.experiment = experiment
         self.out_dir = out_dir
         self.warnings = list(warnings or [])
@@ -41,6 +41,15 @@ class Result:
         self._rounds = rounds
         self._ledger = ledger
         self._analysis = analysis
+        self._stops = stops
+
+    def stops(self) -> pl.DataFrame | None:
+        """The sessions a stop rule ended, as the engines reported them (the ledger does not hold them)."""
+        if self._stops is None and self.out_dir is not None:
+            from baccarat.results.report import saved_stops
+
+            self._stops = saved_stops(self.out_dir)
+        return self._stops
 
     def _file(self, name: str) -> Path:
         if self.out_dir is None:
@@ -71,7 +80,7 @@ class Result:
     def analysis(self) -> Analysis:
         """Every statistic of the run (see :class:`baccarat.results.report.Analysis`)."""
         if self._analysis is None:
-            self._analysis = analyse_experiment(self.scan_ledger(), self.experiment, self.baseline)
+            self._analysis = analyse_experiment(self.scan_ledger(), self.experiment, self.baseline, stops=self.stops())
         return self._analysis
 
     @property
@@ -118,8 +127,9 @@ class Result:
 
         out = self._file("report.html").parent
         manifest = read_manifest(out / MANIFEST_FILE)
+        stops = self.stops()  # before sessions.parquet is rewritten
         before = file_states(out)
-        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads, exact)
+        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads, exact, stops=stops)
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
         return out
@@ -173,7 +183,7 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
     if out is not None:
         return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
     return Result(exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline,
-                  analysis=analysis)
+                  analysis=analysis, stops=result.stops)
 
 
 def load(run_dir: str | Path, baseline: str | None = None) -> Result:

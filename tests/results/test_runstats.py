@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+from baccarat.engine.compiled import DISABLE_ENV
 from baccarat.execution import executor
-from baccarat.execution.runner import run_to_folder
+from baccarat.execution.runner import run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
 from baccarat.results import report, runstats, stats
 from baccarat.shoes.recorded.write import write_shoes
@@ -33,6 +34,13 @@ def experiment(**changes):
     return load_experiment(data)
 
 
+def reference_engine_stops(exp, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame:
+    """The sessions a stop rule ended, every strategy played by the reference engine (the ledger does not hold them)."""
+    with monkeypatch.context() as patch:
+        patch.setenv(DISABLE_ENV, "1")
+        return run_experiment(exp).stops
+
+
 def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) -> None:
     for name in ("sessions", "summary", "comparison", "bands", "ruin"):
         assert_frame_equal(getattr(gathered, name), getattr(reference, name), check_exact=True)
@@ -47,9 +55,13 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path:
         monkeypatch.setattr(runstats, "READ_ROWS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
-    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp)
+    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp,
+                                          stops=reference_engine_stops(exp, monkeypatch))
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
+    stopped = result.analysis.sessions.group_by("strategy", maintain_order=True).agg(pl.col("stopped_by").unique().sort())
+    assert stopped.rows() == [("martingale", [None]), ("labouchere chop", [None, "stop_win"]),
+                              ("random flat", [None, "stop_loss"]), ("pairs", [None, "max_rounds"])]
     assert_same_analysis(result.analysis, reference)
     assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")]
 
@@ -74,7 +86,8 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
                      strategies=[*STRATEGIES[:2], {"name": "every other", "use": "every-other"}],
                      plugins_dir=str(plugin))
     result = run_to_folder(exp, tmp_path / "run", workers=2)
-    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp)
+    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp,
+                                          stops=reference_engine_stops(exp, monkeypatch))
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
     assert ledger.filter(pl.col("strategy") == "every other")["stake_tie"].cast(pl.Float64).max() == 10

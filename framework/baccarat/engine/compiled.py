@@ -81,17 +81,18 @@ _LOOP = types.int64(
     _A, _A, _A, types.int64[:, ::1], _A, _A, _A, types.int64, types.int64, types.int64, types.int64,
     types.FunctionType(RESTART), types.FunctionType(MOVE), types.FunctionType(MOVE), _A, types.int64,
     types.FunctionType(CHOOSE), _A, types.int64, types.boolean, _A,
-    types.UniTuple(types.FunctionType(STOP), MAX_STOPS), types.int64, types.int64[:, ::1], types.int64,
-    types.uint64[::1], types.int64, _A, _A, _A, _A, types.int64[:, ::1], types.int64[:, ::1], _A)
+    types.UniTuple(types.FunctionType(STOP), MAX_STOPS), types.int64, types.int64[:, ::1], types.int64, _A,
+    types.uint64[::1], types.int64, _A, _A, _A, _A, _A, types.int64[:, ::1], types.int64[:, ::1], _A)
 
 
 def _session_loop(outcome, shoe, hand, mult, sess_number, sess_start, sess_stop, initial, table_min, table_max, unit,
                   restart, won, lost, prog_params, prog_size, choose, sel_params, sel_size, uses_rng, side_bet,
-                  stops, n_stops, stop_params, stop_size, rng_words, n_rng_words,
-                  out_cents, out_net, out_bankroll, out_capped, out_bet_cents, out_bet_net, out_state):
+                  stops, n_stops, stop_params, stop_size, stop_codes, rng_words, n_rng_words,
+                  out_cents, out_net, out_bankroll, out_capped, out_stopped_by, out_bet_cents, out_bet_net, out_state):
     """Play one composed strategy over every session; fill the per-row outputs; return a status (``OK`` = 0).
 
-    ``out_state`` receives the pieces' states at the end of the last session
+    ``out_stopped_by`` is 0 except in the round where stop rule ``k`` (the
+    first that held) ended betting: ``stop_codes[k]`` there. ``out_state`` receives the pieces' states at the end of the last session
     (progression, selector, then each stop rule's).
     """
     min_micros = table_min * MICROS_PER_CENT
@@ -132,6 +133,7 @@ def _session_loop(outcome, shoe, hand, mult, sess_number, sess_start, sess_stop,
             cents = 0
             net = 0
             capped = 0
+            stopped_by = 0
             if bankroll >= min_micros and not stopped:
                 view[ROUND] = row - start + 1
                 view[SHOE] = shoe[row]
@@ -144,6 +146,7 @@ def _session_loop(outcome, shoe, hand, mult, sess_number, sess_start, sess_stop,
                 for k in range(n_stops):
                     if stops[k](view, stop_state[k], stop_params[k]):
                         stopped = True
+                        stopped_by = stop_codes[k]
                         break
                 if not stopped:
                     code = choose(view, outcome[shoe_start:row], sel, sel_params, rng)
@@ -182,6 +185,7 @@ def _session_loop(outcome, shoe, hand, mult, sess_number, sess_start, sess_stop,
             out_net[out] = net
             out_bankroll[out] = bankroll
             out_capped[out] = capped
+            out_stopped_by[out] = stopped_by
             out += 1
         at = 0
         for i in range(prog_size):
@@ -254,6 +258,8 @@ class Twin:
     prog_params: np.ndarray
     sel_params: np.ndarray
     stop_params: np.ndarray
+    stop_codes: np.ndarray
+    """Each active stop rule's position in :func:`baccarat.plugin.compose.stop_rule_names`, from 1."""
     pieces: tuple[Any, Any, list[Any]]
     """The reference pieces the parameters were read from (progression, selector, stop rules)."""
     unit: int
@@ -298,7 +304,9 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
         stop_params[k, : len(params)] = params
     largest = max([config.table_max_cents, strategy.unit, config.bankroll_cents,
                    *np.abs(prog_params).tolist()])
-    return Twin(progression, selector, stops, prog_params, sel_params, stop_params,
+    codes = np.zeros(MAX_STOPS, dtype=np.int64)
+    codes[: len(stops)] = [cls.stop_rules.index(type(rule)) + 1 for rule in strategy.stops]
+    return Twin(progression, selector, stops, prog_params, sel_params, stop_params, codes,
                 (strategy.stakes, strategy.chooser, list(strategy.stops)), strategy.unit, largest)
 
 
@@ -354,7 +362,8 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
     words[:n_words] = seed_words(seed)
     words[n_words + 1] = zlib.crc32(run.label.encode("utf-8"))
     outputs = {"stake": np.empty(rows, dtype=np.int64), "net": np.empty(rows, dtype=np.int64),
-               "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64)}
+               "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64),
+               "stopped_by": np.empty(rows, dtype=np.int64)}
     bet_cents = np.zeros((len(bets), rows), dtype=np.int64)
     bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
@@ -367,7 +376,7 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
                 config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
                 restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
                 bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
-                words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
+                twin.stop_codes, words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
     except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
         raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
     if status != OK:

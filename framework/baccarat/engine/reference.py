@@ -43,6 +43,7 @@ import numpy as np
 from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
 from baccarat.interrupts import is_stop
 from baccarat.money import CENT_PLACES, CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal, is_whole, scaled
+from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import SessionInfo, Strategy, TableView
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.bet_registry import net_column, stake_column
@@ -185,6 +186,8 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
         sessions = session_bounds(table, config.shoes_per_session)
     placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
     capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
+    stop_log: list[tuple[int, int]] = []  # (ledger row, stop rule from 1): the round a stop rule ended betting
+    stop_names = stop_rule_names(run.cls)
     out_row = 0
     for session, start, stop in sessions:
         info = SessionInfo(session, rules, cents_to_decimal(config.bankroll_cents),
@@ -203,6 +206,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
         bets = strategy.bets
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
+        watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
         previous_shoe = None
         to_out = out_row - start
         for row in range(start, stop):
@@ -221,7 +225,11 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                     if is_stop(exc):
                         raise
                     raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-                if wanted is not None:
+                if wanted is None:
+                    if watch_stop and strategy.stopped_by is not None:
+                        stop_log.append((row + to_out, stop_names.index(strategy.stopped_by) + 1))
+                        watch_stop = False
+                else:
                     # The common bet, one whole amount on one offered side within the limits, needs no cut; any
                     # other is checked, cut or refused by _check_bets.
                     if type(wanted) is dict and len(wanted) == 1:
@@ -264,7 +272,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
         raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
                             "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
                             "nothing is written")
-    return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log)
+    return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log, stop_log)
 
 
 def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray]:
@@ -293,12 +301,17 @@ def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) ->
 
 
 def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], bets: tuple[str, ...], initial: int,
-                   placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]]) -> dict[str, np.ndarray]:
+                   placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]],
+                   stops: Sequence[tuple[int, int]] = ()) -> dict[str, np.ndarray]:
     """Return the dense ledger columns of a strategy from the log of its bets.
 
     ``placed`` holds ``(ledger row, bet index, cents, net micro-units)`` for
-    every bet placed; ``capped`` holds ``(ledger row, bets capped)``. Ledger
-    rows are the sessions' table rows, session after session.
+    every bet placed; ``capped`` holds ``(ledger row, bets capped)``;
+    ``stops`` holds ``(ledger row, stop rule)`` for the round in which a stop
+    rule ended the session's betting (the rule's position in
+    :func:`baccarat.plugin.compose.stop_rule_names`, from 1). Ledger rows are
+    the sessions' table rows, session after session. ``stopped_by`` is not a
+    column of the ledger file: it becomes the ``stopped_by`` of the session table.
     """
     out = session_rows(table, sessions)
     lengths, first_out = out.pop("length"), out.pop("first")
@@ -322,7 +335,12 @@ def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], 
     if capped:
         capped_log = np.asarray(capped, dtype=np.int64)
         capped_column[capped_log[:, 0]] = capped_log[:, 1]
-    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column)
+    stopped_by = np.zeros(n, dtype=np.int64)
+    if stops:
+        stop_log = np.asarray(stops, dtype=np.int64)
+        stopped_by[stop_log[:, 0]] = stop_log[:, 1]
+    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column,
+               stopped_by=stopped_by)
     return out
 
 

@@ -213,10 +213,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
         if plan.gather_stats:
+            from baccarat.plugin.compose import stop_rule_names
             from baccarat.results.runstats import fold_sessions
 
             folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
-                                        plan.config.table_min_cents))
+                                        plan.config.table_min_cents, stop_rule_names(run.cls)))
             bankrolls.append(columns["bankroll"])
         ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))
     if table_digest(table, multipliers) != dealt:  # compiled plugin code included

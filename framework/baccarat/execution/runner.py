@@ -44,9 +44,11 @@ class RunResult:
 
     def __init__(self, experiment: Experiment, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
                  warnings: list[str] | None = None, out_dir: Path | None = None, counts: RunCounts | None = None,
-                 analysis: Analysis | None = None) -> None:
+                 analysis: Analysis | None = None, stops: pl.DataFrame | None = None) -> None:
         self.experiment = experiment
         self.analysis = analysis
+        self.stops = stops
+        """The sessions a stop rule ended (:func:`baccarat.results.stats.stopped_sessions`), for a run held in memory."""
         self._rounds = rounds
         self._ledger = ledger
         self.warnings = list(warnings or [])
@@ -169,10 +171,23 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
     ``progress`` is called with the number of shoes done as chunks finish.
     For runs larger than memory, use :func:`run_to_folder`.
     """
+    from baccarat.results.runstats import session_frame
+    from baccarat.results.stats import stopped_sessions
+
     prepared = prepare(experiment)
-    with closing(execute(prepared.plan, prepared.chunks, workers, executor)) as outputs:
-        rounds, ledger = collect_outputs(outputs, progress)
-    return RunResult(experiment, rounds, ledger, prepared.warnings)
+    plan = dataclasses.replace(prepared.plan, gather_stats=True)  # for the sessions' stopped_by, which the ledger lacks
+    gathered: list[list[Any]] = [[] for _ in plan.strategies]
+
+    def gathering(outputs: Any) -> Any:
+        for output in outputs:
+            for k, rows in enumerate(output.session_rows):
+                gathered[k].append(rows)
+            yield output
+
+    with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:
+        rounds, ledger = collect_outputs(gathering(outputs), progress)
+    stops = stopped_sessions(session_frame([spec.label for spec in plan.strategies], gathered, True))
+    return RunResult(experiment, rounds, ledger, prepared.warnings, stops=stops)
 
 
 def _resolved_yaml(experiment: Experiment) -> str:
@@ -195,7 +210,8 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
         result.ledger.write_parquet(folder / "ledger.parquet")
         return result.counts
 
-    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings, force=force)
+    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings,
+                                                   statistics=lambda: {"stops": result.stops}, force=force)
     return result.out_dir
 
 

@@ -12,7 +12,8 @@ path must reproduce):
 
 1. If its betting has stopped earlier in the session, sit out.
 2. For each active stop rule, in registration order: if ``rule.stop(view)``,
-   betting stops for the rest of the session; sit out.
+   betting stops for the rest of the session; sit out. That rule, the first
+   that held, is the one reported (``stopped_by``, its name).
 3. ``side = selector.choose(view)``; ``None`` sits out (nothing else changes).
 4. If ``progression.stake`` exceeds the table maximum, ``progression.restart()``:
    the series is abandoned and starts over at its first stake.
@@ -108,6 +109,8 @@ class Composed(Strategy):
         self.stakes = cls.progression(session, self.unit, **_pick(params, cls.progression.params))
         self.stops = [rule(session, **_pick(params, rule.params)) for rule in cls.stop_rules if _active(rule, params)]
         self.stopped = False
+        self.stopped_by: str | None = None
+        """Name of the stop rule that ended betting (the first in order that held), None while betting goes on."""
         self.side: str | None = None
 
     def bets(self, view: TableView) -> Bets:
@@ -117,6 +120,7 @@ class Composed(Strategy):
         for rule in self.stops:
             if rule.stop(view):
                 self.stopped = True
+                self.stopped_by = rule.name
                 return None
         side = self.chooser.choose(view)
         if side is None:
@@ -175,6 +179,8 @@ class StopRuled(Strategy):
         self.stops = [rule(session, **_pick({**_stop_params(cls.stop_rules), **params}, rule.params))
                       for rule in cls.stop_rules if _active(rule, params)]
         self.stopped = False
+        self.stopped_by: str | None = None
+        """Name of the stop rule that ended betting, as for a composed strategy."""
 
     def bets(self, view: TableView) -> Bets:
         """Stop rules first, then the inner strategy's bets."""
@@ -183,12 +189,22 @@ class StopRuled(Strategy):
         for rule in self.stops:
             if rule.stop(view):
                 self.stopped = True
+                self.stopped_by = rule.name
                 return None
         return self.strategy.bets(view)
 
     def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
         """Pass the result to the inner strategy."""
         self.strategy.settle(view, nets)
+
+
+def stop_rule_names(cls: type[Strategy]) -> tuple[str, ...]:
+    """Return the names of the stop rules ``cls`` checks, in its order (none for a free-form strategy without any).
+
+    The engines report the rule that stopped a session by its position in
+    this tuple, from 1 (0: none stopped it).
+    """
+    return tuple(rule.name for rule in getattr(cls, "stop_rules", ()))
 
 
 def _check_disjoint(parts: list[tuple[str, Mapping[str, Any]]]) -> None:

@@ -112,7 +112,7 @@ class Analysis:
 def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
             baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
             bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
-            background: Executor | None = None, plots: bool = True) -> Analysis:
+            background: Executor | None = None, plots: bool = True, stops: pl.DataFrame | None = None) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
@@ -122,10 +122,12 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     summary, the comparison and the sample paths are computed there, each
     waited for when first used. Without ``plots``, what only the plots draw
     (the bands and the sample paths) is not computed: those frames are None.
+    ``stops`` (:func:`stats.stopped_sessions`) gives the session table's
+    ``stopped_by`` when it is folded from the ledger here.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
-        sessions = stats.session_table(ledger, initial, minimum)
+        sessions = stats.session_table(ledger, initial, minimum, stops=stops)
 
     def later(fn: Any, *args: Any) -> Pending:
         return fn(*args) if background is None else background.submit(fn, *args)
@@ -234,7 +236,7 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, experiment: Experim
 
 
 SESSION_FILE_COLUMNS = ("strategy", "session", "final_bankroll", "net", "wagered", "rounds", "rounds_dealt", "peak",
-                        "max_drawdown", "ruined", "rounds_to_ruin", "expected_net", "longest_losing_streak", "max_stake",
+                        "max_drawdown", "ruined", "rounds_to_ruin", "stopped_by", "expected_net", "longest_losing_streak", "max_stake",
                         "capped_bets")
 """Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
@@ -242,6 +244,27 @@ SESSION_FILE_COLUMNS = ("strategy", "session", "final_bankroll", "net", "wagered
 def session_file_table(sessions: pl.DataFrame) -> pl.DataFrame:
     """Return the session table (:func:`baccarat.results.stats.session_table`) as ``sessions.parquet`` holds it."""
     return sessions.select(SESSION_FILE_COLUMNS)
+
+
+def saved_stops(folder: Path) -> pl.DataFrame | None:
+    """Return the stopped sessions (:func:`stats.stopped_sessions`) of a run folder's ``sessions.parquet``.
+
+    Which stop rule ended a session is not in the ledger, so a report rebuilt
+    from the ledger keeps it from there. None when the file is missing, was
+    changed since it was written (by its manifest), or cannot be read.
+    """
+    from baccarat.results.ledger import READ_ERRORS
+    from baccarat.results.manifest import unchanged
+
+    path = folder / SESSIONS_FILE
+    if not path.is_file() or not unchanged(path):
+        return None
+    try:
+        if "stopped_by" not in pl.read_parquet_schema(path):
+            return None
+        return stats.stopped_sessions(pl.read_parquet(path, columns=["strategy", "session", "stopped_by"]))
+    except READ_ERRORS:
+        return None
 
 
 def parquet_bytes(frame: pl.DataFrame) -> bytes:

@@ -29,10 +29,11 @@ from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.columnar import decimal_micros
 
 SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
-                   "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
+                   "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets",
+                   "stopped_by")
 """Columns of :func:`baccarat.results.stats.session_table`, in order."""
 
-SESSION_VALUES = 11
+SESSION_VALUES = 12
 """Integer values per session in :class:`SessionRows` (see its ``values``)."""
 
 _INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_losing_streak", "capped_bets")
@@ -40,7 +41,7 @@ _MONEY_FIELDS = ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "ma
 
 
 @njit(cache=True, nogil=True)
-def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, min_micros, out, out_expected):
+def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expected, initial, min_micros, out, out_expected):
     """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows."""
     for k in range(first.shape[0]):
         start = first[k]
@@ -56,6 +57,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
         longest = 0
         max_stake = 0
         capped_total = 0
+        stop = 0
         for i in range(start, start + length[k]):
             stake = stake_cents[i]
             if stake > 0:
@@ -77,6 +79,8 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
                 ruin = i - start + 1
             max_stake = max(max_stake, stake)
             capped_total += capped[i]
+            if stopped_by[i] != 0:
+                stop = stopped_by[i]
         out[k, 0] = length[k]
         out[k, 1] = rounds
         out[k, 2] = wagered * MICROS_PER_CENT
@@ -88,6 +92,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, expected, initial, 
         out[k, 8] = max_stake * MICROS_PER_CENT
         out[k, 9] = capped_total
         out[k, 10] = peak
+        out[k, 11] = stop
         out_expected[k] = expected_total
 
 
@@ -98,13 +103,19 @@ class SessionRows:
     session: np.ndarray
     values: np.ndarray
     """Columns: rounds_dealt, rounds, wagered, net, final_bankroll, rounds_to_ruin (-1: never), max_drawdown,
-    longest_losing_streak, max_stake, capped_bets, peak."""
+    longest_losing_streak, max_stake, capped_bets, peak, stopped_by (0: none, else from 1 in ``stop_names``)."""
     expected: np.ndarray
+    stop_names: tuple[str, ...] = ()
+    """The strategy's stop rules (:func:`baccarat.plugin.compose.stop_rule_names`)."""
 
 
 def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | None, initial_micros: int,
-                  table_min_cents: int) -> SessionRows:
-    """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows."""
+                  table_min_cents: int, stop_names: tuple[str, ...] = ()) -> SessionRows:
+    """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows.
+
+    The engines' ``stopped_by`` column (when present) names the stop rule by
+    its position in ``stop_names``, from 1.
+    """
     session = columns["session"]
     n = len(session)
     starts = np.flatnonzero(np.diff(session, prepend=session[0] - 1)) if n else np.zeros(0, dtype=np.int64)
@@ -112,9 +123,16 @@ def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | 
     out = np.zeros((len(starts), SESSION_VALUES), dtype=np.int64)
     out_expected = np.zeros(len(starts), dtype=np.float64)
     expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
+    stopped_by = columns.get("stopped_by")
     _fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
-          columns["capped"], expected, initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
-    return SessionRows(session[starts].astype(np.int64), out, out_expected)
+          columns["capped"], np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by, expected,
+          initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
+    return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
+
+
+def stop_rule_labels(codes: np.ndarray, names: Sequence[str]) -> pl.Series:
+    """Return ``stopped_by`` from codes (0: none, k: ``names[k - 1]``): the stop rule's name, or null."""
+    return pl.Series("stopped_by", np.asarray([None, *names], dtype=object)[codes].tolist(), dtype=pl.String)
 
 
 def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
@@ -142,6 +160,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
             "longest_losing_streak": values[:, 7],
             "max_stake": pl.from_arrow(decimal_micros(values[:, 8])),
             "capped_bets": values[:, 9],
+            "stopped_by": stop_rule_labels(values[:, 11], chunks[0].stop_names if chunks else ()),
         }
         parts.append(pl.DataFrame(data))
     if not parts:

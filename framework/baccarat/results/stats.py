@@ -84,7 +84,7 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
 
 
 def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
-                  batch_rows: int = BATCH_ROWS) -> pl.DataFrame:
+                  batch_rows: int = BATCH_ROWS, stops: pl.DataFrame | None = None) -> pl.DataFrame:
     """Fold the ledger into one row per strategy and session, sorted by strategy order then session.
 
     Columns: ``strategy``, ``session``, ``rounds_dealt`` (ledger rows),
@@ -95,7 +95,12 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     below the table minimum, 0 when it started below, null when never),
     ``max_drawdown`` (peak-to-trough, the initial bankroll counting as a
     peak), ``longest_losing_streak`` (pushes and sit-outs skipped),
-    ``max_stake``, ``capped_bets``. Money columns stay exact decimals.
+    ``max_stake``, ``capped_bets``, ``stopped_by``. Money columns stay exact decimals.
+
+    ``stopped_by``, the stop rule that ended a session's betting, is a fact
+    of the play the ledger does not hold: it is taken from ``stops`` (rows
+    ``strategy``, ``session``, ``stopped_by``, as the engines report them;
+    :func:`stopped_sessions`), null for a session not listed there.
 
     The ledger is read ``batch_rows`` rows at a time (whole sessions), so a
     lazy scan of a Parquet file larger than memory works.
@@ -117,9 +122,19 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     table = pl.concat(frames) if frames else lf.group_by("strategy", "session").agg(aggregates).collect()
     order = pl.col("strategy").replace_strict(strategies, list(range(len(strategies))), default=len(strategies))
     table = table.sort(order, "session")
+    if stops is None:
+        table = table.with_columns(pl.lit(None, dtype=pl.String).alias("stopped_by"))
+    else:
+        table = table.join(stops.select("strategy", "session", pl.col("stopped_by").cast(pl.String)),
+                           on=["strategy", "session"], how="left", maintain_order="left")
     return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined")).select(
         "strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll", "peak",
-        "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets")
+        "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets", "stopped_by")
+
+
+def stopped_sessions(sessions: pl.DataFrame) -> pl.DataFrame:
+    """Return the sessions a stop rule ended (``strategy``, ``session``, ``stopped_by``): the ``stops`` of :func:`session_table`."""
+    return sessions.lazy().filter(pl.col("stopped_by").is_not_null()).select("strategy", "session", "stopped_by").collect()
 
 
 def _f(name: str) -> pl.Expr:
