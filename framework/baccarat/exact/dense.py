@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from baccarat.exact import bounds
 from baccarat.exact.bounds import TooDense, Unplayable
-from baccarat.exact.grid import lower_quantiles, merge_values, snap
+from baccarat.exact.grid import lower_quantiles, merge_values
+from baccarat.exact.kernels import play_round
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.sparse import SparseSession
-from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
+from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
 
 
 class DenseSession(SparseSession):
@@ -29,12 +32,14 @@ class DenseSession(SparseSession):
         config, grid, states = self.config, self.grid, self.states
         initial = config.bankroll_cents * MICROS_PER_CENT
         minimum = config.table_min_cents * MICROS_PER_CENT
-        table_min, table_max = config.table_min_cents, config.table_max_cents
         base = -(-(minimum - initial) // grid) - 1  # the lowest cell held: bankrolls below the minimum end at once
         if initial < minimum:
             base = 0
         prob = np.zeros((1, 1 - base))
         prob[0, -base] = 1.0  # cell 0 (the initial bankroll) is at index -base
+        row_lo, row_hi = np.array([-base]), np.array([1 - base])  # each row is zero outside cells row_lo to row_hi - 1
+        merged = 0  # ended sessions whose equal bankrolls were last added up
+        ruined: list[float] = []  # the chance of ruin in each round (every ended session is ruined; stopped: ``stopped``)
         stopped = np.zeros(0)  # stopped sessions, by cell index, on the grid
         ended_bank = np.zeros(0, dtype=np.int64)  # ruined sessions: exact bankroll
         ended_prob = np.zeros(0)
@@ -43,7 +48,10 @@ class DenseSession(SparseSession):
         wagered = interpolated = 0.0
         most = 1
         limits = self.limits
-        moves: dict[tuple[int, int, int], int] = {}  # (state, multiplier, stake placed) -> state after, uncapped bets
+        self._multipliers = np.array([m for m, _ in self.outcomes], dtype=np.int64)
+        self._chances = np.array([c for _, c in self.outcomes], dtype=np.float64)
+        self._largest = max(0, int(self._multipliers.max()))
+        self._plans: dict[int, tuple[int, int, int, list[int]]] = {}
         for t in range(0, rounds + 1):
             width = prob.shape[1]
             bank = initial + (base + np.arange(width, dtype=np.int64)) * grid
@@ -68,96 +76,42 @@ class DenseSession(SparseSession):
                     if cut:
                         ended_bank = np.concatenate([ended_bank, bank[lo:lo + cut]])
                         ended_prob = np.concatenate([ended_prob, column[:cut]])
+                        ruined.append(float(column[:cut].sum()))
                     stopped[lo + cut:hi] += column[cut:]
                     prob[:, lo:hi] = 0.0
-                    ended_bank, ended_prob = merge_values(ended_bank, ended_prob)
-            ruin[t] = ended_prob[ended_bank < minimum].sum()
+                    row_lo, row_hi = _extents(prob)
+            ruin[t] = math.fsum(ruined)
             if bands and t:
                 band_rows.append([t, *self._quantiles(bank, prob, stopped, ended_bank, ended_prob)])
             if t == rounds:
                 break
-            live = np.flatnonzero(prob.any(axis=1))
+            live = np.flatnonzero(row_hi > row_lo)
             if not len(live):
                 continue
-            pieces: list[tuple[int, int, np.ndarray]] = []  # (state, first cell index, probabilities)
-            sparse: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-            scatter: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []  # (states, cell indexes, probabilities)
-            for source in live.tolist():
-                row = prob[source]
-                number = source
-                if states.stake_list[number] > table_max:
-                    number = int(states.restart(np.array([number]))[0])
-                stake = states.stake_list[number]
-                if stake < table_min:
-                    raise Unplayable(f"its progression asks for {cents_to_decimal(stake)}, below the table minimum "
-                                      f"{cents_to_decimal(table_min)}, and a run stops with an error there")
-                asked = min(stake, table_max)
-                first = min(max(-(-(asked * MICROS_PER_CENT - initial) // grid) - base, 0), width)
-                if first > 0 and row[:first].any():  # the bankroll cuts the stake here: played point by point
-                    cells = np.flatnonzero(row[:first])
-                    sparse.append((cells, np.full(len(cells), number, dtype=np.int64), row[cells]))
-                segment = row[first:]
-                mass = float(segment.sum())
-                if mass == 0:
-                    continue
-                wagered += mass * asked / CENTS_PER_UNIT
-                stake_array, placed_array = np.array([stake]), np.array([asked])
-                for multiplier, chance in self.outcomes:
-                    net = asked * multiplier
-                    key = (number, multiplier, asked)
-                    target = number if multiplier == 0 else moves.get(key, -1)
-                    if target < 0:
-                        target = moves[key] = int(states.move(np.array([number]), stake_array, placed_array,
-                                                              multiplier)[0])
-                    shift, rest = divmod(net, grid)
-                    # cells whose bankroll after the bet is below the minimum end ruined, exactly
-                    cut = min(max(-(-(minimum - initial - net) // grid) - base - first, 0), len(segment))
-                    if cut:
-                        ruined = np.flatnonzero(segment[:cut])
-                        ended_bank = np.concatenate([ended_bank, bank[first + ruined] + net])
-                        ended_prob = np.concatenate([ended_prob, segment[ruined] * chance])
-                    part = segment[cut:] * chance
-                    start = first + cut + shift
-                    if rest:
-                        share = rest / grid
-                        pieces.append((target, start, part * (1 - share)))
-                        pieces.append((target, start + 1, part * share))
-                        interpolated += float(part.sum())
-                    else:
-                        pieces.append((target, start, part))
-            if sparse:
-                cells = np.concatenate([c for c, _, _ in sparse])
-                numbers = np.concatenate([n for _, n, _ in sparse])
-                probs = np.concatenate([p for _, _, p in sparse])
-                stake = states.stakes[numbers]
-                placed = np.minimum(np.minimum(stake, table_max), bank[cells] // MICROS_PER_CENT)
-                bet = placed >= table_min
-                wagered += float((probs[bet] * placed[bet]).sum()) / CENTS_PER_UNIT
-                scatter.append((numbers[~bet], cells[~bet], probs[~bet]))
-                b, n, p, stake, placed = bank[cells][bet], numbers[bet], probs[bet], stake[bet], placed[bet]
-                for multiplier, chance in self.outcomes:
-                    after = b + placed * multiplier
-                    moved = n if multiplier == 0 else states.move(n, stake, placed, multiplier)
-                    ruined = after < minimum
-                    ended_bank = np.concatenate([ended_bank, after[ruined]])
-                    ended_prob = np.concatenate([ended_prob, p[ruined] * chance])
-                    c, ms, mp, split = snap(after[~ruined], moved[~ruined], p[~ruined] * chance, initial, grid)
-                    interpolated += split
-                    scatter.append((ms, c - base, mp))
+            plan = [self._plan(source, initial, base) for source in live.tolist()]
+            number = np.array([p[0] for p in plan], dtype=np.int64)
+            asked = np.array([p[1] for p in plan], dtype=np.int64)
+            first = np.minimum(np.array([p[2] for p in plan], dtype=np.int64), width)
+            targets = np.array([p[3] for p in plan], dtype=np.int64).reshape(len(plan), len(self.outcomes))
+            capped = self._capped(prob, live, number, asked, first, targets, bank)
             count = len(states.snapshots)
-            top = max([start + len(part) for _, start, part in pieces]
-                      + [int(i.max()) + 1 for _, i, _ in scatter if len(i)] + [1])
+            top = width + int(asked.max()) * self._largest // grid + 2  # past the highest cell a bet can reach
             if count * top > min(bounds.DENSE_CELLS, self.max_states):
                 raise TooDense
-            prob = np.zeros((count, top))
-            for target, start, part in pieces:
-                prob[target, start:start + len(part)] += part
-            for numbers, cells, probs in scatter:
-                np.add.at(prob, (numbers, cells), probs)
-            nonzero = np.flatnonzero(prob.any(axis=0))
-            prob = prob[:, : (nonzero[-1] + 1 if len(nonzero) else 1)]
-            ended_bank, ended_prob = merge_values(ended_bank, ended_prob)
-            most = max(most, int(np.count_nonzero(prob)))
+            after = np.zeros((count, top))
+            ruined_bank, ruined_prob, bet, split, nonzero, row_lo, row_hi = play_round(
+                prob, live, asked, first, targets, row_lo, row_hi, *capped, self._multipliers, self._chances, grid,
+                initial, base, minimum, after)
+            wagered += bet
+            interpolated += split
+            prob = after[:, :max(int(row_hi.max()), 1)]
+            ended_bank = np.concatenate([ended_bank, ruined_bank])
+            ended_prob = np.concatenate([ended_prob, ruined_prob])
+            ruined.append(float(ruined_prob.sum()))
+            if len(ended_bank) > 2 * merged + 20_000:  # keep the ended sessions few: add up equal bankrolls
+                ended_bank, ended_prob = merge_values(ended_bank, ended_prob)
+                merged = len(ended_bank)
+            most = max(most, nonzero)
         width = prob.shape[1]
         bank = initial + (base + np.arange(width, dtype=np.int64)) * grid
         column = prob.sum(axis=0)
@@ -177,6 +131,52 @@ class DenseSession(SparseSession):
             ruin_curve=ruin, states=most, interpolated=interpolated,
             bands=np.asarray(band_rows, dtype=np.float64) if bands else None)
 
+    def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:
+        """Return what state ``source`` bets: its state after a table-maximum restart, the stake placed (cents),
+        the first cell whose bankroll does not cut it, and the state after each outcome of an uncapped bet."""
+        plan = self._plans.get(source)
+        if plan is not None:
+            return plan
+        states, table_min, table_max = self.states, self.config.table_min_cents, self.config.table_max_cents
+        number = source
+        if states.stake_list[number] > table_max:
+            number = int(states.restart(np.array([number]))[0])
+        stake = states.stake_list[number]
+        if stake < table_min:
+            raise Unplayable(f"its progression asks for {cents_to_decimal(stake)}, below the table minimum "
+                             f"{cents_to_decimal(table_min)}, and a run stops with an error there")
+        asked = min(stake, table_max)
+        first = max(-(-(asked * MICROS_PER_CENT - initial) // self.grid) - base, 0)
+        targets = [number if multiplier == 0 else
+                   int(states.move(np.array([number]), np.array([stake]), np.array([asked]), multiplier)[0])
+                   for multiplier, _ in self.outcomes]
+        plan = self._plans[source] = (number, asked, first, targets)
+        return plan
+
+    def _capped(self, prob: np.ndarray, live: np.ndarray, number: np.ndarray, asked: np.ndarray, first: np.ndarray,
+                row_targets: np.ndarray, bank: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Return the cells of the rows ``live`` where the bankroll cuts the stake, for :func:`play_round`.
+
+        They are (state, cell, probability, stake placed, whether it is
+        placed, state after each outcome), in the order of the rows and cells.
+        A progression whose moves do not read the amount moves as after an
+        uncapped bet (``row_targets``).
+        """
+        reach = int(first.max())
+        rows, cells = np.nonzero((prob[live, :reach] != 0) & (np.arange(reach) < first[:, None]))
+        numbers = number[rows]
+        placed = np.minimum(asked[rows], bank[cells] // MICROS_PER_CENT)
+        bet = placed >= self.config.table_min_cents
+        if not self.states.reads_net:
+            return numbers, cells, prob[live[rows], cells], placed, bet, row_targets[rows]
+        targets = np.empty((len(rows), len(self.outcomes)), dtype=np.int64)
+        stake = self.states.stakes[numbers[bet]]
+        for k, (multiplier, _) in enumerate(self.outcomes):
+            targets[:, k] = numbers
+            if multiplier and bet.any():
+                targets[bet, k] = self.states.move(numbers[bet], stake, placed[bet], multiplier)
+        return numbers, cells, prob[live[rows], cells], placed, bet, targets
+
     def _quantiles(self, bank: np.ndarray, prob: np.ndarray, stopped: np.ndarray, ended_bank: np.ndarray,
                    ended_prob: np.ndarray) -> list[float]:
         column = prob.sum(axis=0)
@@ -187,3 +187,12 @@ class DenseSession(SparseSession):
         values, weights = np.concatenate([ended_bank, cells]), np.concatenate([ended_prob, held])
         keep = weights > 0
         return lower_quantiles(values[keep], weights[keep], QUANTILES)
+
+
+def _extents(prob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Return the first and one past the last nonzero cell of each row (0 and 0 for a row of zeros)."""
+    nonzero = prob != 0
+    held = nonzero.any(axis=1)
+    lo = np.where(held, nonzero.argmax(axis=1), 0)
+    hi = np.where(held, prob.shape[1] - nonzero[:, ::-1].argmax(axis=1), 0)
+    return lo.astype(np.int64), hi.astype(np.int64)
