@@ -28,6 +28,54 @@ def _ruin_cell(net: int, grid: int, initial: int, base: int, minimum: int) -> in
 
 
 @njit(cache=True)
+def _total(row: np.ndarray, start: int, end: int) -> float:
+    """The sum of ``row[start:end]``, in four interleaved partial sums (so that the additions overlap)."""
+    a = b = c = d = 0.0
+    i = start
+    while i + 4 <= end:
+        a += row[i]
+        b += row[i + 1]
+        c += row[i + 2]
+        d += row[i + 3]
+        i += 4
+    while i < end:
+        a += row[i]
+        i += 1
+    return (a + b) + (c + d)
+
+
+@njit(cache=True)
+def _shift_add(source: np.ndarray, chance: float, share: float, target: np.ndarray) -> float:
+    """Add ``source * chance * share`` to ``target`` (of the same length); return the sum of ``source * chance``."""
+    total = 0.0
+    if share == 1.0:
+        for i in range(len(source)):
+            target[i] += source[i] * chance
+    else:
+        for i in range(len(source)):
+            value = source[i] * chance
+            target[i] += value * share
+            total += value
+    return total
+
+
+@njit(cache=True)
+def _count_nonzero(values: np.ndarray) -> int:
+    """The number of nonzero entries of ``values``."""
+    count = 0
+    for i in range(len(values)):
+        count += values[i] != 0.0
+    return count
+
+
+@njit(cache=True)
+def _reach(reach_lo: np.ndarray, reach_hi: np.ndarray, row: int, cell: int) -> None:
+    """Widen row ``row``'s range of cells that may hold probability to cell ``cell``."""
+    reach_lo[row] = min(reach_lo[row], cell)
+    reach_hi[row] = max(reach_hi[row], cell + 1)
+
+
+@njit(cache=True)
 def _ruined_count(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: np.ndarray, row_lo: np.ndarray,
                   row_hi: np.ndarray, multipliers: np.ndarray, capped_bank: np.ndarray, capped_placed: np.ndarray,
                   capped_bet: np.ndarray, grid: int, initial: int, base: int, minimum: int) -> int:
@@ -79,11 +127,13 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
     count = 0
     wagered = 0.0
     interpolated = 0.0
+    reach_lo = np.full(out.shape[0], out.shape[1], dtype=np.int64)  # each row of out is zero outside these cells
+    reach_hi = np.zeros(out.shape[0], dtype=np.int64)
     for r in range(len(sources)):  # the uncapped bets: whole slices of each row
         row, start, end = prob[sources[r]], max(first[r], row_lo[sources[r]]), row_hi[sources[r]]
         if end <= start:
             continue
-        mass = 0.0
+        mass = _total(row, start, end)
         for k in range(len(multipliers)):
             net = asked[r] * multipliers[k]
             chance = chances[k]
@@ -91,30 +141,22 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
             rest = net - shift * grid
             safe = min(max(_ruin_cell(net, grid, initial, base, minimum), start), end)
             for i in range(start, safe):
-                if k == 0:
-                    mass += row[i]
                 if row[i] != 0.0:
                     ended_bank[count] = initial + (base + i) * grid + net
                     ended_prob[count] = row[i] * chance
                     count += 1
             target = out[targets[r, k]]
-            if rest:
-                share = rest / grid
-                part = 0.0
-                for i in range(safe, end):
-                    if k == 0:
-                        mass += row[i]
-                    value = row[i] * chance
-                    target[i + shift] += value * (1 - share)
-                    part += value
-                for i in range(safe, end):
-                    target[i + shift + 1] += row[i] * chance * share
-                interpolated += part
-            else:
-                for i in range(safe, end):
-                    if k == 0:
-                        mass += row[i]
-                    target[i + shift] += row[i] * chance
+            if safe < end:
+                reach_lo[targets[r, k]] = min(reach_lo[targets[r, k]], safe + shift)
+                reach_hi[targets[r, k]] = max(reach_hi[targets[r, k]], end + shift + (1 if rest else 0))
+            if safe < end:
+                source = row[safe:end]
+                if rest:
+                    share = rest / grid
+                    interpolated += _shift_add(source, chance * 1.0, 1 - share, target[safe + shift:end + shift])
+                    _shift_add(source, chance * 1.0, share, target[safe + shift + 1:end + shift + 1])
+                else:
+                    _shift_add(source, chance * 1.0, 1.0, target[safe + shift:end + shift])
         wagered += mass * asked[r] / CENTS_PER_UNIT
     capped_wagered = 0.0
     for j in range(len(capped_cell)):  # the capped bets, cell by cell
@@ -122,6 +164,7 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
             capped_wagered += capped_prob[j] * capped_placed[j]
         else:
             out[capped_number[j], capped_cell[j]] += capped_prob[j]
+            _reach(reach_lo, reach_hi, capped_number[j], capped_cell[j])
     wagered += capped_wagered / CENTS_PER_UNIT
     for k in range(len(multipliers)):
         chance = chances[k]
@@ -143,20 +186,22 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
                         share = offset / grid
                         if upper == 0:
                             out[capped_targets[j, k], cell - base] += value - value * share if offset else value
+                            _reach(reach_lo, reach_hi, capped_targets[j, k], cell - base)
                             if offset:
                                 interpolated += value
                         elif offset:
                             out[capped_targets[j, k], cell - base + 1] += value * share
+                            _reach(reach_lo, reach_hi, capped_targets[j, k], cell - base + 1)
     nonzero = 0
     out_lo = np.zeros(out.shape[0], dtype=np.int64)
     out_hi = np.zeros(out.shape[0], dtype=np.int64)
     for t in range(out.shape[0]):
-        found = False
-        for i in range(out.shape[1]):
-            if out[t, i] != 0.0:
-                nonzero += 1
-                if not found:
-                    out_lo[t] = i
-                    found = True
-                out_hi[t] = i + 1
+        lo, hi = reach_lo[t], reach_hi[t]
+        while lo < hi and out[t, lo] == 0.0:
+            lo += 1
+        while hi > lo and out[t, hi - 1] == 0.0:
+            hi -= 1
+        if hi > lo:
+            out_lo[t], out_hi[t] = lo, hi
+            nonzero += _count_nonzero(out[t, lo:hi])
     return ended_bank, ended_prob, wagered, interpolated, nonzero, out_lo, out_hi
