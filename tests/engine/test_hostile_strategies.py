@@ -8,6 +8,8 @@ it happens, and ``baccarat run`` exits 2 leaving no output folder.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
@@ -260,15 +262,15 @@ def test_errors_cross_process_boundaries_whole() -> None:
 
 
 @pytest.mark.skipif(__import__("importlib").util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
-def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                           capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.chdir(tmp_path)
+def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> None:
+    """Through the real command in a process of its own, as Ray takes over the process it starts in."""
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
     (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
                                        "  - name: bad one\n    use: hostile\n    params: {mode: negative}\n")
-    assert main(["run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray", "--workers", "1"]) == 2
-    err = capsys.readouterr().err
-    assert err == ("baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker "
-                   "(session 2, shoe 2, hand 30, round 30)\n")
+    done = subprocess.run([sys.executable, "-m", "baccarat", "run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray",
+                           "--workers", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr == ("baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker "
+                           "(session 2, shoe 2, hand 30, round 30)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml", "plugins"]

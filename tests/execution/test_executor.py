@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import importlib.util
+import subprocess
+import sys
 from pathlib import Path
 
 import polars as pl
@@ -112,14 +114,16 @@ def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path
 
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) -> None:
-    import ray
-
+    """Ray in a process of its own (it takes over the process it starts in), with the same small chunks."""
     exp = experiment()
     run_to_folder(exp, tmp_path / "processes", workers=2)
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR")
-    try:
-        run_to_folder(exp, tmp_path / "ray", workers=2, executor="ray")
-    finally:
-        ray.shutdown()
+    script = ("import ray\nfrom baccarat.execution import executor\nfrom baccarat.execution.runner import run_to_folder\n"
+              "from baccarat.experiment import load_experiment\n"
+              f"executor.LEDGER_ROWS_PER_CHUNK = {executor.LEDGER_ROWS_PER_CHUNK}\n"
+              "ray.init(num_cpus=2, include_dashboard=False, logging_level='ERROR')\n"
+              f"run_to_folder(load_experiment({EXPERIMENT!r}), {str(tmp_path / 'ray')!r}, workers=2, executor='ray')\n"
+              "ray.shutdown()\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
     for name in ("rounds.parquet", "ledger.parquet"):
         assert (tmp_path / "ray" / name).read_bytes() == (tmp_path / "processes" / name).read_bytes()

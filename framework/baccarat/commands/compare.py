@@ -17,9 +17,11 @@ def run(args: argparse.Namespace) -> int:
     """Print the runs' summaries side by side and each strategy against the baseline, paired when the rounds are the same."""
     import json
 
-    from baccarat.results.compare import compare_runs, comparison_records, format_comparison
+    from baccarat.api import load
+    from baccarat.results.compare import check_run_count, compare_runs, comparison_records, format_comparison
 
-    comparison = compare_runs(args.runs, args.baseline)
+    check_run_count(args.runs)
+    comparison = compare_runs(args.runs, [load(folder) for folder in args.runs], args.baseline)
     if args.json:
         print(json.dumps(comparison_records(comparison), allow_nan=False))
     else:

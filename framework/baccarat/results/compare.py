@@ -14,13 +14,20 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import polars as pl
 
-from baccarat.api import Result, load
 from baccarat.errors import InputError
 from baccarat.results import stats
+
+
+class SavedRun(Protocol):
+    """What a comparison reads of a saved run (:class:`baccarat.api.Result`, from :func:`baccarat.load`)."""
+
+    out_dir: Path | None
+    experiment: Any
+    sessions: pl.DataFrame
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +49,7 @@ def run_names(folders: Sequence[Path]) -> list[str]:
     return names if len(set(names)) == len(names) else [str(folder) for folder in folders]
 
 
-def session_table_of(result: Result) -> pl.DataFrame:
+def session_table_of(result: SavedRun) -> pl.DataFrame:
     """Return a saved run's session table: its ``sessions.parquet``, or folded from its ledger when it has none.
 
     A ``sessions.parquet`` changed since it was written (by its manifest) is
@@ -56,7 +63,7 @@ def session_table_of(result: Result) -> pl.DataFrame:
     return result.sessions
 
 
-def _same_rounds(a: Result, b: Result) -> str | None:
+def _same_rounds(a: SavedRun, b: SavedRun) -> str | None:
     """Return None when runs ``a`` and ``b`` played the very same rounds, else what differs."""
     ma, mb = a.experiment.to_mapping(), b.experiment.to_mapping()
     if ma["rules"] != mb["rules"]:
@@ -74,15 +81,20 @@ def _same_rounds(a: Result, b: Result) -> str | None:
     return None
 
 
-def compare_runs(run_dirs: Sequence[str | Path], baseline: str | None = None) -> RunComparison:
-    """Load the runs, label each strategy ``RUN: label``, and compare every one with ``baseline``.
-
-    ``baseline`` is a combined label (default: the first strategy of the first run).
-    """
+def check_run_count(run_dirs: Sequence[str | Path]) -> None:
+    """Refuse fewer than two runs to compare."""
     if len(run_dirs) < 2:
         raise InputError("compare needs two run folders or more")
+
+
+def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], baseline: str | None = None) -> RunComparison:
+    """Label each strategy of the loaded runs ``RUN: label`` and compare every one with ``baseline``.
+
+    ``results`` are the runs of ``run_dirs`` loaded (:func:`baccarat.load`);
+    ``baseline`` is a combined label (default: the first strategy of the first run).
+    """
+    check_run_count(run_dirs)
     folders = [Path(d) for d in run_dirs]
-    results = [load(folder) for folder in folders]
     names = run_names(folders)
     differ = [(name, why) for name, result in zip(names[1:], results[1:], strict=True)
               if (why := _same_rounds(results[0], result)) is not None]

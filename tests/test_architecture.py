@@ -1,0 +1,97 @@
+"""The layout holds: imports only go downward through the layers, and the framework never imports its plugins.
+
+docs/architecture.md names the layers; this test reads every module of
+``framework/baccarat`` and checks each of its imports of the package (at
+the top of the module or inside a function alike) against that order.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+FRAMEWORK = Path(__file__).resolve().parents[1] / "framework" / "baccarat"
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "money", "interrupts", "files"),
+    ("table",),
+    ("shoes",),
+    ("odds",),
+    ("plugin",),
+    ("engine",),
+    ("exact",),
+    ("experiment",),
+    ("results",),
+    ("execution",),
+    ("api",),
+    ("commands",),
+    ("cli", "__main__", "__init__"),
+)
+"""The layers from the ground up: a module may import from its own layer and those before it."""
+
+RANK = {name: rank for rank, names in enumerate(LAYERS) for name in names}
+
+
+def modules() -> list[Path]:
+    return sorted(FRAMEWORK.rglob("*.py"))
+
+
+def layer_of(dotted: str) -> str:
+    """The layer of ``baccarat.X...``: its first part below the package (the package itself is its ``__init__``)."""
+    parts = dotted.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports_of(path: Path) -> list[tuple[int, str]]:
+    """Every module of the package that ``path`` imports, with the line of the import."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "baccarat":
+            if node.module == "baccarat":  # from baccarat import x: the sub-package or module x
+                found += [(node.lineno, f"baccarat.{alias.name}") for alias in node.names if alias.name != "__version__"]
+            else:
+                found.append((node.lineno, node.module))
+        elif isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names if alias.name.split(".")[0] == "baccarat"]
+    return found
+
+
+def module_layer(path: Path) -> str:
+    parts = path.relative_to(FRAMEWORK).with_suffix("").parts
+    return parts[0] if len(parts) > 1 else parts[0]
+
+
+def test_every_module_belongs_to_a_named_layer() -> None:
+    assert {module_layer(path) for path in modules()} <= set(RANK)
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(FRAMEWORK)))
+def test_imports_only_go_downward(path: Path) -> None:
+    mine = RANK[module_layer(path)]
+    upward = [f"line {line}: {target} ({layer_of(target)})" for line, target in imports_of(path)
+              if RANK.get(layer_of(target), len(LAYERS)) > mine]
+    assert upward == [], f"{path.relative_to(FRAMEWORK)} ({module_layer(path)}) imports upward"
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(FRAMEWORK)))
+def test_the_framework_never_imports_its_plugins(path: Path) -> None:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    named = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+    named += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+    assert not [name for name in named if name.split(".")[0] == "baccarat_strategies"]
+
+
+def test_every_package_says_what_it_holds() -> None:
+    for init in FRAMEWORK.rglob("__init__.py"):
+        doc = ast.get_docstring(ast.parse(init.read_text(encoding="utf-8")))
+        assert doc, f"{init.relative_to(FRAMEWORK)} has no docstring"
+
+
+def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
+    """The check itself: a table module importing the engine is caught, inside a function too."""
+    module = tmp_path / "dealer.py"
+    module.write_text("def f():\n    from baccarat.engine.reference import run_strategy\n", encoding="utf-8")
+    assert imports_of(module) == [(2, "baccarat.engine.reference")]
+    assert RANK[layer_of("baccarat.engine.reference")] > RANK["table"]
