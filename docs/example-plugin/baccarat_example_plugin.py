@@ -13,14 +13,22 @@ command.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from baccarat import hookimpl
+from baccarat.plugin import (
+    BetDefinition,
+    Progression,
+    Selector,
+    SessionInfo,
+    StopRule,
+    Strategy,
+    TableView,
+    hookimpl,
+    positive_amount,
+)
 from baccarat.plugin.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
-from baccarat.money import cents_to_amount
-from baccarat.plugin.strategy import Progression, Selector, SessionInfo, StopRule, Strategy, TableView, amount_cents
-from baccarat.table.bet_registry import BetDefinition
 
 
 class BankerAndTie(Strategy):
@@ -32,8 +40,8 @@ class BankerAndTie(Strategy):
 
     def __init__(self, session: SessionInfo, unit: Any = 10, tie_unit: Any = 2) -> None:
         super().__init__(session)
-        self.unit = cents_to_amount(amount_cents(unit, "unit"))
-        self.tie_unit = cents_to_amount(amount_cents(tie_unit, "tie_unit"))
+        self.unit = positive_amount(unit, "unit")
+        self.tie_unit = positive_amount(tie_unit, "tie_unit")
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
@@ -51,11 +59,11 @@ class ReverseDalembert(Progression):
     name = "reverse-dalembert"
     description = "one unit more after a win, one less after a loss (not below one)"
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """One unit more."""
         self.stake += self.unit
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """One unit less, not below one."""
         self.stake = max(self.unit, self.stake - self.unit)
 
@@ -111,13 +119,14 @@ class TrailingStop(StopRule):
 
     def __init__(self, session: SessionInfo, trailing_stop: Any = None) -> None:
         super().__init__(session)
-        self.drop = amount_cents(trailing_stop, "trailing_stop") * 10_000
-        self.high = 0
+        self.drop = positive_amount(trailing_stop, "trailing_stop")
+        self.high = session.bankroll
 
     def stop(self, view: TableView) -> bool:
         """Track the session's high and compare."""
-        self.high = max(self.high, view.bankroll_micros)
-        return self.high - view.bankroll_micros >= self.drop
+        bankroll = view.bankroll
+        self.high = max(self.high, bankroll)
+        return self.high - bankroll >= self.drop
 
 
 TIE_ON_SIX = BetDefinition(

@@ -48,6 +48,9 @@ MICROS_PER_UNIT = 1_000_000
 MICROS_PER_CENT = MICROS_PER_UNIT // CENTS_PER_UNIT
 """Micro-units in a cent (10 000); also ``stake_cents * multiplier_bp`` is micro-units."""
 
+CENT = Decimal("0.01")
+"""The smallest amount a bet may be a multiple of."""
+
 CENT_PLACES = 2
 """Decimal places of a cent."""
 

@@ -19,9 +19,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from baccarat.money import cents_to_amount
 from baccarat.odds.counting import ev_exceeds
-from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, amount_cents
+from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, positive_amount
 from baccarat.table.bet_registry import bet_names
 
 
@@ -64,7 +63,7 @@ class EvCounter(Strategy):
             if not session.rules.offers(bet):
                 raise ValueError(f"bets: the rules {session.rules.name!r} do not offer {bet!r}; they offer {', '.join(session.rules.bets)}")
         self.threshold = threshold_value(threshold)
-        self.amount = cents_to_amount(amount_cents(unit, "unit"))
+        self.amount = positive_amount(unit, "unit")
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:

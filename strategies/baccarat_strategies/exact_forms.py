@@ -1,7 +1,7 @@
 """Exact forms of the built-in pieces, for ``baccarat exact`` (see ``baccarat.plugin.exact_forms``).
 
 Each progression's state is the attributes its own methods move (every
-built-in keeps its state in them, as ints or a list of ints); Labouchere and
+built-in keeps its state in them: exact Decimal amounts, ints, or a list of them); Labouchere and
 Oscar's Grind read the amount won or lost. Fixed sides back one bet, the
 ``random`` coin backs Banker or Player with chance 1/2 each whatever came
 before; the pattern and road selectors choose from the rounds already dealt,
@@ -13,6 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from baccarat.money import decimal_to_micros
 from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
 from baccarat_strategies import progressions, selectors, stop_rules
 
@@ -43,8 +44,8 @@ SELECTORS: dict[type, ExactSelector] = {
 }
 
 STOP_RULES: dict[type, ExactStopRule] = {
-    stop_rules.StopLoss: ExactStopRule(lambda rule: StopLimits(loss_micros=rule.limit)),
-    stop_rules.StopWin: ExactStopRule(lambda rule: StopLimits(win_micros=rule.goal)),
+    stop_rules.StopLoss: ExactStopRule(lambda rule: StopLimits(loss_micros=decimal_to_micros(rule.limit))),
+    stop_rules.StopWin: ExactStopRule(lambda rule: StopLimits(win_micros=decimal_to_micros(rule.goal))),
     stop_rules.MaxRounds: ExactStopRule(lambda rule: StopLimits(rounds=rule.rounds)),
 }
 

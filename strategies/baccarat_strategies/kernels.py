@@ -26,6 +26,8 @@ from baccarat.plugin.kernels import (
     CompiledProgression,
     CompiledSelector,
     CompiledStopRule,
+    cents,
+    micros,
     njit,
     random,
 )
@@ -162,7 +164,7 @@ def labouchere_lost(state, params, net):
 
 def labouchere_params(piece: Any) -> list[int]:
     """The unit, the line's length and the line, in cents."""
-    return [piece.unit, len(piece.start), *piece.start]
+    return [cents(piece.unit), len(piece.start), *map(cents, piece.start)]
 
 
 def labouchere_state_size(piece: Any, rounds: int) -> int:
@@ -281,15 +283,15 @@ TWINS: dict[type, Any] = {
     p.Flat: CompiledProgression(),
     p.Martingale: CompiledProgression(won=back_to_unit, lost=double),
     p.GrandMartingale: CompiledProgression(won=back_to_unit, lost=double_plus_unit),
-    p.Paroli: CompiledProgression(paroli_restart, paroli_won, paroli_lost, lambda piece: [piece.unit, piece.wins], 2),
+    p.Paroli: CompiledProgression(paroli_restart, paroli_won, paroli_lost, lambda piece: [cents(piece.unit), piece.wins], 2),
     p.Fibonacci: CompiledProgression(fibonacci_restart, fibonacci_won, fibonacci_lost, state_size=4),
     p.Dalembert: CompiledProgression(won=dalembert_won, lost=dalembert_lost),
     p.Labouchere: CompiledProgression(labouchere_restart, labouchere_won, labouchere_lost, labouchere_params,
                                       labouchere_state_size),
     p.OneThreeTwoSix: CompiledProgression(one_three_two_six_restart, one_three_two_six_won, one_three_two_six_lost,
-                                          lambda piece: [piece.unit, *piece.SEQUENCE], 2),
+                                          lambda piece: [cents(piece.unit), *piece.SEQUENCE], 2),
     p.OscarsGrind: CompiledProgression(oscars_grind_restart, oscars_grind_won, oscars_grind_lost,
-                                       lambda piece: [piece.unit, piece.floor], 2),
+                                       lambda piece: [cents(piece.unit), cents(piece.floor)], 2),
     **{cls: CompiledSelector(fixed_side, lambda piece: [SIDES.index(piece.side)])
        for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8, *s.SIDE_BET_SELECTORS)},
     s.FollowLast: CompiledSelector(follow_last),
@@ -297,8 +299,8 @@ TWINS: dict[type, Any] = {
     s.Streak: CompiledSelector(streak, lambda piece: [piece.length]),
     s.Pattern: CompiledSelector(pattern, lambda piece: [SIDES.index(side) for side in piece.pattern]),
     s.Random: CompiledSelector(coin, uses_rng=True),
-    r.StopLoss: CompiledStopRule(stop_loss, lambda piece: [piece.limit]),
-    r.StopWin: CompiledStopRule(stop_win, lambda piece: [piece.goal]),
+    r.StopLoss: CompiledStopRule(stop_loss, lambda piece: [micros(piece.limit)]),
+    r.StopWin: CompiledStopRule(stop_win, lambda piece: [micros(piece.goal)]),
     r.MaxRounds: CompiledStopRule(max_rounds, lambda piece: [piece.rounds]),
 }
 """Every built-in piece with a compiled twin (the road selectors have none: they run on the reference engine)."""

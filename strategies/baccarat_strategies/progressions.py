@@ -1,9 +1,11 @@
-"""Staking progressions of SPEC section 7, in integer cents.
+"""Staking progressions of SPEC section 7, in exact Decimal currency units.
 
-Every progression keeps ``self.stake`` (cents) and its state as plain ints.
-The composed strategy (``baccarat.plugin.compose``) calls ``restart()`` when the
-stake exceeds the table maximum, ``won(net)`` after a win and ``lost(net)``
-after a loss (``net`` in micro-units); a push calls neither, so it leaves
+Every progression keeps ``self.stake`` and its amounts as exact ``Decimal``
+currency units (computed in :data:`baccarat.money.EXACT`, so that no decimal
+context can round them) and its counts as plain ints. The composed strategy
+(``baccarat.plugin.compose``) calls ``restart()`` when the stake exceeds the
+table maximum, ``won(net)`` after a win and ``lost(net)`` after a loss
+(``net``, the bet's exact net, a Decimal); a push calls neither, so it leaves
 stake and state unchanged. ``docs/strategies.md`` gives the same rules as a
 table.
 
@@ -15,10 +17,10 @@ Grind counts the series' actual net result.
 
 from __future__ import annotations
 
-from decimal import Decimal
+from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from baccarat.money import EXACT, MAX_AMOUNT, MAX_AMOUNT_CENTS, MICROS_PER_CENT
+from baccarat.money import CENT, CENT_PLACES, EXACT, MAX_AMOUNT, MAX_AMOUNT_CENTS, is_whole, scaled
 from baccarat.plugin.strategy import Progression, SessionInfo, positive_int
 
 
@@ -35,13 +37,13 @@ class Martingale(Progression):
     name = "martingale"
     description = "double after a loss, one unit after a win"
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Back to one unit."""
         self.stake = self.unit
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Double the stake."""
-        self.stake *= 2
+        self.stake = EXACT.add(self.stake, self.stake)
 
 
 class GrandMartingale(Progression):
@@ -50,13 +52,13 @@ class GrandMartingale(Progression):
     name = "grand-martingale"
     description = "double plus one unit after a loss, one unit after a win"
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Back to one unit."""
         self.stake = self.unit
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Double the stake and add one unit."""
-        self.stake = 2 * self.stake + self.unit
+        self.stake = EXACT.add(EXACT.add(self.stake, self.stake), self.unit)
 
 
 class Paroli(Progression):
@@ -66,7 +68,7 @@ class Paroli(Progression):
     params = {"wins": 3}
     description = "double after a win, back to one unit after `wins` wins in a row or a loss"
 
-    def __init__(self, session: SessionInfo, unit: int, wins: Any = 3) -> None:
+    def __init__(self, session: SessionInfo, unit: Decimal, wins: Any = 3) -> None:
         self.wins = positive_int(wins, "wins")
         super().__init__(session, unit)
 
@@ -75,15 +77,15 @@ class Paroli(Progression):
         self.stake = self.unit
         self.streak = 0
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Count the win; double, or start over after ``wins`` in a row."""
         self.streak += 1
         if self.streak >= self.wins:
             self.restart()
         else:
-            self.stake *= 2
+            self.stake = EXACT.add(self.stake, self.stake)
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Back to one unit."""
         self.restart()
 
@@ -105,13 +107,13 @@ class Fibonacci(Progression):
         while len(terms) <= index:
             terms.append(terms[-1] + terms[-2])
         self.index = index
-        self.stake = terms[index] * self.unit
+        self.stake = EXACT.multiply(terms[index], self.unit)
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Two terms back, not before the first."""
         self._set(max(0, self.index - 2))
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """One term on."""
         self._set(self.index + 1)
 
@@ -122,13 +124,13 @@ class Dalembert(Progression):
     name = "dalembert"
     description = "one unit more after a loss, one less after a win (not below one)"
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """One unit less, not below one unit."""
-        self.stake = max(self.unit, self.stake - self.unit)
+        self.stake = max(self.unit, EXACT.subtract(self.stake, self.unit))
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """One unit more."""
-        self.stake += self.unit
+        self.stake = EXACT.add(self.stake, self.unit)
 
 
 class Labouchere(Progression):
@@ -138,8 +140,8 @@ class Labouchere(Progression):
     params = {"line": [1, 2, 3, 4]}
     description = "bet first + last of the line; cross off on a win, append the loss"
 
-    def __init__(self, session: SessionInfo, unit: int, line: Any = (1, 2, 3, 4)) -> None:
-        self.start = line_cents(line, unit)
+    def __init__(self, session: SessionInfo, unit: Decimal, line: Any = (1, 2, 3, 4)) -> None:
+        self.start = line_amounts(line, unit)
         super().__init__(session, unit)
 
     def restart(self) -> None:
@@ -149,9 +151,9 @@ class Labouchere(Progression):
 
     def _set_stake(self) -> None:
         line = self.line
-        self.stake = line[0] + line[-1] if len(line) > 1 else line[0]
+        self.stake = EXACT.add(line[0], line[-1]) if len(line) > 1 else line[0]
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Cross off the first and last numbers (the only one when one is left); restart an emptied line."""
         del self.line[0]
         if self.line:
@@ -161,14 +163,14 @@ class Labouchere(Progression):
         else:
             self.restart()
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Append the amount actually lost."""
-        self.line.append(-net // MICROS_PER_CENT)
+        self.line.append(EXACT.minus(net))
         self._set_stake()
 
 
-def line_cents(line: Any, unit: int) -> list[int]:
-    """Return a Labouchere line given in units as stakes in cents, or raise ValueError."""
+def line_amounts(line: Any, unit: Decimal) -> list[Decimal]:
+    """Return a Labouchere line given in units as stakes (exact amounts), or raise ValueError."""
     wrong = f"line must be a non-empty list of positive numbers of units such as [1, 2, 3, 4], not {line!r}"
     if not isinstance(line, list | tuple) or not line:
         raise ValueError(wrong)
@@ -181,12 +183,12 @@ def line_cents(line: Any, unit: int) -> list[int]:
             raise ValueError(wrong)
         if amount > MAX_AMOUNT_CENTS:  # before any arithmetic
             raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
-        cents = EXACT.multiply(amount, Decimal(unit))
-        if cents != cents.to_integral_value(context=EXACT):
+        stake = EXACT.multiply(amount, unit)
+        if not is_whole(scaled(stake, CENT_PLACES)):
             raise ValueError(f"line number {number!r} times the unit is not a whole number of cents")
-        if cents > MAX_AMOUNT_CENTS:
+        if stake > MAX_AMOUNT:
             raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
-        out.append(int(cents))
+        out.append(stake)
     return out
 
 
@@ -203,12 +205,12 @@ class OneThreeTwoSix(Progression):
         self.step = 0
         self.stake = self.unit
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Next step; after the fourth, back to the first."""
         self.step = (self.step + 1) % len(self.SEQUENCE)
-        self.stake = self.SEQUENCE[self.step] * self.unit
+        self.stake = EXACT.multiply(self.SEQUENCE[self.step], self.unit)
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Back to the first step."""
         self.restart()
 
@@ -219,28 +221,28 @@ class OscarsGrind(Progression):
     name = "oscars-grind"
     description = "a series aims at +1 unit; one unit more after a win, never more than needed"
 
-    def __init__(self, session: SessionInfo, unit: int) -> None:
-        self.floor = session.table_min_cents
+    def __init__(self, session: SessionInfo, unit: Decimal) -> None:
+        self.floor = session.table_min
         super().__init__(session, unit)
 
     def restart(self) -> None:
         """A new series: one unit, nothing won or lost yet."""
         self.stake = self.unit
-        self.series = 0  # micro-units won (> 0) or lost (< 0) in this series
+        self.series = Decimal(0)  # won (> 0) or lost (< 0) in this series
 
-    def won(self, net: int) -> None:
+    def won(self, net: Decimal) -> None:
         """Count the win; a series at +1 unit or more starts over, else one unit more, cut to what is needed."""
-        self.series += net
-        needed = self.unit * MICROS_PER_CENT - self.series
+        self.series = EXACT.add(self.series, net)
+        needed = EXACT.subtract(self.unit, self.series)
         if needed <= 0:
             self.restart()
             return
-        needed_cents = -(-needed // MICROS_PER_CENT)
-        self.stake = min(self.stake + self.unit, max(needed_cents, self.floor))
+        needed = needed.quantize(CENT, rounding=ROUND_CEILING, context=EXACT)  # up to a whole cent
+        self.stake = min(EXACT.add(self.stake, self.unit), max(needed, self.floor))
 
-    def lost(self, net: int) -> None:
+    def lost(self, net: Decimal) -> None:
         """Count the loss; same stake."""
-        self.series += net
+        self.series = EXACT.add(self.series, net)
 
 
 BUILT_IN = (Flat, Martingale, GrandMartingale, Paroli, Fibonacci, Dalembert, Labouchere, OneThreeTwoSix, OscarsGrind)

@@ -1,4 +1,4 @@
-"""Stop rules of docs/strategies.md: each ends a composed strategy's betting for the rest of the session.
+"""Stop rules of SPEC section 7: each ends a composed strategy's betting for the rest of the session.
 
 They are checked before every round, before the selector; once one fires,
 the strategy sits out the rest of the session.
@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.money import MICROS_PER_CENT
-from baccarat.plugin.strategy import SessionInfo, StopRule, TableView, amount_cents, positive_int
+from baccarat.money import EXACT
+from baccarat.plugin.strategy import SessionInfo, StopRule, TableView, positive_amount, positive_int
 
 
 class StopLoss(StopRule):
@@ -21,11 +21,12 @@ class StopLoss(StopRule):
 
     def __init__(self, session: SessionInfo, stop_loss: Any = None) -> None:
         super().__init__(session)
-        self.limit = amount_cents(stop_loss, "stop_loss") * MICROS_PER_CENT
+        self.limit = positive_amount(stop_loss, "stop_loss")
+        self._floor = EXACT.minus(self.limit)
 
     def stop(self, view: TableView) -> bool:
         """Bankroll at or below the starting bankroll minus ``stop_loss``."""
-        return -view.profit_micros >= self.limit
+        return view.profit <= self._floor
 
 
 class StopWin(StopRule):
@@ -37,11 +38,11 @@ class StopWin(StopRule):
 
     def __init__(self, session: SessionInfo, stop_win: Any = None) -> None:
         super().__init__(session)
-        self.goal = amount_cents(stop_win, "stop_win") * MICROS_PER_CENT
+        self.goal = positive_amount(stop_win, "stop_win")
 
     def stop(self, view: TableView) -> bool:
         """Bankroll at or above the starting bankroll plus ``stop_win``."""
-        return view.profit_micros >= self.goal
+        return view.profit >= self.goal
 
 
 class MaxRounds(StopRule):

@@ -62,7 +62,7 @@ class MartingaleBanker(Strategy):
 
     def bets(self, view):
         """The stake, back to ten when it would pass the table maximum."""
-        if self.stake * 100 > view.table_max_cents:
+        if self.stake > view.table_max:
             self.stake = 10
         return {"banker": self.stake}
 

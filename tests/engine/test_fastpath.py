@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import ROUND_FLOOR, Decimal
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -99,8 +101,8 @@ def test_random_experiments_match_the_reference(use, side, seed, unit, bankroll,
 class HalfMartingale(Progression):
     name = "half-martingale"
 
-    def lost(self, net: int) -> None:
-        self.stake = self.stake * 3 // 2
+    def lost(self, net: Decimal) -> None:
+        self.stake = (self.stake * 3 / 2).quantize(Decimal("0.01"), rounding=ROUND_FLOOR)  # whole cents
 
 
 class FreeForm(Strategy):

@@ -45,16 +45,16 @@ def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_s
         assert float(row[7]) == pytest.approx(float(expected["bankroll"]))
         assert row[4] in ("-", "banker", "player") and (row[4] == "-") == (expected["stake"] == 0)
         stakes.append(int(re.search(r"stake=(\d+)", " ".join(row[8:])).group(1)))
-    # The state after each round is the Martingale's next stake (cents): one unit after a win, twice the stake
-    # asked after a loss (a stake above the table maximum of 200 restarts at one unit before the bet).
-    previous = 1000
+    # The state after each round is the Martingale's next stake (currency units): one unit after a win, twice the
+    # stake asked after a loss (a stake above the table maximum of 200 restarts at one unit before the bet).
+    previous = 10
     for row, stake in zip(rows, stakes, strict=True):
-        asked = previous if previous <= 20_000 else 1000
+        asked = previous if previous <= 200 else 10
         net = float(row[6])
-        expected = previous if row[4] == "-" else 1000 if net > 0 else 2 * asked if net < 0 else asked
+        expected = previous if row[4] == "-" else 10 if net > 0 else 2 * asked if net < 0 else asked
         assert stake == expected, row
         previous = stake
-    assert max(stakes) > 4000  # losing runs were traced
+    assert max(stakes) > 40  # losing runs were traced
 
 
 def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, capsys) -> None:

@@ -96,8 +96,8 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
 
 TWIN_PLUGIN = """
     from baccarat import hookimpl
-    from baccarat.plugin.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE
-    from baccarat.plugin.strategy import Progression, StopRule, amount_cents
+    from baccarat.plugin.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE, micros
+    from baccarat.plugin.strategy import Progression, StopRule, positive_amount
 
     class PlusTwo(Progression):
         name = "plus-two"
@@ -114,10 +114,10 @@ TWIN_PLUGIN = """
 
         def __init__(self, session, down_by=None):
             super().__init__(session)
-            self.limit = amount_cents(down_by, "down_by") * 10_000
+            self.limit = positive_amount(down_by, "down_by")
 
         def stop(self, view):
-            return view.profit_micros <= -self.limit
+            return view.profit <= -self.limit
 
     def plus_two_won(state, params, net):
         state[STAKE] = params[0]
@@ -139,7 +139,7 @@ TWIN_PLUGIN = """
     @hookimpl
     def register_kernels(register):
         register(PlusTwo, CompiledProgression(won=plus_two_won, lost=WRONG))
-        register(DownBy, CompiledStopRule(down_by, lambda rule: [rule.limit]))
+        register(DownBy, CompiledStopRule(down_by, lambda rule: [micros(rule.limit)]))
 """
 
 
@@ -250,7 +250,7 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
 def test_hook_register_stop_rules(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, below="""
         from baccarat import hookimpl
-        from baccarat.plugin.strategy import StopRule, amount_cents
+        from baccarat.plugin.strategy import StopRule, positive_amount
 
         class StopBelow(StopRule):
             name = "stop_below"
@@ -258,10 +258,10 @@ def test_hook_register_stop_rules(tmp_path: Path) -> None:
 
             def __init__(self, session, stop_below=None):
                 super().__init__(session)
-                self.floor = amount_cents(stop_below, "stop_below") * 10_000
+                self.floor = positive_amount(stop_below, "stop_below")
 
             def stop(self, view):
-                return view.bankroll_micros < self.floor
+                return view.bankroll < self.floor
 
         @hookimpl
         def register_stop_rules(register):

@@ -6,6 +6,8 @@ bankroll of 1000, table limits 10 to 1000, unit 10, one shoe per session.
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from helpers.scripted import money, play, sides, stakes
 
@@ -328,7 +330,7 @@ def test_a_composed_strategy_takes_its_selectors_and_stop_rules_parameters() -> 
     cls, params = registry().resolve("paroli", {"side": "streak", "length": 2, "stop_win": 50})
     assert cls.sides(params) == {"banker", "player"}
     made = cls(default_session(), **params)
-    assert made.chooser.length == 2 and made.stops[0].goal == 50 * 1_000_000
+    assert made.chooser.length == 2 and made.stops[0].goal == Decimal(50)
 
 
 class Both(Strategy):

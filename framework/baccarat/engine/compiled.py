@@ -26,6 +26,7 @@ import warnings
 import zlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import numba
@@ -35,7 +36,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_rows, strategy_rng
 from baccarat.errors import BaccaratError
-from baccarat.money import MICROS_PER_CENT, cents_to_decimal
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal, decimal_to_cents
 from baccarat.plugin.kernels import (
     BANKROLL,
     DECIDED_IN_SHOE,
@@ -302,16 +303,20 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
     stop_params = np.zeros((MAX_STOPS, max([1] + [len(p) for p in each])), dtype=np.int64)
     for k, params in enumerate(each):
         stop_params[k, : len(params)] = params
-    largest = max([config.table_max_cents, strategy.unit, config.bankroll_cents,
-                   *np.abs(prog_params).tolist()])
+    unit = decimal_to_cents(strategy.unit)
+    largest = max([config.table_max_cents, unit, config.bankroll_cents, *np.abs(prog_params).tolist()])
     codes = np.zeros(MAX_STOPS, dtype=np.int64)
     codes[: len(stops)] = [cls.stop_rules.index(type(rule)) + 1 for rule in strategy.stops]
     return Twin(progression, selector, stops, prog_params, sel_params, stop_params, codes,
-                (strategy.stakes, strategy.chooser, list(strategy.stops)), strategy.unit, largest)
+                (strategy.stakes, strategy.chooser, list(strategy.stops)), unit, largest)
 
 
 def _int64(values: Any) -> np.ndarray:
-    array = np.asarray(list(values), dtype=np.int64)
+    values = list(values)
+    if any(isinstance(value, Decimal) for value in values):
+        raise ValueError("params() must give integers: an amount goes in as cents(amount) or micros(amount) "
+                         "(from baccarat.plugin.kernels)")
+    array = np.asarray(values, dtype=np.int64)
     if array.ndim != 1:
         raise ValueError("params() must give a sequence of integers")
     return np.ascontiguousarray(array)

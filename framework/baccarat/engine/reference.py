@@ -42,7 +42,17 @@ import numpy as np
 
 from baccarat.errors import StrategyError, code_homes, plugin_traceback, raised_at
 from baccarat.interrupts import is_stop
-from baccarat.money import CENT_PLACES, CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal, is_whole, scaled
+from baccarat.money import (
+    CENT_PLACES,
+    CENTS_PER_UNIT,
+    EXACT,
+    MICROS_PER_CENT,
+    MICROS_PER_UNIT,
+    cents_to_decimal,
+    is_whole,
+    micros_to_decimal,
+    scaled,
+)
 from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import SessionInfo, Strategy, TableView
 from baccarat.shoes.rounds import RoundTable, table_digest
@@ -159,7 +169,10 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
 
     One ledger row per round of every session. Money columns are integers:
     ``stake`` and ``stake_<bet>`` in cents, ``net``, ``net_<bet>`` and
-    ``bankroll`` in micro-units. The loop logs only the bets placed; the dense
+    ``bankroll`` in micro-units. The strategy speaks exact Decimal currency
+    units: each bet is converted to cents once, each net to a Decimal once
+    (only for a strategy that settles), and the view converts the bankroll
+    once each time it changes. The loop logs only the bets placed; the dense
     columns are built from the log at the end (:func:`ledger_columns`).
     """
     with decimal.localcontext():  # what the strategy's code does to the decimal context ends with its run
@@ -181,6 +194,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
     digest = table_digest(table, dict(multipliers))
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
+    largest = cents_to_decimal(table_max)  # a Decimal bet up to this converts to cents without overflow
     initial = config.bankroll_cents * MICROS_PER_CENT
     if sessions is None:
         sessions = session_bounds(table, config.shoes_per_session)
@@ -235,7 +249,16 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                     if type(wanted) is dict and len(wanted) == 1:
                         (side, amount), = wanted.items()
                         k = offered.get(side) if type(side) is str else None
-                        cents = amount * CENTS_PER_UNIT if type(amount) is int else 0
+                        kind = type(amount)
+                        if kind is int:
+                            cents = amount * CENTS_PER_UNIT
+                        elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
+                            exact = amount.scaleb(CENT_PLACES, EXACT)
+                            cents = int(exact)
+                            if cents != exact:  # a fraction of a cent: _check_bets refuses it
+                                cents = 0
+                        else:
+                            cents = 0
                         if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
                             won = cents * mult[k][row]
                             bankroll += won
@@ -260,9 +283,10 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                 cards_seen(cards[row])
             if nets is not None:
                 view._bankroll_micros = bankroll
+                view._bankroll = view._profit = None
                 if settle is not None:
                     try:
-                        settle(view, nets)
+                        settle(view, {bet: micros_to_decimal(net) for bet, net in nets.items()})
                     except BaseException as exc:
                         if is_stop(exc):
                             raise

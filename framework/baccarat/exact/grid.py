@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from decimal import Decimal
 
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig
 from baccarat.exact import bounds
-from baccarat.money import MICROS_PER_UNIT
+from baccarat.money import MICROS_PER_UNIT, decimal_to_cents
 from baccarat.plugin.strategy import Progression
 
 _SLACK = 1e-12  # a cumulative probability this close below a quantile level reaches it (rounding of sums)
@@ -52,11 +53,11 @@ def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]], con
     bankroll (1/20 of a unit), 10 without commission. Stakes of such amounts,
     and bets capped to a bankroll on the grid without commission, stay on it.
     """
-    cents = math.gcd(int(proto.unit), config.bankroll_cents, config.table_min_cents, config.table_max_cents)
+    cents = math.gcd(decimal_to_cents(proto.unit), config.bankroll_cents, config.table_min_cents, config.table_max_cents)
     for value in vars(proto).values():
         for item in (value if isinstance(value, list) else [value]):
-            if type(item) is int and item >= 100:  # an amount of money in cents, not a count
-                cents = math.gcd(cents, item)
+            if isinstance(item, Decimal) and item >= 1:  # an amount of money (counts are ints) of a unit or more
+                cents = math.gcd(cents, decimal_to_cents(item))
     step = 0
     for multiplier, _ in outcomes:
         step = math.gcd(step, abs(multiplier))

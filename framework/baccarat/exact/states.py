@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.exact.bounds import ExactLimitError, Unplayable
+from baccarat.money import decimal_to_cents, micros_to_decimal
 from baccarat.plugin.exact_forms import ExactProgression
 from baccarat.plugin.strategy import Progression
 
@@ -63,7 +64,7 @@ class ProgressionStates:
                 raise ExactLimitError(f"progression {self.proto.name!r} reaches more than {self.max_states:,} states")
             number = self.numbers[snapshot] = len(self.snapshots)
             self.snapshots.append(snapshot)
-            self.stake_list.append(int(prog.stake))
+            self.stake_list.append(decimal_to_cents(prog.stake))
         return number
 
     def instance(self, number: int) -> Progression:
@@ -112,7 +113,7 @@ class ProgressionStates:
         table = self.moves.get(key, np.zeros(0, dtype=np.int64))
 
         def fill(number: int) -> int:
-            net = self.stake_list[number] * multiplier
+            net = micros_to_decimal(self.stake_list[number] * multiplier)
             return self.step(number, (lambda p: p.won(net)) if won else (lambda p: p.lost(net)))
 
         uncapped = placed == stake if self.reads_net else np.ones(len(states), dtype=bool)
@@ -128,7 +129,8 @@ class ProgressionStates:
             target = self.by_net.get((number, won, net))
             if target is None:
                 target = self.by_net[(number, won, net)] = self.step(
-                    number, (lambda p, net=net: p.won(net)) if won else (lambda p, net=net: p.lost(net)))
+                    number, (lambda p, net=net: p.won(micros_to_decimal(net))) if won
+                    else (lambda p, net=net: p.lost(micros_to_decimal(net))))
             values[row] = target
         return values
 

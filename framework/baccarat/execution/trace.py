@@ -58,13 +58,22 @@ def describe_state(strategy: Any) -> str:
     return "  ".join(part for part in parts if part)
 
 
+def _shown(value: Any) -> str:
+    """A state value as the trace shows it: amounts as plain numbers (``10``, ``-2.5``), lists of them likewise."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(_shown(item) for item in value) + "]"
+    return repr(value)
+
+
 def _fields(piece: Any, skip: Sequence[str]) -> str:
     values = vars(piece) if hasattr(piece, "__dict__") else {}
     out = []
     for key, value in values.items():
         if key in skip or key.startswith("_") or callable(value):
             continue
-        text = repr(list(value) if isinstance(value, tuple) else value)
+        text = _shown(value)
         out.append(f"{key}={text if len(text) <= 40 else text[:37] + '...'}")
     return " ".join(out)
 

@@ -17,7 +17,7 @@ path must reproduce):
 3. ``side = selector.choose(view)``; ``None`` sits out (nothing else changes).
 4. If ``progression.stake`` exceeds the table maximum, ``progression.restart()``:
    the series is abandoned and starts over at its first stake.
-5. Bet ``progression.stake`` cents on ``side``. The engine may still cut it
+5. Bet ``progression.stake`` (currency units) on ``side``. The engine may still cut it
    to the table maximum or to the bankroll (counted as capped).
 
 After the round, when the bet was placed, the bet's net decides: ``> 0``
@@ -33,17 +33,17 @@ strategies' names. A fast path recognises a composed strategy by
 ``issubclass(cls, Composed)``, its pieces by ``cls.progression``,
 ``cls.selector_for(params["side"])`` and the stop rules whose parameters are
 set; it must fall back to this reference for any piece it does not know
-(a plugin's). The built-in pieces keep all their state in plain ints.
+(a plugin's). The built-in pieces keep their amounts as exact Decimals and their counts as ints.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from decimal import Decimal
 from functools import cache
 from typing import Any, ClassVar
 
 from baccarat.errors import StrategyError
-from baccarat.money import cents_to_amount
 from baccarat.plugin.strategy import (
     Bets,
     Progression,
@@ -52,7 +52,7 @@ from baccarat.plugin.strategy import (
     StopRule,
     Strategy,
     TableView,
-    amount_cents,
+    positive_amount,
 )
 
 COMPOSED_PARAMS: dict[str, Any] = {"side": "banker", "unit": 10}
@@ -104,7 +104,7 @@ class Composed(Strategy):
         params = {**cls.accepted_params(params), **params}
         selector = cls.selector_for(params["side"])
         self.session = session
-        self.unit = amount_cents(params["unit"], "unit")
+        self.unit = positive_amount(params["unit"], "unit")
         self.chooser = selector(session, **_pick(params, selector.params))
         self.stakes = cls.progression(session, self.unit, **_pick(params, cls.progression.params))
         self.stops = [rule(session, **_pick(params, rule.params)) for rule in cls.stop_rules if _active(rule, params)]
@@ -126,13 +126,12 @@ class Composed(Strategy):
         if side is None:
             return None
         stakes = self.stakes
-        if stakes.stake > view.table_max_cents:
+        if stakes.stake > view.table_max:
             stakes.restart()
         self.side = side
-        cents = stakes.stake
-        return {side: cents_to_amount(cents)}  # whole units as an int
+        return {side: stakes.stake}
 
-    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
+    def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
         """Win moves the progression on, loss too, a push leaves it."""
         net = nets.get(self.side, 0)
         if net > 0:
@@ -193,7 +192,7 @@ class StopRuled(Strategy):
                 return None
         return self.strategy.bets(view)
 
-    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
+    def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
         """Pass the result to the inner strategy."""
         self.strategy.settle(view, nets)
 

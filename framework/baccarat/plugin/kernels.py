@@ -65,11 +65,17 @@ STAKE = 0
 MICROS_PER_CENT = money.MICROS_PER_CENT
 """Micro-units in a cent (from :mod:`baccarat.money`): ``net`` and ``view[BANKROLL]`` are micro-units, stakes are cents."""
 
+cents = money.decimal_to_cents
+"""``cents(amount)``: a reference piece's exact amount (``piece.unit``) as the twins' integer cents, for ``params()``."""
+
+micros = money.decimal_to_micros
+"""``micros(amount)``: a reference piece's exact amount (a stop rule's limit) as the twins' integer micro-units."""
+
 assert SIDES[:3] == ("banker", "player", "tie") and SIDES[DRAGON7] == "dragon7" and SIDES[PANDA8] == "panda8"
 
 
 def _unit(piece: Any) -> Sequence[int]:
-    return [piece.unit]
+    return [cents(piece.unit)]
 
 
 def _no_params(piece: Any) -> Sequence[int]:
@@ -90,7 +96,7 @@ class CompiledProgression:
     """The compiled twin of a :class:`baccarat.plugin.strategy.Progression`.
 
     ``params(progression)`` gives the parameters from the reference piece
-    (default: its unit, in cents); ``state_size`` is the length of ``state``,
+    (default: ``[cents(progression.unit)]``, its unit in cents); ``state_size`` is the length of ``state``,
     or ``state_size(progression, rounds)`` of a session of at most ``rounds``
     rounds.
     """

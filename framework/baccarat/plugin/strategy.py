@@ -6,8 +6,11 @@ the cards are shown and ``settle(view, nets)`` after. ``view`` is a read-only
 :class:`TableView` of the session and the current shoe: it never shows a card
 that has not been dealt yet.
 
-Amounts a strategy returns are in currency units (``10``, ``Decimal("2.50")``,
-``12.5``) and must be whole cents. Amounts it sees are exact ``Decimal``.
+Money has one unit in this API: currency units. Amounts a strategy returns
+are currency units (``10``, ``Decimal("2.50")``, ``12.5``) and must be whole
+cents; every amount it is given or sees (nets, bankroll, profit, table
+limits, a progression's unit and stake) is an exact ``Decimal`` of currency
+units (see :mod:`baccarat.money`).
 
 Most strategies are composed from three smaller pieces, each registered by
 plugins (see ``docs/plugins.md``): a :class:`Selector` chooses the side, a
@@ -30,7 +33,6 @@ from baccarat.money import (
     MAX_AMOUNT,
     AmountError,
     cents_to_decimal,
-    decimal_to_cents,
     micros_to_decimal,
     parse_amount,
 )
@@ -76,11 +78,6 @@ def positive_amount(value: Any, what: str) -> Decimal:
     raise ValueError(f"{what} must be a positive amount, not {value!r}")
 
 
-def amount_cents(value: Any, what: str) -> int:
-    """Return a positive amount in currency units as whole cents (see :func:`positive_amount`)."""
-    return decimal_to_cents(positive_amount(value, what))
-
-
 def positive_int(value: Any, what: str) -> int:
     """Return ``value`` as an int from 1 to :data:`MAX_COUNT`, or raise ``ValueError`` naming ``what``."""
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
@@ -108,16 +105,6 @@ class SessionInfo:
         stream = self.random_stream
         return stream if isinstance(stream, np.random.Generator) else stream()
 
-    @property
-    def table_min_cents(self) -> int:
-        """Smallest bet the table takes, in cents."""
-        return decimal_to_cents(self.table_min)
-
-    @property
-    def table_max_cents(self) -> int:
-        """Largest bet the table takes, in cents."""
-        return decimal_to_cents(self.table_max)
-
 
 class TableView:
     """Read-only view of a session before a round is dealt (maintained by the engine).
@@ -130,8 +117,8 @@ class TableView:
     strategy can reach a round not yet dealt through it.
     """
 
-    __slots__ = ("_has_cards", "_shoe", "_hand", "_turned", "_dealt", "_bankroll_micros", "round", "session",
-                 "initial_micros", "table_min_cents", "table_max_cents", "_outcomes", "_session_outcomes",
+    __slots__ = ("_has_cards", "_shoe", "_hand", "_turned", "_dealt", "_bankroll_micros", "_initial_micros", "_bankroll",
+                 "_profit", "round", "session", "table_min", "table_max", "_outcomes", "_session_outcomes",
                  "_last_decided", "_decided", "_streak", "_tallied", "_roads", "rules", "_unseen", "_counted", "_evs")
 
     def __init__(self, table: RoundTable, session: int, initial_micros: int,
@@ -142,10 +129,15 @@ class TableView:
         """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none)."""
         self.rules = rules
         self.session = session
-        self.initial_micros = initial_micros
-        self.table_min_cents = table_min_cents
-        self.table_max_cents = table_max_cents
+        self.table_min: Decimal = cents_to_decimal(table_min_cents)
+        """Smallest bet the table takes."""
+        self.table_max: Decimal = cents_to_decimal(table_max_cents)
+        """Largest bet the table takes."""
+        self._initial_micros = initial_micros
         self._bankroll_micros = initial_micros
+        """The bankroll in micro-units, kept by the engine; it sets ``_bankroll`` and ``_profit`` to None when it changes."""
+        self._bankroll: Decimal | None = None
+        self._profit: Decimal | None = None
         self._outcomes: list[str] = []
         self._session_outcomes: list[str] = []
         self._last_decided: str | None = None
@@ -163,33 +155,19 @@ class TableView:
     # Bankroll and limits -------------------------------------------------
     @property
     def bankroll(self) -> Decimal:
-        """Bankroll now, exact."""
-        return micros_to_decimal(self._bankroll_micros)
-
-    @property
-    def bankroll_micros(self) -> int:
-        """Bankroll now, in integer micro-units."""
-        return self._bankroll_micros
-
-    @property
-    def table_min(self) -> Decimal:
-        """Smallest bet the table takes."""
-        return cents_to_decimal(self.table_min_cents)
-
-    @property
-    def table_max(self) -> Decimal:
-        """Largest bet the table takes."""
-        return cents_to_decimal(self.table_max_cents)
+        """Bankroll now, exact (converted once each time it changes)."""
+        bankroll = self._bankroll
+        if bankroll is None:
+            bankroll = self._bankroll = micros_to_decimal(self._bankroll_micros)
+        return bankroll
 
     @property
     def profit(self) -> Decimal:
-        """Bankroll now minus the bankroll at the start of the session."""
-        return micros_to_decimal(self._bankroll_micros - self.initial_micros)
-
-    @property
-    def profit_micros(self) -> int:
-        """Bankroll now minus the bankroll at the start of the session, in micro-units."""
-        return self._bankroll_micros - self.initial_micros
+        """Bankroll now minus the bankroll at the start of the session, exact."""
+        profit = self._profit
+        if profit is None:
+            profit = self._profit = micros_to_decimal(self._bankroll_micros - self._initial_micros)
+        return profit
 
     # Where we are ---------------------------------------------------------
     @property
@@ -409,8 +387,8 @@ class Strategy:
         """Return this round's bets as ``{side: amount}``, or None to sit out."""
         raise NotImplementedError
 
-    def settle(self, view: TableView, nets: Mapping[str, int]) -> None:
-        """Learn the round's result: ``nets`` maps each bet placed to its net in micro-units."""
+    def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
+        """Learn the round's result: ``nets`` maps each bet placed to its exact net (``> 0`` won, ``< 0`` lost, 0 pushed)."""
 
 
 class Selector:
@@ -459,20 +437,21 @@ def fixed_side_selector(bet: str, label: str) -> type[FixedSideSelector]:
 
 
 class Progression:
-    """Sets the stake of a composed strategy, in integer cents (fresh per session).
+    """Sets the stake of a composed strategy (fresh per session).
 
-    The composed strategy reads ``self.stake`` before each bet, calls
-    ``restart()`` when that stake exceeds the table maximum, and after a
-    settled bet calls ``won(net)`` or ``lost(net)`` with the bet's net in
-    micro-units (a lost bet loses its whole stake, so ``-net // MICROS_PER_CENT`` is the
-    amount lost in cents). A push calls neither.
+    ``unit`` and ``stake`` are exact ``Decimal`` currency units. The composed
+    strategy reads ``self.stake`` before each bet (it must be a whole number
+    of cents), calls ``restart()`` when that stake exceeds the table maximum,
+    and after a settled bet calls ``won(net)`` or ``lost(net)`` with the
+    bet's exact net, a ``Decimal`` (a lost bet loses its whole stake, so
+    ``-net`` is the amount lost). A push calls neither.
     """
 
     name: ClassVar[str] = ""
     params: ClassVar[dict[str, Any]] = {}
     description: ClassVar[str] = ""
 
-    def __init__(self, session: SessionInfo, unit: int, **params: Any) -> None:
+    def __init__(self, session: SessionInfo, unit: Decimal, **params: Any) -> None:
         self.session = session
         self.unit = unit
         self.stake = unit
@@ -482,11 +461,11 @@ class Progression:
         """Start a new series at the first stake, forgetting all state."""
         self.stake = self.unit
 
-    def won(self, net: int) -> None:
-        """Move on after a win of ``net`` micro-units (> 0)."""
+    def won(self, net: Decimal) -> None:
+        """Move on after a win of ``net`` (> 0)."""
 
-    def lost(self, net: int) -> None:
-        """Move on after a loss of ``-net`` micro-units (``net`` < 0)."""
+    def lost(self, net: Decimal) -> None:
+        """Move on after a loss of ``-net`` (``net`` < 0)."""
 
 
 class StopRule:
