@@ -25,8 +25,10 @@ and limits in cents, nets, bankroll and profit in micro-units), named here as
 ``decimal.getcontext()`` is shared by everything in a thread: a plugin that
 sets ``decimal.getcontext().prec = 3`` would otherwise round every amount the
 framework computes. Money is computed with :data:`EXACT` explicitly (its
-precision far exceeds any amount a run may hold) and plugins are imported
-inside a local context, so that what they change there is undone.
+precision far exceeds any amount a run may hold), plugins are imported
+inside a local context, so that what they change there is undone, and every
+strategy plays in a copy of :data:`EXACT` of its own, so that its plain
+Decimal arithmetic on amounts is exact.
 """
 
 from __future__ import annotations

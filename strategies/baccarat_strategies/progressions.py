@@ -1,8 +1,8 @@
 """Staking progressions of SPEC section 7, in exact Decimal currency units.
 
 Every progression keeps ``self.stake`` and its amounts as exact ``Decimal``
-currency units (computed in :data:`baccarat.money.EXACT`, so that no decimal
-context can round them) and its counts as plain ints. The composed strategy
+currency units and its counts as plain ints (the engine plays every strategy
+in a copy of :data:`baccarat.money.EXACT`, where this arithmetic is exact). The composed strategy
 (``baccarat.plugin.compose``) calls ``restart()`` when the stake exceeds the
 table maximum, ``won(net)`` after a win and ``lost(net)`` after a loss
 (``net``, the bet's exact net, a Decimal); a push calls neither, so it leaves
@@ -43,7 +43,7 @@ class Martingale(Progression):
 
     def lost(self, net: Decimal) -> None:
         """Double the stake."""
-        self.stake = EXACT.add(self.stake, self.stake)
+        self.stake *= 2
 
 
 class GrandMartingale(Progression):
@@ -58,7 +58,7 @@ class GrandMartingale(Progression):
 
     def lost(self, net: Decimal) -> None:
         """Double the stake and add one unit."""
-        self.stake = EXACT.add(EXACT.add(self.stake, self.stake), self.unit)
+        self.stake = 2 * self.stake + self.unit
 
 
 class Paroli(Progression):
@@ -83,7 +83,7 @@ class Paroli(Progression):
         if self.streak >= self.wins:
             self.restart()
         else:
-            self.stake = EXACT.add(self.stake, self.stake)
+            self.stake *= 2
 
     def lost(self, net: Decimal) -> None:
         """Back to one unit."""
@@ -107,7 +107,7 @@ class Fibonacci(Progression):
         while len(terms) <= index:
             terms.append(terms[-1] + terms[-2])
         self.index = index
-        self.stake = EXACT.multiply(terms[index], self.unit)
+        self.stake = terms[index] * self.unit
 
     def won(self, net: Decimal) -> None:
         """Two terms back, not before the first."""
@@ -126,11 +126,11 @@ class Dalembert(Progression):
 
     def won(self, net: Decimal) -> None:
         """One unit less, not below one unit."""
-        self.stake = max(self.unit, EXACT.subtract(self.stake, self.unit))
+        self.stake = max(self.unit, self.stake - self.unit)
 
     def lost(self, net: Decimal) -> None:
         """One unit more."""
-        self.stake = EXACT.add(self.stake, self.unit)
+        self.stake += self.unit
 
 
 class Labouchere(Progression):
@@ -151,7 +151,7 @@ class Labouchere(Progression):
 
     def _set_stake(self) -> None:
         line = self.line
-        self.stake = EXACT.add(line[0], line[-1]) if len(line) > 1 else line[0]
+        self.stake = line[0] + line[-1] if len(line) > 1 else line[0]
 
     def won(self, net: Decimal) -> None:
         """Cross off the first and last numbers (the only one when one is left); restart an emptied line."""
@@ -165,7 +165,7 @@ class Labouchere(Progression):
 
     def lost(self, net: Decimal) -> None:
         """Append the amount actually lost."""
-        self.line.append(EXACT.minus(net))
+        self.line.append(-net)
         self._set_stake()
 
 
@@ -208,7 +208,7 @@ class OneThreeTwoSix(Progression):
     def won(self, net: Decimal) -> None:
         """Next step; after the fourth, back to the first."""
         self.step = (self.step + 1) % len(self.SEQUENCE)
-        self.stake = EXACT.multiply(self.SEQUENCE[self.step], self.unit)
+        self.stake = self.SEQUENCE[self.step] * self.unit
 
     def lost(self, net: Decimal) -> None:
         """Back to the first step."""
@@ -232,17 +232,17 @@ class OscarsGrind(Progression):
 
     def won(self, net: Decimal) -> None:
         """Count the win; a series at +1 unit or more starts over, else one unit more, cut to what is needed."""
-        self.series = EXACT.add(self.series, net)
-        needed = EXACT.subtract(self.unit, self.series)
+        self.series += net
+        needed = self.unit - self.series
         if needed <= 0:
             self.restart()
             return
         needed = needed.quantize(CENT, rounding=ROUND_CEILING, context=EXACT)  # up to a whole cent
-        self.stake = min(EXACT.add(self.stake, self.unit), max(needed, self.floor))
+        self.stake = min(self.stake + self.unit, max(needed, self.floor))
 
     def lost(self, net: Decimal) -> None:
         """Count the loss; same stake."""
-        self.series = EXACT.add(self.series, net)
+        self.series += net
 
 
 BUILT_IN = (Flat, Martingale, GrandMartingale, Paroli, Fibonacci, Dalembert, Labouchere, OneThreeTwoSix, OscarsGrind)

@@ -175,7 +175,9 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
     once each time it changes. The loop logs only the bets placed; the dense
     columns are built from the log at the end (:func:`ledger_columns`).
     """
-    with decimal.localcontext():  # what the strategy's code does to the decimal context ends with its run
+    # The strategy plays in a copy of the exact context: its Decimal arithmetic on amounts is exact, and what its
+    # code does to the context ends with its run.
+    with decimal.localcontext(EXACT):
         return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
 
 
@@ -198,6 +200,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
     initial = config.bankroll_cents * MICROS_PER_CENT
     if sessions is None:
         sessions = session_bounds(table, config.shoes_per_session)
+    amounts: dict[int, Decimal] = {}  # net micro-units -> the Decimal a strategy settles (a run has few distinct nets)
     placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
     capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
     stop_log: list[tuple[int, int]] = []  # (ledger row, stop rule from 1): the round a stop rule ended betting
@@ -231,7 +234,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                 shoe_seen, cards_seen = view._outcomes.append, view._dealt.append
             view._hand = hands[row]
             view.round += 1
-            nets: dict[str, int] | None = None
+            nets: dict[str, Decimal] | None = None  # each bet placed -> its net, as the strategy settles it
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
@@ -253,9 +256,9 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                         if kind is int:
                             cents = amount * CENTS_PER_UNIT
                         elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
-                            exact = amount.scaleb(CENT_PLACES, EXACT)
-                            cents = int(exact)
-                            if cents != exact:  # a fraction of a cent: _check_bets refuses it
+                            numerator, denominator = amount.as_integer_ratio()
+                            cents, rest = divmod(numerator * CENTS_PER_UNIT, denominator)
+                            if rest:  # a fraction of a cent: _check_bets refuses it
                                 cents = 0
                         else:
                             cents = 0
@@ -263,7 +266,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                             won = cents * mult[k][row]
                             bankroll += won
                             placed_log.append((row + to_out, k, cents, won))
-                            nets = {side: won}
+                            nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
                     if nets is None:
                         placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
                         if capped:
@@ -273,7 +276,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                             for bet, cents in placed.items():
                                 k = offered[bet]
                                 won = cents * mult[k][row]
-                                nets[bet] = won
+                                nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
                                 bankroll += won
                                 placed_log.append((row + to_out, k, cents, won))
             # The round is dealt: the view shows it (also to the strategy settling it).
@@ -286,7 +289,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                 view._bankroll = view._profit = None
                 if settle is not None:
                     try:
-                        settle(view, {bet: micros_to_decimal(net) for bet, net in nets.items()})
+                        settle(view, nets)
                     except BaseException as exc:
                         if is_stop(exc):
                             raise
@@ -297,6 +300,14 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                             "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
                             "nothing is written")
     return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log, stop_log)
+
+
+def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:
+    """Return ``micros`` as a Decimal amount, remembered in ``amounts`` (kept to a few thousand)."""
+    if len(amounts) >= 4096:
+        amounts.clear()
+    value = amounts[micros] = micros_to_decimal(micros)
+    return value
 
 
 def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray]:

@@ -10,13 +10,14 @@ Moves are found when first needed, then looked up.
 from __future__ import annotations
 
 import copy
+import decimal
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
 from baccarat.exact.bounds import ExactLimitError, Unplayable
-from baccarat.money import decimal_to_cents, micros_to_decimal
+from baccarat.money import EXACT, decimal_to_cents, micros_to_decimal
 from baccarat.plugin.exact_forms import ExactProgression
 from baccarat.plugin.strategy import Progression
 
@@ -78,7 +79,8 @@ class ProgressionStates:
         """Return the state reached by ``action`` on a progression in state ``number``."""
         prog = self.instance(number)
         try:
-            action(prog)
+            with decimal.localcontext(EXACT):  # as the engine plays it: amounts exact whatever the caller's context
+                action(prog)
         except Exception as exc:
             raise Unplayable(f"progression {self.proto.name!r} raised {type(exc).__name__}: {exc}") from None
         return self.add(prog)

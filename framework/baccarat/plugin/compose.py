@@ -55,6 +55,8 @@ from baccarat.plugin.strategy import (
     positive_amount,
 )
 
+_ZERO = Decimal(0)
+
 COMPOSED_PARAMS: dict[str, Any] = {"side": "banker", "unit": 10}
 """Parameters of every composed strategy, with defaults: the side (a fixed bet or a selector) and the unit stake."""
 
@@ -133,10 +135,10 @@ class Composed(Strategy):
 
     def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
         """Win moves the progression on, loss too, a push leaves it."""
-        net = nets.get(self.side, 0)
-        if net > 0:
+        net = nets.get(self.side, _ZERO)
+        if net > _ZERO:
             self.stakes.won(net)
-        elif net < 0:
+        elif net < _ZERO:
             self.stakes.lost(net)
 
 
