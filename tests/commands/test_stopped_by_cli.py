@@ -13,8 +13,8 @@ from baccarat.engine.compiled import DISABLE_ENV
 
 PLUGIN = '''
 from baccarat import hookimpl
-from baccarat.plugin.kernels import BANKROLL, CompiledStopRule
-from baccarat.plugin.strategy import StopRule, amount_cents
+from baccarat.plugin.kernels import BANKROLL, CompiledStopRule, micros
+from baccarat.plugin.strategy import StopRule, positive_amount
 
 
 class TrailingStop(StopRule):
@@ -25,12 +25,12 @@ class TrailingStop(StopRule):
 
     def __init__(self, session, trailing_stop=None):
         super().__init__(session)
-        self.drop = amount_cents(trailing_stop, "trailing_stop") * 10_000
-        self.high = 0
+        self.drop = positive_amount(trailing_stop, "trailing_stop")
+        self.high = session.bankroll
 
     def stop(self, view):
-        self.high = max(self.high, view.bankroll_micros)
-        return self.high - view.bankroll_micros >= self.drop
+        self.high = max(self.high, view.bankroll)
+        return self.high - view.bankroll >= self.drop
 
 
 def trailing_stop(view, state, params):
@@ -45,7 +45,7 @@ def register_stop_rules(register):
 
 @hookimpl
 def register_kernels(register):
-    register(TrailingStop, CompiledStopRule(trailing_stop, lambda rule: [rule.drop], state_size=1))
+    register(TrailingStop, CompiledStopRule(trailing_stop, lambda rule: [micros(rule.drop)], state_size=1))
 '''
 
 EXPERIMENT = """name: trailing
