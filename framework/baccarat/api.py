@@ -200,7 +200,7 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
     if not folder.is_dir():
         raise InputError("no such run folder", path=str(folder))
     for name in ("ledger.parquet", "experiment.yaml", MANIFEST_FILE):
-        if not (folder / name).is_file():
+        if not (folder / name).exists():
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
     check_data(folder, read_manifest(folder / MANIFEST_FILE) or {})
     check_ledger_file(folder / "ledger.parquet")
@@ -212,7 +212,7 @@ LEDGER_COLUMNS: tuple[str, ...] = ("strategy", "session", "round", "stake", "net
 
 
 def check_ledger_file(path: Path) -> None:
-    """Refuse a ``ledger.parquet`` that cannot be read as Parquet or lacks the ledger's columns."""
+    """Refuse a ``ledger.parquet`` (a dataset folder, or a single file) that cannot be read as Parquet or lacks the ledger's columns."""
     try:
         schema = pl.read_parquet_schema(path)
     except READ_ERRORS as exc:

@@ -95,7 +95,8 @@ def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
     assert {"baccarat", "python", "polars"} <= set(manifest["versions"])
     assert manifest["timings_seconds"]["run"] >= 0
     assert set(ledger.filter(pl.col("strategy") == "flat banker")["stake"].cast(pl.Float64).to_list()) == {20.0}
-    assert everything_under(workdir) == sorted(["small.yaml", "out", *(f"out/{p.name}" for p in out.iterdir())])
+    assert everything_under(workdir) == sorted(["small.yaml", "out", *(f"out/{name}" for name in everything_under(out))])
+    assert not [name for name in everything_under(out) if Path(name).name.startswith(".")]  # nothing hidden left behind
 
 
 def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) -> None:
@@ -107,16 +108,14 @@ def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) 
 
 def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir: Path, monkeypatch: pytest.MonkeyPatch,
                                                                         capsys: pytest.CaptureFixture[str]) -> None:
-    from baccarat.results.parquet_append import ParquetAppender
+    real = Path.write_bytes
 
-    real = ParquetAppender.append
-
-    def failing(appender: ParquetAppender, part: bytes) -> None:
-        if appender.path.name == "ledger.parquet":
+    def failing(path: Path, data: bytes) -> int:
+        if path.parent.name == "ledger.parquet":  # a part of the ledger dataset
             raise OSError(28, "No space left on device")
-        real(appender, part)
+        return real(path, data)
 
-    monkeypatch.setattr(ParquetAppender, "append", failing)
+    monkeypatch.setattr(Path, "write_bytes", failing)
     assert main(["run", "small.yaml", "--quiet", "--out", "results/run"]) == 1
     assert capsys.readouterr().err == ("baccarat: error: results/run: cannot write the results: No space left on device "
                                        "(the disk is full); nothing was left behind\n")

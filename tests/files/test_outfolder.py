@@ -17,6 +17,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from helpers.datasets import dataset_bytes
 
 from baccarat.cli import main
 from baccarat.files import outfolder
@@ -126,10 +127,10 @@ def test_a_device_or_pipe_is_never_replaced(tmp_path: Path, monkeypatch: pytest.
 
 def test_a_previous_run_is_replaced_whole_and_keeps_the_usual_permissions(work: Path) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
-    first = (work / "out" / "ledger.parquet").read_bytes()
+    first = dataset_bytes(work / "out" / "ledger.parquet")
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 0
-    assert (work / "out" / "ledger.parquet").read_bytes() != first
-    assert names(work) == ["exp.yaml", "out", *(f"out/{n}" for n in sorted(os.listdir(work / "out")))]
+    assert dataset_bytes(work / "out" / "ledger.parquet") != first
+    assert sorted(os.listdir(work)) == ["exp.yaml", "out"]  # nothing hidden beside it
     mask = os.umask(0)
     os.umask(mask)
     assert (work / "out").stat().st_mode & 0o777 == 0o777 & ~mask

@@ -97,7 +97,8 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(name=st.sampled_from(["ledger.parquet", "manifest.json", "experiment.yaml", "rounds.parquet"]),
+@given(name=st.sampled_from(["ledger.parquet/00000-0000000.parquet", "manifest.json", "experiment.yaml",
+                             "rounds.parquet/0000000.parquet"]),
        data=st.one_of(st.binary(max_size=300), st.text(max_size=200).map(str.encode)),
        keep=st.integers(0, 4000), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 255)), max_size=20))
 def test_report_on_a_damaged_run_folder(run_folder: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes,

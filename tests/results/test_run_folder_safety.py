@@ -5,7 +5,9 @@ Through the command line: ``--out`` onto a previous run is refused unless
 never replaced, even with ``--force``; an old run that cannot be removed is
 refused before the run and leaves nothing hidden; the manifest lists every
 file the run wrote (size, SHA-256, rows and schema, the ledger's rows per
-strategy) and a ledger cut, edited, retyped or swapped is named.
+strategy, every part of the ``ledger.parquet/`` and ``rounds.parquet/``
+datasets by name) and a ledger part cut, edited, retyped, swapped, removed or
+added is named.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from helpers.datasets import dataset_bytes
 
 from baccarat.cli import main
 from baccarat.execution import run_folder
@@ -53,6 +56,12 @@ def one_line(err: str) -> str:
     return err.strip()
 
 
+LEDGER_PART = "ledger.parquet/00000-0000000.parquet"
+MARTINGALE_PART = "ledger.parquet/00001-0000000.parquet"
+ROUNDS_PART = "rounds.parquet/0000000.parquet"
+"""The parts of a 3-shoe run: one chunk, the first strategy's and the second's ledger."""
+
+
 def manifest_of(folder: Path) -> dict:
     return json.loads((folder / "manifest.json").read_text())
 
@@ -72,9 +81,9 @@ def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(
 
 def test_force_replaces_a_previous_run_whole_and_leaves_nothing_hidden(work: Path) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
-    first = (work / "out" / "ledger.parquet").read_bytes()
+    first = dataset_bytes(work / "out" / "ledger.parquet")
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 0
-    assert (work / "out" / "ledger.parquet").read_bytes() != first
+    assert dataset_bytes(work / "out" / "ledger.parquet") != first
     assert sorted(os.listdir(work)) == ["exp.yaml", "out"]  # no hidden .out.* folder beside it
 
 
@@ -171,11 +180,11 @@ def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidde
         work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """A file made immutable during the run (simulated: removing it fails) is left in sight, and the message says so."""
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
-    old_ledger = (work / "out" / "ledger.parquet").read_bytes()
+    old_ledger = (work / "out" / LEDGER_PART).read_bytes()
     real_unlink = os.unlink
 
     def refuse_the_old_ledger(path: object, *args: object, **kwargs: object) -> None:
-        if str(path) == "ledger.parquet" and kwargs.get("dir_fd") is not None:  # as shutil.rmtree removes it
+        if str(path) == Path(LEDGER_PART).name and kwargs.get("dir_fd") is not None:  # as shutil.rmtree removes it
             raise PermissionError(1, "Operation not permitted", str(path))
         real_unlink(path, *args, **kwargs)
 
@@ -185,12 +194,13 @@ def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidde
         assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=5"]) == 1
     assert one_line(capsys.readouterr().err) == (
         "baccarat: error: out: the new results are in place, but the previous run could not be removed entirely "
-        "(ledger.parquet: Operation not permitted); what is left of it is in "
+        f"({LEDGER_PART}: Operation not permitted); what is left of it is in "
         "out.previous-run")
     assert sorted(os.listdir(work)) == ["exp.yaml", "out", "out.previous-run"]  # nothing hidden
-    assert os.listdir(work / "out.previous-run") == ["ledger.parquet"]
-    assert (work / "out.previous-run" / "ledger.parquet").read_bytes() == old_ledger
-    assert (work / "out" / "ledger.parquet").read_bytes() != old_ledger
+    assert [str(p.relative_to(work / "out.previous-run")) for p in sorted((work / "out.previous-run").rglob("*"))] == [
+        "ledger.parquet", LEDGER_PART]
+    assert (work / "out.previous-run" / LEDGER_PART).read_bytes() == old_ledger
+    assert (work / "out" / LEDGER_PART).read_bytes() != old_ledger
     assert main(["report", "out", "--quiet"]) == 0  # the new run is whole
 
 
@@ -215,12 +225,18 @@ def test_the_manifest_lists_every_file_the_run_wrote_with_checksums_rows_and_sch
         data = (saved_run / name).read_bytes()
         assert entry["bytes"] == len(data) and entry["sha256"] == hashlib.sha256(data).hexdigest()
     ledger = pl.read_parquet(saved_run / "ledger.parquet")
-    assert files["ledger.parquet"]["rows"] == ledger.height
-    assert files["ledger.parquet"]["schema"] == {name: str(dtype) for name, dtype in ledger.schema.items()}
-    assert files["ledger.parquet"]["rows_by_strategy"] == dict(ledger.group_by("strategy").len().iter_rows())
-    assert files["rounds.parquet"]["rows"] == pl.read_parquet(saved_run / "rounds.parquet").height
+    parts = [LEDGER_PART, MARTINGALE_PART]  # one file per strategy (and chunk: this run has one)
+    assert sorted(name for name in files if name.startswith("ledger.parquet/")) == parts
+    assert sum(files[name]["rows"] for name in parts) == ledger.height
+    for name in parts:
+        assert files[name]["schema"] == {column: str(dtype) for column, dtype in ledger.schema.items()}
+        assert files[name]["rows_by_strategy"] == dict(pl.read_parquet(saved_run / name).group_by("strategy").len().iter_rows())
+    by_strategy = dict(ledger.group_by("strategy").len().iter_rows())
+    assert [files[name]["rows_by_strategy"] for name in parts] == [{"flat banker": by_strategy["flat banker"]},
+                                                                   {"martingale": by_strategy["martingale"]}]
+    assert files[ROUNDS_PART]["rows"] == pl.read_parquet(saved_run / "rounds.parquet").height
     kinds = {name: entry["kind"] for name, entry in files.items()}
-    assert {name for name, kind in kinds.items() if kind == "data"} == {"ledger.parquet", "rounds.parquet", "experiment.yaml"}
+    assert {name for name, kind in kinds.items() if kind == "data"} == {*parts, ROUNDS_PART, "experiment.yaml"}
     assert kinds["summary.csv"] == kinds["report.html"] == "results"
 
 
@@ -254,35 +270,48 @@ def _net_one_row(frame: pl.DataFrame, value: object) -> pl.DataFrame:
 def _other_run(folder: Path) -> None:
     other = folder.parent / "other"
     assert main(["run", str(folder.parent / "exp.yaml"), "--out", str(other), "--quiet", "--set", "shoes.seed=11"]) == 0
-    shutil.copyfile(other / "ledger.parquet", folder / "ledger.parquet")
+    shutil.rmtree(folder / "ledger.parquet")
+    shutil.copytree(other / "ledger.parquet", folder / "ledger.parquet")
+
+
+def _rewrite(folder: Path, part: str, change) -> None:
+    path = folder / part
+    change(pl.read_parquet(path)).write_parquet(path)
 
 
 TAMPERING = {
-    "a ledger cut to one strategy": (
-        lambda f: pl.read_parquet(f / "ledger.parquet").filter(pl.col("strategy") == "flat banker").write_parquet(f / "ledger.parquet"),
-        "ledger.parquet is not the file the run wrote: strategy 'martingale' is missing ("),
+    "a strategy's part removed": (
+        lambda f: (f / MARTINGALE_PART).unlink(), f"{MARTINGALE_PART} is missing (the run wrote it)"),
+    "a strategy's rows relabelled": (
+        lambda f: _rewrite(f, MARTINGALE_PART, lambda frame: frame.with_columns(strategy=pl.lit("flat banker"))),
+        f"{MARTINGALE_PART} is not the file the run wrote: strategy 'martingale' is missing ("),
     "a net edited to 1,000,000": (
-        lambda f: _net_one_row(pl.read_parquet(f / "ledger.parquet"), 1_000_000).write_parquet(f / "ledger.parquet"),
-        "ledger.parquet is not the file the run wrote: its content differs from what the run wrote ("),
+        lambda f: _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, 1_000_000)),
+        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote ("),
     "money rewritten as floats": (
-        lambda f: pl.read_parquet(f / "ledger.parquet").with_columns(pl.col("stake", "net", "bankroll").cast(pl.Float64))
-        .write_parquet(f / "ledger.parquet"),
-        "ledger.parquet is not the file the run wrote: its column stake is Float64 where the run wrote Decimal("),
+        lambda f: _rewrite(f, LEDGER_PART, lambda frame: frame.with_columns(pl.col("stake", "net", "bankroll").cast(pl.Float64))),
+        f"{LEDGER_PART} is not the file the run wrote: its column stake is Float64 where the run wrote Decimal("),
     "a null net": (
-        lambda f: _net_one_row(pl.read_parquet(f / "ledger.parquet"), None).write_parquet(f / "ledger.parquet"),
-        "ledger.parquet is not the file the run wrote: its content differs from what the run wrote ("),
-    "another run's ledger": (_other_run, "ledger.parquet is not the file the run wrote: "),
+        lambda f: _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, None)),
+        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote ("),
+    "another run's ledger": (_other_run, f"{LEDGER_PART} is not the file the run wrote: "),
+    "a part added to the ledger": (
+        lambda f: shutil.copyfile(f / LEDGER_PART, f / "ledger.parquet" / "00000-0000001.parquet"),
+        "ledger.parquet/00000-0000001.parquet is not a file the run wrote, and would be read as part of ledger.parquet"),
+    "a hidden file in the ledger": (
+        lambda f: shutil.copyfile(f / LEDGER_PART, f / "ledger.parquet" / ".more.parquet"),
+        "ledger.parquet/.more.parquet is not a file the run wrote, and would be read as part of ledger.parquet"),
     "rounds cut short": (
-        lambda f: pl.read_parquet(f / "rounds.parquet").head(10).write_parquet(f / "rounds.parquet"),
-        "rounds.parquet is not the file the run wrote: it holds 10 rows where the run wrote "),
+        lambda f: _rewrite(f, ROUNDS_PART, lambda frame: frame.head(10)),
+        f"{ROUNDS_PART} is not the file the run wrote: it holds 10 rows where the run wrote "),
     "an edited experiment": (
         lambda f: (f / "experiment.yaml").write_text((f / "experiment.yaml").read_text().replace("seed: 4", "seed: 5")),
         "experiment.yaml is not the file the run wrote: its content differs from what the run wrote (the same size, "
         "another SHA-256 checksum)"),
-    "a ledger that is not Parquet": (
-        lambda f: (f / "ledger.parquet").write_bytes(b"not parquet at all"),
-        "ledger.parquet is not the file the run wrote: it cannot be read as Parquet ("),
-    "a missing rounds file": (lambda f: (f / "rounds.parquet").unlink(), "rounds.parquet is missing (the run wrote it)"),
+    "a ledger part that is not Parquet": (
+        lambda f: (f / LEDGER_PART).write_bytes(b"not parquet at all"),
+        f"{LEDGER_PART} is not the file the run wrote: it cannot be read as Parquet ("),
+    "missing rounds": (lambda f: shutil.rmtree(f / "rounds.parquet"), f"{ROUNDS_PART} is missing (the run wrote it)"),
     "a manifest without its list of files": (
         lambda f: (f / "manifest.json").write_text(json.dumps({k: v for k, v in manifest_of(f).items() if k != "files"})),
         "its manifest.json does not list the run's files"),

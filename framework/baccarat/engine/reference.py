@@ -83,10 +83,11 @@ class StrategyRun:
 LEDGER_INT_COLUMNS = ("session", "shoe", "hand", "round", "outcome", "stake", "net", "bankroll", "capped")
 
 
-INT64_MAX = 2**63 - 1
+MAX_MICROS = 10**18 - 1
+"""Largest amount kept exactly, in micro-units: it fits int64 and the ledger's ``Decimal(18, 6)``."""
 
-MAX_BANKROLL = INT64_MAX // MICROS_PER_UNIT
-"""Largest bankroll kept exactly, in whole currency units (money is held as int64 micro-units)."""
+MAX_BANKROLL = MAX_MICROS // MICROS_PER_UNIT
+"""Largest bankroll kept exactly, in whole currency units."""
 
 
 def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: int) -> int | None:
@@ -95,14 +96,14 @@ def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: 
     A round wins at most every bet the table offers at the table maximum,
     each paid the largest payout; a session holds at most
     ``shoes_per_session`` shoes of at most 13 rounds per deck. The initial
-    bankroll plus that many such rounds must fit in int64 micro-units.
+    bankroll plus that many such rounds must stay within :data:`MAX_MICROS`.
     """
     rounds_per_shoe = 1 if rules.reshuffle_every_round else 13 * rules.decks + 1
     rounds = max(shoes_per_session, 1) * rounds_per_shoe
     side = [p for v in rules.side_bets.values() for p in (v.values() if isinstance(v, Mapping) else (v,))]
     pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *side])
     most_per_round = len(rules.bets) * config.table_max_cents * int(pays * BASIS_POINTS)
-    if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > INT64_MAX:
+    if config.bankroll_cents * MICROS_PER_CENT + rounds * most_per_round > MAX_MICROS:
         return rounds
     return None
 

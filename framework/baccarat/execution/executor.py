@@ -3,10 +3,11 @@
 A run is cut into chunks of consecutive sessions. The cut depends on the
 experiment only (never on the number of workers), each chunk is dealt and
 played on its own (a seeded shoe's cards come from its own random stream, a
-strategy's from its label and session number), and the main process appends
-the chunks' Parquet parts in chunk order. So one worker, N workers or a Ray
-cluster write the same bytes; and only a few chunks are in memory at a time,
-whatever the number of shoes.
+strategy's from its label and session number), and encoded as Parquet where
+it was played; the main process writes each part as a file of the run's
+datasets (``rounds.parquet/``, ``ledger.parquet/``). So one worker, N workers
+or a Ray cluster write the same bytes; and only a few chunks are in memory at
+a time, whatever the number of shoes.
 """
 
 from __future__ import annotations
@@ -67,6 +68,19 @@ class RunPlan:
     """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.results.runstats`)."""
     announce_compiling: bool = False
     """The first worker process prints a line when it compiles kernels (:mod:`baccarat.execution.compile_notice`)."""
+    backed: tuple[str, ...] | None = None
+    """The bets the strategies declare they may back (:func:`declared_sides`), or None when one of them does not say."""
+
+    def ledger_bets(self) -> tuple[str, ...]:
+        """Return the bets with ``stake_<bet>`` / ``net_<bet>`` columns in the ledger: those that carry information.
+
+        Every bet the table settles when a strategy does not declare its
+        sides; else the bets declared, and none when that is a single bet
+        (the columns would repeat ``stake`` and ``net``).
+        """
+        if self.backed is None:
+            return self.bets
+        return self.backed if len(self.backed) > 1 else ()
 
     def runs(self) -> list[StrategyRun]:
         """Return the strategies resolved against the plugins of this process."""
@@ -172,6 +186,38 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
     return chunks
 
 
+def declared_sides(run: StrategyRun) -> set[str] | None:
+    """Return the bets a strategy declares it may place (its ``sides``), or None when its class does not declare them.
+
+    Composed strategies declare their selector's sides; a plain strategy
+    declares only by overriding :meth:`baccarat.plugin.strategy.Strategy.sides`
+    (the default, read from a ``side`` parameter, is a guess, not a promise).
+    """
+    from baccarat.plugin.compose import StopRuled
+    from baccarat.plugin.strategy import Strategy
+
+    cls = run.cls
+    while issubclass(cls, StopRuled):  # stop rules around a free-form strategy: its sides are the strategy's
+        cls = cls.inner
+    if getattr(cls.sides, "__func__", None) is Strategy.sides.__func__:
+        return None
+    return set(run.cls.sides(run.params))
+
+
+def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tuple[str, ...]) -> None:
+    """Refuse a strategy that staked on a bet it does not declare (the ledger has no column for it)."""
+    from baccarat.table.bet_registry import stake_column
+
+    declared = declared_sides(run)
+    if declared is None:
+        return
+    for bet in bets:
+        if bet not in declared and columns[stake_column(bet)].any():
+            raise StrategyError(f"strategy {run.label!r} staked on {bet}, which its sides() does not name "
+                                f"({', '.join(sorted(declared)) or 'none'}); declare every bet it may place; the run "
+                                "was abandoned and nothing was written")
+
+
 def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
                   config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]],
                   shared: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
@@ -219,7 +265,9 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
             folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
                                         plan.config.table_min_cents, stop_rule_names(run.cls)))
             bankrolls.append(columns["bankroll"])
-        ledgers.append(_with_seed(ledger_table(run.label, columns, plan.bets, plan.expected), plan, chunk, pa))
+        if plan.backed is not None:
+            _check_declared(run, columns, plan.bets)
+        ledgers.append(_with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa))
     if table_digest(table, multipliers) != dealt:  # compiled plugin code included
         raise StrategyError("the rounds or their settlement changed while the strategies played them (a strategy's code "
                             "wrote to them); the run was abandoned and nothing was written")
@@ -561,8 +609,6 @@ class RunCounts:
     sessions: int = 0
     rounds: int = 0
     ledger_rows: int = 0
-    ledger_rows_by_strategy: tuple[int, ...] = ()
-    """Ledger rows of each strategy, in the experiment's order (when the ledger was written by :func:`write_outputs`)."""
 
     def add(self, output: ChunkOutput) -> None:
         """Count one chunk's output."""
@@ -572,43 +618,58 @@ class RunCounts:
         self.ledger_rows += output.ledger_rows
 
 
+ROUNDS_DATASET = "rounds.parquet"
+LEDGER_DATASET = "ledger.parquet"
+"""The run folder's Parquet datasets: folders of Parquet files that polars reads as one table, in file-name order.
+
+Why folders and not one file written by pyarrow's ``ParquetWriter``: the
+parts are encoded in the worker processes (encoding is most of a run's
+work), and only a dataset takes them as they are. One library-written file
+would be encoded in the main process alone, and, the ledger being ordered
+strategy by strategy, every strategy but the first would have to be held
+back and encoded after the last chunk (tests/benchmarks/bench_ledger_encoding.py
+prints the main process's time for both).
+"""
+
+
+def part_name(chunk: int, strategy: int | None = None) -> str:
+    """Return the file name of a chunk's part in a dataset: ``C.parquet`` for rounds, ``S-C.parquet`` for the ledger.
+
+    Names sort as the rows must be read: the ledger strategy by strategy
+    (each strategy's sessions in order), as the reference engine gives it;
+    the rounds in chunk order.
+    """
+    return f"{chunk:07d}.parquet" if strategy is None else f"{strategy:05d}-{chunk:07d}.parquet"
+
+
 def write_outputs(outputs: Iterable[ChunkOutput], folder: Path, progress: Callable[[int], None] | None = None,
                   collect: Callable[[ChunkOutput], None] | None = None) -> RunCounts:
-    """Write the outputs into ``folder``/rounds.parquet and ``folder``/ledger.parquet.
+    """Write every output's Parquet parts, as they arrive, into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/.
 
-    Rounds are appended in chunk order. The ledger is ordered strategy by
-    strategy (each strategy's sessions in order), as the reference engine
-    gives it: the first strategy's parts go straight into the file, the
-    others' into one spool file each, taken in turn at the end. ``collect``
-    sees every output as it passes (statistics gathered during the run).
+    Each part is a whole Parquet file, encoded where its chunk was played
+    (:func:`part_name` gives its order). ``collect`` sees every output as
+    it passes (statistics gathered during the run).
     """
-    from baccarat.results.parquet_append import ParquetAppender
-
     counts = RunCounts()
-    rounds = ParquetAppender(folder / "rounds.parquet")
-    ledgers: list[ParquetAppender] = [ParquetAppender(folder / "ledger.parquet")]
-    try:
-        for output in outputs:
-            rounds.append(output.rounds_part)
-            for k, part in enumerate(output.ledger_parts):
-                if k == len(ledgers):
-                    ledgers.append(ParquetAppender(folder / f".ledger.{k}.spool"))
-                ledgers[k].append(part)
-            counts.add(output)
-            if collect is not None:
-                collect(output)
-            if progress is not None:
-                progress(output.shoes)
-        counts.ledger_rows_by_strategy = tuple(ledger.rows for ledger in ledgers)
-        for spool in ledgers[1:]:
-            ledgers[0].take(spool)
-    except BaseException:
-        for appender in (rounds, *ledgers):
-            appender.abort()
-        raise
-    rounds.close()
-    ledgers[0].close()
+    rounds, ledger = folder / ROUNDS_DATASET, folder / LEDGER_DATASET
+    rounds.mkdir()
+    ledger.mkdir()
+    for output in outputs:
+        (rounds / part_name(output.index)).write_bytes(output.rounds_part)
+        for k, part in enumerate(output.ledger_parts):
+            (ledger / part_name(output.index, k)).write_bytes(part)
+        counts.add(output)
+        if collect is not None:
+            collect(output)
+        if progress is not None:
+            progress(output.shoes)
     return counts
+
+
+def write_frame(frame: Any, path: Path) -> None:
+    """Write a polars frame as a dataset of one part (the layout of :func:`write_outputs`)."""
+    path.mkdir()
+    frame.write_parquet(path / part_name(0, 0 if path.name == LEDGER_DATASET else None))
 
 
 def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], None] | None = None):  # -> (rounds, ledger)

@@ -18,14 +18,18 @@ from baccarat.engine.reference import StrategyRun
 from baccarat.errors import RulesError, StrategyError
 from baccarat.execution import glibc
 from baccarat.execution.executor import (
+    LEDGER_DATASET,
+    ROUNDS_DATASET,
     Chunk,
     RunCounts,
     RunPlan,
     StrategySpec,
     collect_outputs,
+    declared_sides,
     execute,
     seeded_chunks,
     table_chunks,
+    write_frame,
     write_outputs,
 )
 from baccarat.execution.run_folder import atomic_folder
@@ -34,7 +38,7 @@ from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.manager import registry
-from baccarat.results.manifest import folder_contents, record_files, rows_by_strategy, write_manifest
+from baccarat.results.manifest import folder_contents, record_files, write_manifest
 from baccarat.results.report import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
 
@@ -71,11 +75,11 @@ class RunResult:
 
     def scan_rounds(self) -> pl.LazyFrame:
         """The rounds as a lazy frame (read from the run's folder when it was written there)."""
-        return self._rounds.lazy() if self._rounds is not None else pl.scan_parquet(self._folder() / "rounds.parquet")
+        return self._rounds.lazy() if self._rounds is not None else pl.scan_parquet(self._folder() / ROUNDS_DATASET)
 
     def scan_ledger(self) -> pl.LazyFrame:
         """The ledger as a lazy frame: summaries of runs larger than memory stream from disk."""
-        return self._ledger.lazy() if self._ledger is not None else pl.scan_parquet(self._folder() / "ledger.parquet")
+        return self._ledger.lazy() if self._ledger is not None else pl.scan_parquet(self._folder() / LEDGER_DATASET)
 
     def _folder(self) -> Path:
         if self.out_dir is None:
@@ -157,6 +161,10 @@ def prepare(experiment: Experiment) -> PreparedRun:
                    expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
     from baccarat.engine.compiled import twin_warnings
 
+    declared = [declared_sides(run) for run in runs]
+    if all(sides is not None for sides in declared):
+        backed = {bet for sides in declared for bet in sides}
+        plan = dataclasses.replace(plan, backed=tuple(bet for bet in bets if bet in backed))
     twins = twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
     warnings = list(registry(experiment.plugins_dirs).warnings) + twins
     if recorded is None:
@@ -206,8 +214,8 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
     """
 
     def fill(folder: Path) -> RunCounts:
-        result.rounds.write_parquet(folder / "rounds.parquet")
-        result.ledger.write_parquet(folder / "ledger.parquet")
+        write_frame(result.rounds, folder / ROUNDS_DATASET)
+        write_frame(result.ledger, folder / LEDGER_DATASET)
         return result.counts
 
     result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings,
@@ -316,19 +324,20 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
         data_files, _ = folder_contents(tmp)
         precomputed = statistics() if statistics is not None else {}
-        analysis = write_results(tmp, pl.scan_parquet(tmp / "ledger.parquet"), experiment, baseline, plots=plots,
+        analysis = write_results(tmp, pl.scan_parquet(tmp / LEDGER_DATASET), experiment, baseline, plots=plots,
                                  **precomputed)
-        record_files(tmp, manifest, data_files, {"ledger.parquet": _ledger_rows_by_strategy(tmp, experiment, counts)})
+        record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
     return Path(out_dir), analysis
 
 
-def _ledger_rows_by_strategy(folder: Path, experiment: Experiment, counts: RunCounts) -> dict[str, int]:
-    """Return the ledger's rows of each strategy: as the writer counted them, else counted in the file."""
+def _ledger_rows_by_strategy(folder: Path, experiment: Experiment) -> dict[str, dict[str, int]]:
+    """Return the rows of the strategy each file of the ledger dataset holds (its number names it, :func:`part_name`)."""
+    import pyarrow.parquet as pq
+
     labels = [e.name for e in experiment.strategies]
-    if len(counts.ledger_rows_by_strategy) == len(labels):
-        return dict(zip(labels, counts.ledger_rows_by_strategy, strict=True))
-    found = rows_by_strategy(folder / "ledger.parquet")
-    return {label: found.get(label, 0) for label in labels}
+    ledger = folder / LEDGER_DATASET
+    return {f"{LEDGER_DATASET}/{part.name}": {labels[int(part.name.split("-")[0])]: pq.read_metadata(part).num_rows}
+            for part in sorted(ledger.iterdir())}
 
 
 def _versions() -> dict[str, str]:

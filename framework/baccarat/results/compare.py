@@ -74,7 +74,7 @@ def _same_rounds(a: SavedRun, b: SavedRun) -> str | None:
     if ma["session"]["shoes_per_session"] != mb["session"]["shoes_per_session"]:
         return "their sessions hold different numbers of shoes"
     files = [result.out_dir / "rounds.parquet" for result in (a, b) if result.out_dir is not None]
-    if len(files) == 2 and all(path.is_file() for path in files):
+    if len(files) == 2 and all(path.exists() for path in files):  # datasets (folders), or files
         outcomes = [pl.read_parquet(path, columns=["shoe", "hand", "outcome"]) for path in files]
         if not outcomes[0].equals(outcomes[1]):
             return "their rounds.parquet hold different rounds"

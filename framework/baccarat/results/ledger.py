@@ -1,7 +1,10 @@
 """Ledger frames: engine columns to Arrow and polars, exact Decimal money, Parquet on disk.
 
-Money columns are ``Decimal(38, 6)``: exact, never binary floats. ``outcome``
-is a polars ``Enum``. The Arrow table (:func:`ledger_table`) is the one
+Money columns are ``Decimal(18, 6)``: exact, never binary floats, the
+narrowest decimal that holds every amount a session can reach
+(:data:`baccarat.engine.reference.MAX_MICROS` micro-units in 64 bits, stored
+in Parquet as INT64); statistics that add them up are ``Decimal(38, 6)``.
+``outcome`` is a polars ``Enum``. The Arrow table (:func:`ledger_table`) is the one
 builder; the polars frame and the Parquet parts of a run come from it.
 """
 
@@ -18,7 +21,11 @@ from baccarat.table.bet_registry import net_column, stake_column
 from baccarat.table.dealer import OUTCOMES
 
 MONEY = pl.Decimal(38, 6)
-"""Polars type of every money column."""
+"""Polars type of money in statistics (sums of ledger amounts)."""
+
+LEDGER_DIGITS = 18
+LEDGER_MONEY = pl.Decimal(LEDGER_DIGITS, 6)
+"""Polars type of the ledger's money columns."""
 
 OUTCOME = pl.Enum(OUTCOMES)
 """Polars type of the ``outcome`` column."""
@@ -33,12 +40,13 @@ def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
     """Return the ledger's columns and polars types, in order, for a table offering ``bets``."""
     columns: dict[str, pl.DataType] = {
         "strategy": pl.String(), "session": pl.Int64(), "shoe": pl.Int64(), "hand": pl.Int32(), "round": pl.Int32(),
-        "outcome": OUTCOME, "stake": MONEY, "net": MONEY, "expected_net": pl.Float64(), "bankroll": MONEY,
+        "outcome": OUTCOME, "stake": LEDGER_MONEY, "net": LEDGER_MONEY, "expected_net": pl.Float64(),
+        "bankroll": LEDGER_MONEY,
         "capped": pl.Int32(),
     }
     for bet in bets:
-        columns[stake_column(bet)] = MONEY
-        columns[net_column(bet)] = MONEY
+        columns[stake_column(bet)] = LEDGER_MONEY
+        columns[net_column(bet)] = LEDGER_MONEY
     return columns
 
 
@@ -83,16 +91,16 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "hand": pa.array(np.asarray(columns["hand"], dtype=np.int32)),
         "round": pa.array(np.asarray(columns["round"], dtype=np.int32)),
         "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
-        "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT),
-        "net": columnar.decimal_micros(columns["net"]),
+        "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT, LEDGER_DIGITS),
+        "net": columnar.decimal_micros(columns["net"], 1, LEDGER_DIGITS),
         "expected_net": (pa.array(columns["expected_net"]) if "expected_net" in columns
                          else pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64())),
-        "bankroll": columnar.decimal_micros(columns["bankroll"]),
+        "bankroll": columnar.decimal_micros(columns["bankroll"], 1, LEDGER_DIGITS),
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
     for bet in bets:
-        data[stake_column(bet)] = columnar.decimal_micros(columns[stake_column(bet)], MICROS_PER_CENT)
-        data[net_column(bet)] = columnar.decimal_micros(columns[net_column(bet)])
+        data[stake_column(bet)] = columnar.decimal_micros(columns[stake_column(bet)], MICROS_PER_CENT, LEDGER_DIGITS)
+        data[net_column(bet)] = columnar.decimal_micros(columns[net_column(bet)], 1, LEDGER_DIGITS)
     return columnar.table(data, ledger_schema(bets))
 
 

@@ -192,8 +192,13 @@ def listed_files(folder: Path, manifest: Mapping[str, Any]) -> dict[str, dict[st
 
 
 def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
-    """Refuse a run folder whose data files are missing or are not the files the run wrote, naming what differs."""
-    for name, entry in listed_files(folder, manifest).items():
+    """Refuse a run folder whose data files are missing or are not the files the run wrote, naming what differs.
+
+    A data folder (a Parquet dataset such as ``ledger.parquet/``, read whole
+    by polars) must also hold nothing but the files the run wrote there.
+    """
+    listed = listed_files(folder, manifest)
+    for name, entry in listed.items():
         if entry.get("kind") != DATA:
             continue
         path = folder / name
@@ -203,6 +208,18 @@ def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
         if difference is not None:
             raise InputError(f"{name} is not the file the run wrote: {difference}; the folder was changed after the run "
                              "(run the experiment again)", path=str(folder))
+    datasets = sorted({name.split("/")[0] for name, entry in listed.items() if entry.get("kind") == DATA and "/" in name})
+    for dataset in datasets:
+        extra = next((name for name in _dataset_entries(folder / dataset, dataset + "/") if name not in listed), None)
+        if extra is not None:
+            raise InputError(f"{extra} is not a file the run wrote, and would be read as part of {dataset}; the folder "
+                             "was changed after the run (run the experiment again)", path=str(folder))
+
+
+def _dataset_entries(path: Path, prefix: str) -> list[str]:
+    """Return the names of everything in the folder ``path`` (files, links, folders), from the run folder."""
+    with os.scandir(path) as entries:
+        return sorted(prefix + entry.name for entry in entries)
 
 
 def unchanged(path: Path) -> bool:

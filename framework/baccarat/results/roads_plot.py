@@ -162,7 +162,7 @@ def run_shoe(path: str | Path, shoe: int) -> tuple[list[str], tuple[list[bool], 
     from baccarat.errors import InputError
 
     rounds_file = Path(path) / "rounds.parquet"
-    if not rounds_file.is_file():
+    if not rounds_file.exists():
         raise InputError(f"{path} is not a run folder: it has no rounds.parquet")
     try:
         frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")

@@ -127,7 +127,8 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     else:
         table = table.join(stops.select("strategy", "session", pl.col("stopped_by").cast(pl.String)),
                            on=["strategy", "session"], how="left", maintain_order="left")
-    return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined")).select(
+    money_columns = [pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")]
+    return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(
         "strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll", "peak",
         "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets", "stopped_by")
 
