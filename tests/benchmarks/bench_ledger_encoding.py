@@ -112,7 +112,7 @@ def main() -> None:
             data = fn()
             best[name] = min(best[name], time.process_time() - start)
             sizes[name] = sum(len(part) for part in data)
-    print(f"{"encoding of the chunk ledger (4 parts)":45} {'ms':>8} {'MB':>8}  same values")
+    print(f"{'encoding of the chunk ledger (4 parts)':45} {'ms':>8} {'MB':>8}  same values")
     for name, fn, dropped in candidates:
         back = pl.concat([pl.read_parquet(io.BytesIO(part)) for part in fn()])
         expected = reference.drop(list(dropped))
