@@ -41,7 +41,7 @@ import pyarrow.parquet as pq  # noqa: E402
 
 from baccarat.execution.executor import _PLAIN_LEDGER, run_chunk, seeded_chunks  # noqa: E402
 from baccarat.execution.runner import prepare  # noqa: E402
-from baccarat.experiment.model import load_experiment  # noqa: E402
+from baccarat.experiment import load_experiment  # noqa: E402
 from baccarat.shoes.columnar import encode_parquet  # noqa: E402
 
 JOB = Path(__file__).resolve().parent / "job.yaml"

@@ -19,7 +19,7 @@ import pytest
 from baccarat.errors import StrategyError
 from baccarat.execution import executor
 from baccarat.execution.runner import run_to_folder
-from baccarat.experiment.model import load_experiment
+from baccarat.experiment import load_experiment
 
 PLUGIN = '''
 from baccarat import hookimpl
