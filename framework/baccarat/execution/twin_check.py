@@ -17,8 +17,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from baccarat.engine.compiled import TwinError, first_difference, play_twin, twin_of
+from baccarat.engine.parity import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
+from baccarat.engine.twin_play import play_twin
+from baccarat.engine.twins import TwinError, twin_of
 from baccarat.errors import BaccaratError, StrategyError, did_you_mean
 from baccarat.execution.trace import money, play_traced
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal

@@ -1,0 +1,78 @@
+"""The parity check that gates the compiled path: a strategy's twin and the reference play the same seeded shoes."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.twin_play import play_twin
+from baccarat.engine.twins import TwinError, twin_of
+from baccarat.errors import BaccaratError
+from baccarat.table.rules import Rules
+
+CHECK_SHOES = 16
+"""Seeded shoes of the parity check that gates the compiled path (more when a session holds more shoes)."""
+
+
+def first_difference(fast: Mapping[str, np.ndarray], reference: Mapping[str, np.ndarray]) -> int | None:
+    """Return the first ledger row where two ledgers' columns differ, or None when they are identical."""
+    if set(fast) != set(reference) or any(len(fast[name]) != len(reference[name]) for name in reference):
+        return 0
+    first = None
+    for name, column in reference.items():
+        differ = np.flatnonzero(np.asarray(fast[name]) != np.asarray(column))
+        if differ.size and (first is None or differ[0] < first):
+            first = int(differ[0])
+    return first
+
+
+_PARITY: dict[tuple[Any, ...], str | None] = {}
+
+
+def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> str | None:
+    """Check ``run``'s compiled twin against the reference on seeded shoes (once per process); return why it failed.
+
+    None when it passed. A strategy without a twin, or one the reference
+    reports an error for on those shoes, is "not covered": the reason is ``""``.
+    """
+    key = (run.cls, run.label, repr(sorted(run.params.items())), repr(rules), config, seed, tuple(bets))
+    if key not in _PARITY:
+        _PARITY[key] = _check_parity(run, rules, config, seed, tuple(bets))
+    return _PARITY[key]
+
+
+def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
+    from baccarat.engine.reference import session_bounds
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.shoes.fastdeal import seeded_table_fast
+
+    try:
+        twin = twin_of(run, rules, config, seed)
+    except TwinError as exc:
+        return exc.message
+    if twin is None:
+        return ""
+    table = seeded_table_fast(rules, seed, 1, max(CHECK_SHOES, min(2 * config.shoes_per_session, 4 * CHECK_SHOES)))
+    settled = settlement_table(table, rules)
+    if not set(bets) <= set(settled):
+        return ""
+    multipliers = {bet: settled[bet] for bet in bets}
+    sessions = session_bounds(table, config.shoes_per_session)
+    try:
+        played = play_twin(twin, run, table, multipliers, config, seed, sessions)
+    except TwinError as exc:
+        return exc.message
+    if played is None:
+        return ""
+    try:
+        reference = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+    except BaccaratError:
+        return ""  # the run reports it where it happens
+    row = first_difference(played[0], reference)
+    if row is None:
+        return None
+    return (f"its compiled twin differs from the reference at session {reference['session'][row]}, "
+            f"shoe {reference['shoe'][row]}, hand {reference['hand'][row]}, round {reference['round'][row]}")

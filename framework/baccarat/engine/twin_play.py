@@ -1,0 +1,123 @@
+"""Playing a compiled twin over sessions: the session loop's inputs made, its outputs read back as ledger columns."""
+
+from __future__ import annotations
+
+import warnings
+import zlib
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from numba.core.errors import NumbaExperimentalFeatureWarning
+
+from baccarat.engine.bet_log import session_rows
+from baccarat.engine.reference import SessionConfig, StrategyRun
+from baccarat.engine.session_loop import CHOOSE, MAX_STOPS, MOVE, OK, RESTART, STOP, session_loop
+from baccarat.engine.twins import Twin, TwinError, compile_twin_function
+from baccarat.money import MICROS_PER_CENT
+from baccarat.plugin.kernels import SIDES
+from baccarat.shoes.fastdeal import seed_words
+from baccarat.shoes.rounds import RoundTable
+from baccarat.table.bet_registry import net_column, stake_column
+
+_SAFE = 2**62
+"""Amounts (micro-units) the loop may reach: beyond, the reference plays (Python ints never overflow)."""
+
+
+def _never(view, state, params):
+    """An unused stop-rule slot."""
+    return False
+
+
+def _size(twin: Any, piece: Any, rounds: int) -> int:
+    size = twin.state_size(piece, rounds) if callable(twin.state_size) else twin.state_size
+    if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
+        raise TwinError(f"a compiled twin's state_size must be a whole number, not {size!r}")
+    return int(size)
+
+
+def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], config: SessionConfig,
+              seed: int, sessions: Sequence[tuple[int, int, int]],
+              shared: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
+    """Play ``run`` compiled over ``sessions``: its ledger columns and the pieces' states after the last session.
+
+    None when the reference must play (a bet it reports as an error, amounts
+    too large for 64-bit integers). Raise :class:`TwinError` when a twin does
+    not compile.
+    """
+    bets = tuple(multipliers)
+    inputs = _table_inputs(table, multipliers, sessions, {} if shared is None else shared)
+    mult, rows = inputs["mult"], inputs["rows"]
+    if (config.bankroll_cents + rows * twin.largest_cents * 3 * (inputs["largest_mult"] // MICROS_PER_CENT + 1)) \
+            * MICROS_PER_CENT >= _SAFE:
+        return None
+    stakes, chooser, rules = twin.pieces
+    longest = inputs["longest"]
+    try:
+        prog_size = max(1, _size(twin.progression, stakes, longest))
+        sel_size = _size(twin.selector, chooser, longest)
+        stop_size = max([0] + [_size(t, rule, longest) for t, rule in zip(twin.stops, rules, strict=True)])
+    except TwinError:
+        raise
+    except Exception as exc:
+        raise TwinError(f"a compiled twin's state_size() failed: {type(exc).__name__}: {exc}") from None
+    restart = compile_twin_function(twin.progression.restart, RESTART)
+    won = compile_twin_function(twin.progression.won, MOVE)
+    lost = compile_twin_function(twin.progression.lost, MOVE)
+    choose = compile_twin_function(twin.selector.choose, CHOOSE)
+    never = compile_twin_function(_never, STOP)
+    stops = tuple([compile_twin_function(t.stop, STOP) for t in twin.stops] + [never] * (MAX_STOPS - len(twin.stops)))
+    index = {bet: k for k, bet in enumerate(bets)}
+    side_bet = np.asarray([index.get(side, -1) for side in SIDES], dtype=np.int64)
+    words = np.zeros(len(seed_words(seed)) + 6, dtype=np.uint64)
+    n_words = len(seed_words(seed))
+    words[:n_words] = seed_words(seed)
+    words[n_words + 1] = zlib.crc32(run.label.encode("utf-8"))
+    outputs = {"stake": np.empty(rows, dtype=np.int64), "net": np.empty(rows, dtype=np.int64),
+               "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64),
+               "stopped_by": np.empty(rows, dtype=np.int64)}
+    bet_cents = np.zeros((len(bets), rows), dtype=np.int64)
+    bet_net = np.zeros((len(bets), rows), dtype=np.int64)
+    state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
+    bounds = inputs["bounds"]
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            status = session_loop()(
+                inputs["outcome"], inputs["shoe"], inputs["hand"], mult, bounds[0], bounds[1], bounds[2],
+                config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
+                restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
+                bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
+                twin.stop_codes, words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
+    except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
+        raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
+    if status != OK:
+        return None
+    columns = dict(inputs["columns"])
+    for k, name in enumerate(bets):
+        columns[stake_column(name)] = bet_cents[k]
+        columns[net_column(name)] = bet_net[k]
+    columns.update(outputs)
+    states = {"progression": state[:prog_size], "selector": state[prog_size: prog_size + sel_size]}
+    for k in range(len(twin.stops)):
+        at = prog_size + sel_size + k * stop_size
+        states[f"stop rule {k + 1}"] = state[at: at + stop_size]
+    return columns, states
+
+
+def _table_inputs(table: RoundTable, multipliers: Mapping[str, np.ndarray], sessions: Sequence[tuple[int, int, int]],
+                  shared: dict[str, Any]) -> dict[str, Any]:
+    """The loop's inputs that depend on the table and the sessions only (kept in ``shared`` for the next strategy)."""
+    if not shared:
+        mult = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in multipliers])
+        bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+        columns = session_rows(table, sessions)
+        del columns["first"], columns["length"]
+        lengths = bounds[:, 2] - bounds[:, 1]
+        shared.update(mult=mult, largest_mult=int(np.abs(mult).max()) if mult.size else 0,
+                      bounds=tuple(np.ascontiguousarray(bounds[:, i]) for i in range(3)),
+                      rows=int(lengths.sum()), longest=int(lengths.max()) if lengths.size else 0, columns=columns,
+                      outcome=np.ascontiguousarray(table.outcome, dtype=np.int64),
+                      shoe=np.array(table.shoe, dtype=np.int64),  # a copy: the kernels take writeable arrays
+                      hand=np.ascontiguousarray(table.hand, dtype=np.int64))
+    return shared
