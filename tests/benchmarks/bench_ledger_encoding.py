@@ -39,7 +39,8 @@ import polars as pl  # noqa: E402
 import pyarrow as pa  # noqa: E402
 import pyarrow.parquet as pq  # noqa: E402
 
-from baccarat.execution.executor import _PLAIN_LEDGER, run_chunk, seeded_chunks  # noqa: E402
+from baccarat.execution.chunk_play import _PLAIN_LEDGER, run_chunk  # noqa: E402
+from baccarat.execution.chunks import seeded_chunks  # noqa: E402
 from baccarat.execution.runner import prepare  # noqa: E402
 from baccarat.experiment import load_experiment  # noqa: E402
 from baccarat.shoes.columnar import encode_parquet  # noqa: E402

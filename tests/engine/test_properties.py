@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.execution import executor
-from baccarat.execution.executor import play_strategy
+from baccarat.execution import chunks as chunking
+from baccarat.execution.chunk_play import play_strategy
 from baccarat.experiment import load_experiment
 from baccarat.money import MICROS_PER_CENT
 from baccarat.odds.settlement import settlement_table
@@ -205,7 +205,7 @@ def test_any_number_of_workers_gives_the_same_rounds_and_ledger(seed: int, count
         "strategies": [{"name": f"{use} {side}", "use": use, "params": {"side": side, "unit": 5}} for use, side in strategies],
     })
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 150)  # many chunks, spread over the workers
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 150)  # many chunks, spread over the workers
         one = run_experiment(exp, workers=1)
         two = run_experiment(exp, workers=2)
     assert_frame_equal(one.rounds, two.rounds)

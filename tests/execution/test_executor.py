@@ -13,7 +13,7 @@ from helpers.datasets import dataset_bytes
 from polars.testing import assert_frame_equal
 
 from baccarat.engine.reference import run_strategy, session_bounds
-from baccarat.execution import executor
+from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import prepare, run_experiment, run_to_folder, strategy_runs
 from baccarat.experiment import load_experiment
 from baccarat.odds.fast_evs import expected_values
@@ -37,7 +37,7 @@ EXPERIMENT = {
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
     """About 2 sessions per chunk, so that a small run has many chunks."""
-    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 900)
+    monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 900)
 
 
 def experiment(**changes):
@@ -99,7 +99,7 @@ def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path
     chunked = run_experiment(exp)
     assert len(prepare(exp).chunks) > 2
     with monkeypatch.context() as patch:
-        patch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 10**9)
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 10**9)
         assert len(prepare(exp).chunks) == 2
         whole = run_experiment(exp)
     assert_frame_equal(chunked.ledger, whole.ledger)
@@ -120,9 +120,9 @@ def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) 
     """Ray in a process of its own (it takes over the process it starts in), with the same small chunks."""
     exp = experiment()
     run_to_folder(exp, tmp_path / "processes", workers=2)
-    script = ("import ray\nfrom baccarat.execution import executor\nfrom baccarat.execution.runner import run_to_folder\n"
+    script = ("import ray\nfrom baccarat.execution import chunks as chunking\nfrom baccarat.execution.runner import run_to_folder\n"
               "from baccarat.experiment import load_experiment\n"
-              f"executor.LEDGER_ROWS_PER_CHUNK = {executor.LEDGER_ROWS_PER_CHUNK}\n"
+              f"chunking.LEDGER_ROWS_PER_CHUNK = {chunking.LEDGER_ROWS_PER_CHUNK}\n"
               "ray.init(num_cpus=2, include_dashboard=False, logging_level='ERROR')\n"
               f"run_to_folder(load_experiment({EXPERIMENT!r}), {str(tmp_path / 'ray')!r}, workers=2, executor='ray')\n"
               "ray.shutdown()\n")

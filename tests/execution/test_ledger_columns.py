@@ -17,7 +17,7 @@ import polars as pl
 import pytest
 
 from baccarat.errors import StrategyError
-from baccarat.execution import executor
+from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import run_to_folder
 from baccarat.experiment import load_experiment
 
@@ -99,7 +99,7 @@ def test_per_bet_columns_are_written_for_the_bets_the_strategies_declare(tmp_pat
 def test_every_figure_is_the_same_with_every_per_bet_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exp = experiment(tmp_path, [FLAT_BANKER, MARTINGALE_BANKER, FOLLOW_LAST])
     run_to_folder(exp, tmp_path / "lean")
-    monkeypatch.setattr(executor.RunPlan, "ledger_bets", lambda plan: plan.bets)
+    monkeypatch.setattr(chunking.RunPlan, "ledger_bets", lambda plan: plan.bets)
     run_to_folder(exp, tmp_path / "full")
     lean = pl.read_parquet(tmp_path / "lean" / "ledger.parquet")
     full = pl.read_parquet(tmp_path / "full" / "ledger.parquet")

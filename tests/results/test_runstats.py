@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from baccarat.engine.compiled import DISABLE_ENV
-from baccarat.execution import executor
+from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
 from baccarat.results import report, runstats, stats
@@ -49,7 +49,7 @@ def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path: Path, workers: int,
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
+    monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
     if workers == 1:  # bands in many small blocks, the spool read a few sessions at a time
         monkeypatch.setattr(stats, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_ROWS", 37)
@@ -67,7 +67,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path:
 
 
 def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(executor, "LEDGER_ROWS_PER_CHUNK", 1_000)  # several chunks, played by worker processes
+    monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 1_000)  # several chunks, played by worker processes
     exp = experiment()
     write_shoes(tmp_path / "shoes.txt", "cards", seeded_rounds(exp.rules, 5, 1, 8))
     plugin = tmp_path / "plugins"

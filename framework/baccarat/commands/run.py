@@ -78,9 +78,9 @@ def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table."""
     from tqdm import tqdm
 
-    from baccarat.execution.executor import default_workers
     from baccarat.execution.run_folder import check_output_folder
     from baccarat.execution.runner import run_to_folder
+    from baccarat.execution.workers import default_workers
     from baccarat.experiment import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)

@@ -17,21 +17,17 @@ from baccarat import __version__
 from baccarat.engine.reference import StrategyRun
 from baccarat.errors import RulesError, StrategyError
 from baccarat.execution import glibc
-from baccarat.execution.executor import (
+from baccarat.execution.chunk_play import declared_sides
+from baccarat.execution.chunks import Chunk, RunPlan, StrategySpec, seeded_chunks, table_chunks
+from baccarat.execution.datasets import (
     LEDGER_DATASET,
     ROUNDS_DATASET,
-    Chunk,
     RunCounts,
-    RunPlan,
-    StrategySpec,
     collect_outputs,
-    declared_sides,
-    execute,
-    seeded_chunks,
-    table_chunks,
     write_frame,
     write_outputs,
 )
+from baccarat.execution.executor import execute
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
 from baccarat.money import CENTS_PER_UNIT, EXACT

@@ -1,0 +1,135 @@
+"""One chunk played: its rounds dealt (or taken), every strategy played on them, rounds and ledger encoded as Parquet.
+
+A seeded shoe's cards come from its own random stream and a strategy's from
+its label and session number, so a chunk gives the same bytes wherever it is
+played: in this process, in a worker process or on a Ray node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
+from baccarat.errors import StrategyError
+from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
+from baccarat.money import MICROS_PER_CENT
+from baccarat.shoes.rounds import RoundTable, table_digest
+from baccarat.table.rules import Rules
+
+
+def declared_sides(run: StrategyRun) -> set[str] | None:
+    """Return the bets a strategy declares it may place (its ``sides``), or None when its class does not declare them.
+
+    Composed strategies declare their selector's sides; a plain strategy
+    declares only by overriding :meth:`baccarat.plugin.strategy.Strategy.sides`
+    (the default, read from a ``side`` parameter, is a guess, not a promise).
+    """
+    from baccarat.plugin.compose import StopRuled
+    from baccarat.plugin.strategy import Strategy
+
+    cls = run.cls
+    while issubclass(cls, StopRuled):  # stop rules around a free-form strategy: its sides are the strategy's
+        cls = cls.inner
+    if getattr(cls.sides, "__func__", None) is Strategy.sides.__func__:
+        return None
+    return set(run.cls.sides(run.params))
+
+
+def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tuple[str, ...]) -> None:
+    """Refuse a strategy that staked on a bet it does not declare (the ledger has no column for it)."""
+    from baccarat.table.bet_registry import stake_column
+
+    declared = declared_sides(run)
+    if declared is None:
+        return
+    for bet in bets:
+        if bet not in declared and columns[stake_column(bet)].any():
+            raise StrategyError(f"strategy {run.label!r} staked on {bet}, which its sides() does not name "
+                                f"({', '.join(sorted(declared)) or 'none'}); declare every bet it may place; the run "
+                                "was abandoned and nothing was written")
+
+
+def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
+                  config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]],
+                  shared: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+    """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
+
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    """
+    from baccarat.engine.compiled import play_fast
+    from baccarat.engine.reference import run_strategy
+
+    columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
+    if columns is None:
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+    return columns
+
+
+def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
+    """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
+    import pyarrow as pa
+
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.results.ledger import expected_net, ledger_table
+    from baccarat.shoes.columnar import encode_parquet
+    from baccarat.shoes.fastdeal import seeded_table_fast
+
+    runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
+    table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
+    multipliers = settlement_table(table, plan.rules)
+    dealt = table_digest(table, multipliers)
+    sessions = [(chunk.first_session + k - 1, start, stop)
+                for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
+    ledgers = []
+    folded = []
+    bankrolls = []
+    shared: dict[str, Any] = {}
+    for run in runs:
+        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared)
+        columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
+        if chunk.shoe_offset or chunk.session_offset:
+            columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
+        if plan.gather_stats:
+            from baccarat.plugin.compose import stop_rule_names
+            from baccarat.results.runstats import fold_sessions
+
+            folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
+                                        plan.config.table_min_cents, stop_rule_names(run.cls)))
+            bankrolls.append(columns["bankroll"])
+        if plan.backed is not None:
+            _check_declared(run, columns, plan.bets)
+        ledgers.append(_with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa))
+    if table_digest(table, multipliers) != dealt:  # compiled plugin code included
+        raise StrategyError("the rounds or their settlement changed while the strategies played them (a strategy's code "
+                            "wrote to them); the run was abandoned and nothing was written")
+    if chunk.shoe_offset:
+        table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
+    rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
+    # Columns that never hold a null in a run are written as required: the same values, encoded faster. Which
+    # they are depends on the run only (every chunk of a run has cards or none), so every part has one schema.
+    rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
+    return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
+                       encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
+                       tuple(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER,
+                                            required=ledger.schema.names) for ledger in ledgers),
+                       tuple(folded), tuple(bankrolls))
+
+
+_PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")
+"""Ledger columns encoded without a dictionary (cheaper, and no smaller with one)."""
+
+
+_ROUNDS_ALWAYS = ("shoe", "hand", "outcome", "seed")
+
+
+_ROUNDS_WITH_CARDS = ("player_total", "banker_total", "natural", "player_pair", "banker_pair")
+"""Columns of ``rounds`` never null: always, and when the shoes have cards (the card lists stay nullable)."""
+
+
+def _with_seed(arrow: Any, plan: RunPlan, chunk: Chunk, pa: Any) -> Any:
+    if not plan.seed_column:
+        return arrow
+    return arrow.append_column("seed", pa.array(np.full(arrow.num_rows, chunk.seed, dtype=np.int64)))

@@ -1,0 +1,163 @@
+"""A run cut into chunks of whole sessions, and what every chunk needs to be played.
+
+The cut depends on the experiment only (never on the number of workers): a
+chunk holds about :data:`LEDGER_ROWS_PER_CHUNK` ledger rows of consecutive
+sessions of one seed, seeded shoes to deal or rows of recorded shoes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
+from baccarat.shoes.rounds import RoundTable
+from baccarat.table.rules import Rules
+
+LEDGER_ROWS_PER_CHUNK = 400_000
+"""About how many ledger rows (rounds x strategies) a chunk holds."""
+
+
+@dataclasses.dataclass(frozen=True)
+class StrategySpec:
+    """A strategy of the experiment as written: its label, registered name and parameters."""
+
+    label: str
+    use: str
+    params: dict[str, Any]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunPlan:
+    """What every chunk of a run needs: rules, sessions, strategies, the ledger's bets.
+
+    Strategies travel by name and are resolved against the plugins in the
+    process that plays the chunk (composed strategy classes are made at run
+    time and cannot be pickled); ``plugins_dirs`` must exist there too.
+    """
+
+    rules: Rules
+    config: SessionConfig
+    strategies: tuple[StrategySpec, ...]
+    plugins_dirs: tuple[str, ...]
+    bets: tuple[str, ...]
+    expected: dict[str, float]
+    """Exact expected value per unit staked of every bet (the ledger's ``expected_net``)."""
+    seed_column: bool = False
+    """Several seeds: rounds and ledger gain a ``seed`` column."""
+    gather_stats: bool = False
+    """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.results.runstats`)."""
+    announce_compiling: bool = False
+    """The first worker process prints a line when it compiles kernels (:mod:`baccarat.execution.compile_notice`)."""
+    backed: tuple[str, ...] | None = None
+    """The bets the strategies declare they may back (:func:`declared_sides`), or None when one of them does not say."""
+
+    def ledger_bets(self) -> tuple[str, ...]:
+        """Return the bets with ``stake_<bet>`` / ``net_<bet>`` columns in the ledger: those that carry information.
+
+        Every bet the table settles when a strategy does not declare its
+        sides; else the bets declared, and none when that is a single bet
+        (the columns would repeat ``stake`` and ``net``).
+        """
+        if self.backed is None:
+            return self.bets
+        return self.backed if len(self.backed) > 1 else ()
+
+    def runs(self) -> list[StrategyRun]:
+        """Return the strategies resolved against the plugins of this process."""
+        from baccarat.plugin.manager import registry
+
+        found = registry(self.plugins_dirs)
+        runs = []
+        for spec in self.strategies:
+            cls, params = found.configure(spec.use, spec.params)
+            runs.append(StrategyRun(spec.label, cls, params))
+        return runs
+
+
+@dataclasses.dataclass(frozen=True)
+class Chunk:
+    """Consecutive whole sessions of one seed: seeded shoes to deal, or rows of recorded shoes."""
+
+    index: int
+    seed: int
+    first_session: int
+    sessions: int
+    first_shoe: int = 1
+    shoes: int = 0
+    table: RoundTable | None = None
+    shoe_offset: int = 0
+    session_offset: int = 0
+    """Added to shoe ids and session numbers in the output (runs of several seeds continue the numbering)."""
+
+
+@dataclasses.dataclass(frozen=True)
+class ChunkOutput:
+    """A played chunk: its rounds, and each strategy's ledger, as Parquet parts; and their sizes."""
+
+    index: int
+    shoes: int
+    sessions: int
+    rounds: int
+    ledger_rows: int
+    rounds_part: bytes
+    ledger_parts: tuple[bytes, ...]
+    session_rows: tuple[Any, ...] = ()
+    """Each strategy's :class:`baccarat.results.runstats.SessionRows` (when the plan gathers statistics)."""
+    bankrolls: tuple[np.ndarray, ...] = ()
+    """Each strategy's bankroll column, micro-units (when the plan gathers statistics)."""
+
+
+def rounds_per_shoe_estimate(rules: Rules) -> float:
+    """Return about how many rounds a seeded shoe holds (4.94 cards a round on average)."""
+    if rules.reshuffle_every_round:
+        return 1.0
+    return max(1.0, (52 * rules.decks - rules.cut_card - 6) / 4.94)
+
+
+def sessions_per_chunk(rules: Rules, config: SessionConfig, strategies: int) -> int:
+    """Return how many sessions of seeded shoes make a chunk (from the experiment only)."""
+    rows_per_session = rounds_per_shoe_estimate(rules) * config.shoes_per_session * max(strategies, 1)
+    return max(1, int(LEDGER_ROWS_PER_CHUNK // rows_per_session))
+
+
+def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk]:
+    """Cut ``count`` seeded shoes of each seed into chunks of whole sessions."""
+    per_session = plan.config.shoes_per_session
+    sessions_total = math.ceil(count / per_session)
+    step = sessions_per_chunk(plan.rules, plan.config, len(plan.strategies))
+    chunks: list[Chunk] = []
+    for k, seed in enumerate(seeds):
+        for first_session in range(1, sessions_total + 1, step):
+            sessions = min(step, sessions_total - first_session + 1)
+            first_shoe = (first_session - 1) * per_session + 1
+            shoes = min(sessions * per_session, count - first_shoe + 1)
+            chunks.append(Chunk(len(chunks), seed, first_session, sessions, first_shoe, shoes,
+                                shoe_offset=k * count, session_offset=k * sessions_total))
+    return chunks
+
+
+def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list[Chunk]:
+    """Cut a table of recorded shoes into chunks of whole sessions of about the same size, for each seed."""
+    bounds = session_bounds(table, plan.config.shoes_per_session)
+    shoes_total = int(table.shoe[-1]) if len(table) else 0
+    rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(len(plan.strategies), 1))
+    groups: list[list[tuple[int, int, int]]] = [[]]
+    for bound in bounds:
+        if groups[-1] and bound[2] - groups[-1][0][1] > rows_per_chunk:
+            groups.append([])
+        groups[-1].append(bound)
+    chunks: list[Chunk] = []
+    for k, seed in enumerate(seeds):
+        for group in groups:
+            if not group:
+                continue
+            start, stop = group[0][1], group[-1][2]
+            shoes = len(np.unique(table.shoe[start:stop]))
+            chunks.append(Chunk(len(chunks), seed, group[0][0], len(group), shoes=shoes, table=table.slice(start, stop),
+                                shoe_offset=k * shoes_total, session_offset=k * len(bounds)))
+    return chunks

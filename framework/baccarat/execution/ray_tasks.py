@@ -1,0 +1,151 @@
+"""Chunks played as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
+
+from baccarat.errors import RunFailure
+from baccarat.execution.chunk_play import run_chunk
+from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
+from baccarat.execution.workers import CHUNKS_IN_FLIGHT_PER_WORKER, first_line
+
+
+def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
+              window: int, cancel: Callable[[Any], Any]) -> Iterator[ChunkOutput]:
+    """Yield every chunk's output in chunk order, keeping ``window`` chunks submitted ahead.
+
+    When the consumer stops early (an error, Ctrl-C), the chunks still
+    pending are cancelled with ``cancel``.
+    """
+    pending: deque[Any] = deque()
+    queue = iter(chunks)
+    try:
+        while True:
+            while len(pending) < window and (chunk := next(queue, None)) is not None:
+                pending.append(submit(chunk))
+            if not pending:
+                return
+            yield result(pending[0])
+            pending.popleft()
+    except BaseException:
+        for handle in pending:
+            cancel(handle)
+        raise
+
+
+def ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
+    """Run the chunks as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here.
+
+    On an error or an interrupt, the tasks still pending are cancelled.
+    """
+    ray = _import_ray()
+    from baccarat.interrupts import Interrupted, handlers_kept, starting_workers, wait_interruptibly
+
+    started = not ray.is_initialized()
+    try:
+        if started and os.environ.get("RAY_ADDRESS", "").strip():
+            check_ray_address(os.environ["RAY_ADDRESS"])
+        if started:
+            local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
+            # A local Ray's processes start deaf to Ctrl-C (it would kill them mid-task); Ray's own SIGTERM
+            # handlers are replaced by ours again, which clean up.
+            with starting_workers(), handlers_kept():
+                try:
+                    ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
+                except SystemExit as exc:  # Ray's own SIGTERM handler, while it starts
+                    if exc.code == signal.SIGTERM:
+                        raise Interrupted(signal.SIGTERM) from None
+                    raise
+        task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
+        plan_ref = ray.put(plan)
+        window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
+
+        def result(ref: Any) -> ChunkOutput:
+            try:
+                return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
+            except ray.exceptions.RayTaskError as exc:  # the task raised: our own errors arrive as they were raised
+                cause = getattr(exc, "cause", None)
+                if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
+                    raise cause from None
+                raise RunFailure(f"a Ray task failed: {first_line(exc)}; the run was abandoned and nothing was written") from None
+            except ray.exceptions.RayError as exc:  # a worker or node died, an object was lost
+                raise RunFailure(f"a Ray worker or node failed ({first_line(exc)}); "
+                                 "the run was abandoned and nothing was written") from None
+
+        yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), result, chunks, window,
+                             cancel=lambda ref: ray.cancel(ref, force=True))
+    finally:
+        if started and ray.is_initialized():
+            with handlers_kept():
+                ray.shutdown()
+
+
+RAY_CONNECT_SECONDS = 5.0
+"""Longest wait for the head node named by ``RAY_ADDRESS`` to answer."""
+
+
+def check_ray_address(address: str) -> None:
+    """Refuse a malformed ``RAY_ADDRESS`` (:class:`InputError`) and one no cluster answers at (:class:`RunFailure`).
+
+    Ray itself retries an unreachable address for minutes, printing its own
+    logs, and raises a traceback for a malformed one; a ``HOST:PORT`` (or
+    ``ray://HOST:PORT``) is tried here with a plain connection first, for at
+    most :data:`RAY_CONNECT_SECONDS`. ``auto`` and ``local`` are left to Ray.
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    from baccarat.errors import InputError
+
+    text = address.strip()
+    if text in ("auto", "local"):
+        return
+    rest = text.split("://", 1)[1] if "://" in text else text
+    scheme = text.split("://", 1)[0] if "://" in text else "ray"
+    try:
+        parts = urlsplit("//" + rest)
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if scheme not in ("ray", "http", "https") or not host or port is None or parts.path not in ("", "/"):
+        raise InputError(f"RAY_ADDRESS={address!r} is not the address of a Ray cluster: give HOST:PORT of its head node "
+                         "(for example 10.0.0.5:6379, or ray://10.0.0.5:10001 for Ray Client), or unset it to run Ray "
+                         "on this machine")
+    try:
+        socket.create_connection((host, port), timeout=RAY_CONNECT_SECONDS).close()
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise RunFailure(f"the Ray cluster at RAY_ADDRESS={address!r} cannot be reached ({reason} within "
+                         f"{RAY_CONNECT_SECONDS:g} s); start it, fix RAY_ADDRESS, or unset it to run Ray on this machine"
+                         ) from None
+
+
+def _import_ray() -> Any:
+    """Import Ray for this process, without its native failure-signal handler.
+
+    That handler takes SIGTERM over from ours and, when Ray shuts down, leaves
+    it at the default (the process would die without cleaning up). The
+    setting is read when Ray is imported, and is not passed on to the
+    processes of the local cluster.
+    """
+    if "ray" in sys.modules:
+        return sys.modules["ray"]
+    given = os.environ.get("RAY_DISABLE_FAILURE_SIGNAL_HANDLER")
+    os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = "1"
+    try:
+        import ray
+    except ImportError:
+        from baccarat.errors import InputError
+
+        raise InputError("the Ray executor needs Ray: pip install 'baccarat-backtest[ray]'") from None
+    finally:
+        if given is None:
+            del os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"]
+        else:
+            os.environ["RAY_DISABLE_FAILURE_SIGNAL_HANDLER"] = given
+    return ray
