@@ -17,8 +17,10 @@ import polars as pl
 
 from baccarat.errors import InputError
 from baccarat.experiment import Experiment, load_experiment
+from baccarat.experiment.facts import exact_analysis, run_facts
+from baccarat.results.html import render_html
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
-from baccarat.results.report import Analysis, analyse_experiment, render_html, write_results
+from baccarat.results.report import Analysis, analyse, write_results
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -80,7 +82,8 @@ class Result:
     def analysis(self) -> Analysis:
         """Every statistic of the run (see :class:`baccarat.results.report.Analysis`)."""
         if self._analysis is None:
-            self._analysis = analyse_experiment(self.scan_ledger(), self.experiment, self.baseline, stops=self.stops())
+            facts = run_facts(self.experiment)
+            self._analysis = analyse(self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops())
         return self._analysis
 
     @property
@@ -104,17 +107,15 @@ class Result:
 
     def report_html(self) -> str:
         """Return the self-contained HTML report of the run as a string."""
-        from baccarat.results.report import png_bytes
+        from baccarat.results.plots import png_bytes
 
         images = {kind: png_bytes(fig) for kind, fig in self.analysis.figures().items()}
         yaml_path = None if self.out_dir is None else self.out_dir / "experiment.yaml"
         if yaml_path is not None and yaml_path.is_file():
             text = yaml_path.read_text(encoding="utf-8")
         else:
-            from baccarat.results.report import experiment_yaml_text
-
-            text = experiment_yaml_text(self.experiment)
-        return render_html(self.analysis, self.experiment, images, text)
+            text = run_facts(self.experiment).experiment_yaml
+        return render_html(self.analysis, run_facts(self.experiment), images, text)
 
     def save_results(self, roads: Sequence[int] = (), exact: bool | None = None) -> Path:
         """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder.
@@ -129,13 +130,15 @@ class Result:
         manifest = read_manifest(out / MANIFEST_FILE)
         stops = self.stops()  # before sessions.parquet is rewritten
         before = file_states(out)
-        self._analysis = write_results(out, self.scan_ledger(), self.experiment, self.baseline, roads, exact, stops=stops)
+        show_exact = self.experiment.exact if exact is None else exact
+        self._analysis = write_results(out, self.scan_ledger(), run_facts(self.experiment), self.baseline, roads,
+                                       exact_analysis(self.experiment) if show_exact else None, stops=stops)
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
         return out
 
     def _repr_html_(self) -> str:
-        from baccarat.results.report import summary_html
+        from baccarat.results.html import summary_html
 
         return f"<b>{self.experiment.name}</b>{summary_html(self.summary)}"
 

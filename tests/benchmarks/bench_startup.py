@@ -30,17 +30,19 @@ IMPORTS = "import numpy, polars, pyarrow.parquet"
 DRAW = """
 import sys, time
 from baccarat import api
-from baccarat.results import report
+from baccarat.experiment.facts import run_facts
+from baccarat.results import html, plots
+from baccarat.results.manifest import read_manifest
 run = api.load(sys.argv[1])
 analysis = run.analysis
 frames = (analysis.summary, analysis.comparison, analysis.bands, analysis.paths)  # statistics first: not timed
 text = (run.out_dir / "experiment.yaml").read_text()
-manifest = report.read_manifest(run.out_dir / "manifest.json")
+manifest = read_manifest(run.out_dir / "manifest.json")
 best = float("inf")
 for k in range(4):  # the first draws once: imports and fonts, as a run that draws has them
     start = time.perf_counter()
-    images = {kind: report.png_bytes(figure) for kind, figure in analysis.figures().items()}
-    page = report.render_html(analysis, run.experiment, images, text, manifest, None)
+    images = {kind: plots.png_bytes(figure) for kind, figure in analysis.figures().items()}
+    page = html.render_html(analysis, run_facts(run.experiment), images, text, manifest, None)
     if k:
         best = min(best, time.perf_counter() - start)
 print(best)

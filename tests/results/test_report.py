@@ -13,8 +13,11 @@ from helpers.png import png_size
 
 from baccarat import cli
 from baccarat.experiment import load_experiment
+from baccarat.experiment.facts import run_facts
 from baccarat.results import stats
-from baccarat.results.report import SUMMARY_ROWS, analyse, format_summary, write_results
+from baccarat.results.formatting import format_summary
+from baccarat.results.html import SUMMARY_ROWS
+from baccarat.results.report import analyse, write_results
 
 EXPERIMENT = {
     "name": "report-test",
@@ -247,7 +250,7 @@ def test_write_results_works_without_experiment_files(tmp_path) -> None:
     ledger = flat_ledger({"a": ["WLW", "LL"], "b": ["TTT", "WW"]})
     experiment = load_experiment({"name": "bare", "session": {"bankroll": 100, "table_min": 10},
                                   "strategies": [{"name": "a", "use": "flat"}, {"name": "b", "use": "flat"}]})
-    analysis = write_results(tmp_path, ledger.lazy(), experiment)
+    analysis = write_results(tmp_path, ledger.lazy(), run_facts(experiment))
     assert analysis.summary.equals(analyse(ledger, 100, 10).summary)
     page = parse(tmp_path / "report.html")
     assert not page.errors and page.headers["summary"] == ["measure", "a", "b"]

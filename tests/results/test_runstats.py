@@ -15,6 +15,7 @@ from baccarat.engine.compiled import DISABLE_ENV
 from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
+from baccarat.experiment.facts import run_facts
 from baccarat.results import report, runstats, stats
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds
@@ -55,8 +56,8 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path:
         monkeypatch.setattr(runstats, "READ_ROWS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
-    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp,
-                                          stops=reference_engine_stops(exp, monkeypatch))
+    reference = report.analyse(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), run_facts(exp).bankroll,
+                               run_facts(exp).table_min, stops=reference_engine_stops(exp, monkeypatch))
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
     stopped = result.analysis.sessions.group_by("strategy", maintain_order=True).agg(pl.col("stopped_by").unique().sort())
@@ -86,8 +87,8 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
                      strategies=[*STRATEGIES[:2], {"name": "every other", "use": "every-other"}],
                      plugins_dir=str(plugin))
     result = run_to_folder(exp, tmp_path / "run", workers=2)
-    reference = report.analyse_experiment(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), exp,
-                                          stops=reference_engine_stops(exp, monkeypatch))
+    reference = report.analyse(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), run_facts(exp).bankroll,
+                               run_facts(exp).table_min, stops=reference_engine_stops(exp, monkeypatch))
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
     assert ledger.filter(pl.col("strategy") == "every other")["stake_tie"].cast(pl.Float64).max() == 10

@@ -29,6 +29,7 @@ from baccarat.execution.datasets import (
 )
 from baccarat.execution.executor import execute
 from baccarat.execution.run_folder import atomic_folder
+from baccarat.experiment.facts import exact_analysis, run_facts
 from baccarat.experiment.model import Experiment
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
@@ -320,8 +321,9 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
         data_files, _ = folder_contents(tmp)
         precomputed = statistics() if statistics is not None else {}
-        analysis = write_results(tmp, pl.scan_parquet(tmp / LEDGER_DATASET), experiment, baseline, plots=plots,
-                                 **precomputed)
+        exact = exact_analysis(experiment) if experiment.exact else None
+        analysis = write_results(tmp, pl.scan_parquet(tmp / LEDGER_DATASET), run_facts(experiment), baseline, exact=exact,
+                                 plots=plots, **precomputed)
         record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
     return Path(out_dir), analysis
 

@@ -114,7 +114,7 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
 
 def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
-    from baccarat.results.report import frame_records
+    from baccarat.results.formatting import frame_records
 
     return {"runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
             "paired": comparison.paired, "reason": comparison.reason,
@@ -123,7 +123,9 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
 
 def format_comparison(comparison: RunComparison) -> str:
     """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
-    from baccarat.results.report import _edge, _verdict, fmt_interval, fmt_money, fmt_percent, format_summary
+    from baccarat.results.formatting import fmt_edge as _edge
+    from baccarat.results.formatting import fmt_interval, fmt_money, fmt_percent, format_summary
+    from baccarat.results.formatting import verdict as _verdict
 
     lines = [f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
              f"{'paired' if comparison.paired else 'unpaired'}: {comparison.reason}", "",

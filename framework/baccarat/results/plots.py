@@ -8,6 +8,7 @@ backend) and PNG files are rendered by the Agg canvas.
 
 from __future__ import annotations
 
+import io
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -276,3 +277,10 @@ def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Fi
     if exact:
         left.legend(loc="upper left", fontsize=8)
     return fig
+
+
+def png_bytes(fig: Figure) -> bytes:
+    """Return ``fig`` rendered as PNG bytes."""
+    buffer = io.BytesIO()
+    save_png(fig, buffer)
+    return buffer.getvalue()

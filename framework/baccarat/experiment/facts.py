@@ -1,0 +1,46 @@
+"""What the report states about a run, taken from its experiment: :class:`~baccarat.results.facts.RunFacts`."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import yaml
+
+from baccarat.experiment.model import Experiment
+from baccarat.money import cents_to_decimal
+from baccarat.results.facts import RunFacts
+from baccarat.results.formatting import fmt_count
+
+
+def experiment_yaml_text(experiment: Experiment) -> str:
+    """Return the experiment as YAML, its rules resolved: running it again gives the same results."""
+    return yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
+
+
+def shoes_text(experiment: Experiment) -> str:
+    """Describe the experiment's shoes in a few words, as the report's setup table shows them."""
+    shoes = experiment.shoes
+    if shoes.get("source") == "recorded":
+        return f"recorded shoes from {shoes.get('path')} ({shoes.get('format')} format)"
+    seeds = experiment.seeds
+    which = f"seed {seeds[0]}" if len(seeds) == 1 else f"for each of the seeds {', '.join(map(str, seeds))}"
+    return f"{fmt_count(int(shoes.get('count', 0)))} seeded shoes, {which}"
+
+
+def run_facts(experiment: Experiment) -> RunFacts:
+    """Return the facts the report states about a run of ``experiment``."""
+    session = experiment.session
+    return RunFacts(name=experiment.name, rules=experiment.rules.name, decks=experiment.rules.decks,
+                    one_round_shoes=experiment.rules.reshuffle_every_round, shoes=shoes_text(experiment),
+                    bankroll=cents_to_decimal(session.bankroll_cents), table_min=cents_to_decimal(session.table_min_cents),
+                    table_max=cents_to_decimal(session.table_max_cents), shoes_per_session=session.shoes_per_session,
+                    experiment_yaml=experiment_yaml_text(experiment))
+
+
+def exact_analysis(experiment: Experiment) -> Callable[..., Any]:
+    """Return the exact analysis of the experiment's strategies, to be called with ``rounds=`` (its session length)."""
+    from baccarat.exact.analysis import analyse_experiment
+
+    return functools.partial(analyse_experiment, experiment, bands=True)

@@ -1,0 +1,306 @@
+"""The self-contained HTML report of a run: its sections, tables and embedded images, from the analysis and the run's facts."""
+
+from __future__ import annotations
+
+import base64
+import html
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import polars as pl
+
+from baccarat.results.facts import RunFacts
+from baccarat.results.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict
+
+if TYPE_CHECKING:
+    from baccarat.results.report import Analysis
+
+# HTML -------------------------------------------------------------------------------------------------
+
+SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
+    ("sessions", "Sessions", "Independent sessions played (each starts with the full bankroll)."),
+    ("rounds", "Rounds with a bet", "Rounds on which the strategy staked something."),
+    ("wagered", "Total wagered", "Sum of all stakes."),
+    ("net", "Net result", "Sum of all round results (wins minus losses), exact."),
+    ("final_bankroll_mean", "Final bankroll, mean", "Mean over sessions of the bankroll at the end of the session."),
+    ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
+    ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
+    ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
+    ("expected_edge", "Expected edge", "Theoretical edge of the bets placed (exact odds off the top)."),
+    ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
+    ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
+    ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
+    ("rounds_to_ruin_mean", "Rounds to ruin, mean", "Mean round of ruin among ruined sessions."),
+    ("rounds_to_ruin_median", "Rounds to ruin, median", "Median round of ruin among ruined sessions."),
+    ("max_drawdown", "Max drawdown, worst session", "Largest fall of the bankroll from a previous peak (the initial "
+     "bankroll counts as a peak), worst session."),
+    ("max_drawdown_mean", "Max drawdown, mean", "The same, averaged over sessions."),
+    ("longest_losing_streak", "Longest losing streak", "Most lost bets in a row in one session (pushes and rounds "
+     "without a bet are skipped)."),
+    ("max_stake", "Largest stake", "Largest amount staked on one round."),
+    ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
+    ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
+    ("sessions_in_profit_ci", "Sessions in profit, 95% CI", "Wilson score interval of the share of sessions in profit."),
+)
+"""(key, label, explanation) of each line of the report's summary table."""
+
+_FORMATS = {
+    "sessions": fmt_count, "rounds": fmt_count, "capped_bets": fmt_count, "longest_losing_streak": fmt_count,
+    "rounds_to_ruin_mean": fmt_count, "rounds_to_ruin_median": fmt_count,
+    "edge": fmt_edge, "expected_edge": fmt_edge, "risk_of_ruin": fmt_percent, "sessions_in_profit": fmt_percent,
+}
+
+STYLE = """
+body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;padding:0 1rem;color:#1d2430}
+h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
+.meta{color:#57606a;margin-top:0}
+table{border-collapse:collapse;font-size:.92rem;margin:.6rem 0;max-width:100%}
+th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:right;white-space:nowrap}
+th{background:#f6f8fa;white-space:normal;overflow-wrap:anywhere;vertical-align:bottom}
+td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:anywhere;min-width:8rem}
+td .ci{display:block;color:#57606a;font-size:.85em}
+table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0}
+tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
+figure{margin:1.2rem 0}figure img{max-width:100%;border:1px solid #d0d7de}figcaption{color:#57606a;font-size:.9rem}
+pre{background:#f6f8fa;padding:1rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
+dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
+ul.glance li{margin:.3rem 0}
+"""
+"""The report's style: it fits a 1400-pixel window (tests/results/test_report_layout.py measures it in Chromium)."""
+
+SUMMARY_STRATEGIES_PER_TABLE = 6
+"""Most strategy columns in one summary table; more strategies make several tables, evenly filled."""
+
+CAPTIONS = {
+    "bankroll": "Bankroll over the rounds of a session: the line is the median session, the dark band holds the middle "
+                "50% of sessions and the light band 90%; grey lines are a few individual sessions. A session that has "
+                "ended keeps its final bankroll.",
+    "final": "Final bankroll of every session, per strategy; the dashed line is the initial bankroll, the solid line the median.",
+    "ruin": "Share of sessions already ruined (bankroll below the table minimum) after each round.",
+    "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
+                  "an interval that does not cross zero is a real difference.",
+}
+
+
+def _e(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _cell(key: str, row: Mapping[str, Any]) -> str:
+    if key.endswith("_ci"):
+        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt_edge if key == "edge_ci" else fmt_percent)
+    return _FORMATS.get(key, fmt_money)(row[key])
+
+
+def summary_html(summary: pl.DataFrame) -> str:
+    """Return the summary as HTML tables: one column per strategy, one line per measure.
+
+    Past :data:`SUMMARY_STRATEGIES_PER_TABLE` strategies, the columns are
+    shared evenly among several tables (ids ``summary``, ``summary-2``, ...),
+    so that the page never scrolls sideways.
+    """
+    rows = list(summary.iter_rows(named=True))
+    tables = max(1, -(-len(rows) // SUMMARY_STRATEGIES_PER_TABLE))
+    per_table = max(1, -(-len(rows) // tables))
+    parts = []
+    for k in range(tables):
+        group = rows[k * per_table:(k + 1) * per_table]
+        head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in group)
+        body = []
+        for key, label, note in SUMMARY_ROWS:
+            cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in group)
+            body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
+        table_id = "summary" if k == 0 else f"summary-{k + 1}"
+        parts.append(f'<table id="{table_id}"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
+                     f"<tbody>{''.join(body)}</tbody></table>")
+    return "".join(parts)
+
+
+def _with_ci(value: str, low: Any, high: Any, fmt: Any = fmt_money) -> str:
+    """A cell: the value, its 95% interval on a line below."""
+    return f'{_e(value)}<span class="ci">{_e(fmt_interval(low, high, fmt))}</span>'
+
+
+def _comparison_html(comparison: pl.DataFrame) -> str:
+    if not comparison.height:
+        return "<p>Only one strategy ran: there is nothing to compare.</p>"
+    baseline = comparison.get_column("baseline")[0]
+    head = ("<tr><th class=\"label\">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>"
+            "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
+            "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>")
+    body = []
+    for r in comparison.iter_rows(named=True):
+        css, said = verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])
+        ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"],
+                        fmt_percent)
+        body.append(
+            f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
+            f"<td>{_with_ci(fmt_money(r['net_diff_mean']), r['net_diff_ci_low'], r['net_diff_ci_high'])}</td>"
+            f"<td>{_e(fmt_money(r['net_diff']))}</td>"
+            f"<td>{_with_ci(fmt_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], fmt_edge)}</td>"
+            f"<td>{ruin}</td>"
+            f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
+            f"<td>{_e(fmt_count(r['sessions']))}</td></tr>")
+    return (f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
+            "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
+            "when its 95% interval excludes zero.</p>"
+            f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def _glance_html(summary: pl.DataFrame) -> str:
+    items = []
+    for r in summary.iter_rows(named=True):
+        parts = [f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
+                 f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"]
+        if not missing(r["edge"]):
+            ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
+            parts.append(f"a realised edge of {_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})")
+        if not missing(r["expected_edge"]):
+            parts.append(f"against {_e(fmt_edge(r['expected_edge']))} expected")
+        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+        profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
+        parts.append(f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
+                     f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})")
+        items.append("<li>" + "; ".join(parts) + ".</li>")
+    return f'<ul class="glance">{"".join(items)}</ul>'
+
+
+def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
+    items = [
+        ("Rules", f"{facts.rules}: {facts.decks} decks"),
+        ("Shoes", facts.shoes),
+        ("Sessions", f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
+                     f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}"),
+    ]
+    if manifest:
+        versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
+        if versions and isinstance(versions, Mapping):
+            items.append(("Versions", ", ".join(f"{k} {v}" for k, v in versions.items())))
+        if timings and isinstance(timings, Mapping):
+            items.append(("Timings", ", ".join(f"{k} {_seconds(v)}" for k, v in timings.items())))
+        for warning in warnings if isinstance(warnings, list) else []:
+            items.append(("Warning", str(warning)))
+    rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in items)
+    return f'<table class="facts">{rows}</table>'
+
+
+def _run_date(manifest: Mapping[str, Any] | None) -> str:
+    """``Run on 2026-01-01 12:00 UTC. `` from the manifest's ``run_at``; empty for runs that did not record it."""
+    from datetime import UTC, datetime
+
+    value = manifest.get("run_at") if isinstance(manifest, Mapping) else None
+    try:
+        when = datetime.fromisoformat(str(value)).astimezone(UTC)
+    except ValueError:
+        return ""
+    return f"Run on {when:%Y-%m-%d %H:%M} UTC. "
+
+
+def _seconds(value: Any) -> str:
+    return f"{float(value):.2f} s" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
+
+
+def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[..., Any]) -> str:
+    """Return the report's Exact analysis section: exact figures beside the simulated ones, and their plot.
+
+    ``exact_analysis`` analyses the run's strategies for a session length
+    (``rounds=``; :func:`baccarat.experiment.facts.exact_analysis`).
+
+    Session length: ``shoes_per_session`` rounds for one-round shoes, else
+    the longest session of the run. An analysis beyond the memory bound is
+    reported in the section, not as a failure of the report.
+    """
+    from baccarat.exact.bounds import ExactLimitError
+    from baccarat.results.plots import exact_figure, png_bytes
+
+    rounds = None if facts.one_round_shoes else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
+    try:
+        exact = exact_analysis(rounds=rounds)
+    except ExactLimitError as exc:
+        return f"<h2>Exact analysis</h2>\n<p>{_e(exc)}</p>\n"
+    kind = ("exact: the rounds are independent" if exact.exact
+            else "the independent-rounds approximation: the rounds of a shoe are not independent")
+    summary = {row["strategy"]: row for row in analysis.summary.iter_rows(named=True)}
+    rows = []
+    for result in exact.results:
+        row = summary.get(result.strategy, {})
+        low, high = row.get("risk_of_ruin_ci_low"), row.get("risk_of_ruin_ci_high")
+        inside = low is not None and high is not None and low - 1e-12 <= result.risk_of_ruin <= high + 1e-12
+        mean_net = (float(row["final_bankroll_mean"]) - float(analysis.initial_bankroll)
+                    if row.get("final_bankroll_mean") is not None else None)
+        simulated = _with_ci(fmt_percent(row.get("risk_of_ruin"), 2), low, high, fmt_percent)
+        rows.append(f"<tr><td>{_e(result.strategy)}</td><td>{simulated}</td>"
+                    f"<td>{_e(fmt_percent(result.risk_of_ruin, 2))}</td><td>{'yes' if inside else 'no'}</td>"
+                    f"<td>{_e(fmt_percent(row.get('sessions_in_profit'), 2))}</td><td>{_e(fmt_percent(result.p_profit, 2))}</td>"
+                    f"<td>{_e(fmt_money(mean_net))}</td><td>{_e(fmt_money(result.expected_net))}</td></tr>")
+    table = ("<table><thead><tr><th>strategy</th><th>risk of ruin, simulated (95%)</th><th>risk of ruin, exact</th>"
+             "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
+             "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>"
+             + "".join(rows) + "</tbody></table>")
+    skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
+    figure = ""
+    if exact.results:
+        uri = "data:image/png;base64," + base64.b64encode(
+            png_bytes(exact_figure(analysis.ruin, analysis.bands, exact.results))).decode("ascii")
+        figure = (f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
+                  "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
+                  "(solid, shaded); see docs/exact.md.</figcaption></figure>")
+    return (f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n"
+            f"{table}\n{figure}\n" + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""))
+
+
+def _roads_html(roads: Mapping[int, bytes] | None) -> str:
+    if not roads:
+        return ""
+    figures = "".join(f'<figure id="roads-shoe-{shoe}"><img src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
+                      f'alt="Roads of shoe {shoe}"><figcaption>Scoreboard roads of shoe {shoe}</figcaption></figure>'
+                      for shoe, data in roads.items())
+    return ("<h2>Roads</h2>\n<p>Bead plate, big road, big eye boy, small road and cockroach pig of the shoes asked for "
+            "(conventions in docs/roads.md).</p>\n" + figures + "\n")
+
+
+def render_html(analysis: Analysis, facts: RunFacts, images: Mapping[str, bytes], experiment_yaml: str,
+                manifest: Mapping[str, Any] | None = None, roads: Mapping[int, bytes] | None = None,
+                exact: str = "") -> str:
+    """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource.
+
+    ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section; ``exact`` is the
+    exact-analysis section (:func:`exact_html`), shown after the plots.
+    """
+    from baccarat import __version__
+
+    figures = []
+    for kind, data in images.items():
+        uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
+        figures.append(f'<figure id="plot-{_e(kind)}"><img src="{uri}" alt="{_e(CAPTIONS.get(kind, kind))}">'
+                       f"<figcaption>{_e(CAPTIONS.get(kind, ''))}</figcaption></figure>")
+    definitions = "".join(f"<dt>{_e(label)}</dt><dd>{_e(note)}</dd>" for _, label, note in SUMMARY_ROWS)
+    title = f"{facts.name}: baccarat backtest report"
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(title)}</title>
+<style>{STYLE}</style>
+</head>
+<body>
+<h1>{_e(facts.name)}</h1>
+<p class="meta">{_e(_run_date(manifest))}Baccarat backtest report, baccarat {_e(__version__)}</p>
+{_setup_html(facts, manifest)}
+<h2>At a glance</h2>
+{_glance_html(analysis.summary)}
+<h2>Summary</h2>
+<p>Hover a measure for its definition; exact figures are in summary.csv.</p>
+{summary_html(analysis.summary)}
+<h2>Paired comparison</h2>
+{_comparison_html(analysis.comparison)}
+<h2>Plots</h2>
+{"".join(figures)}
+{exact}{_roads_html(roads)}<h2>Definitions</h2>
+<dl>{definitions}</dl>
+<h2>Experiment</h2>
+<pre>{_e(experiment_yaml)}</pre>
+</body>
+</html>
+"""
