@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.results import stats
+from baccarat.results import comparisons, stats
 
 EXPERIMENT = """name: cmp
 shoes: {seed: 5, count: 12}
@@ -55,7 +55,7 @@ def test_runs_on_the_same_rounds_are_paired_session_by_session(runs: Path, capsy
     same = next(r for r in doc["comparison"] if r["strategy"] == "b: flat")
     assert (same["net_diff_mean"], same["net_diff_ci_low"], same["net_diff_ci_high"]) == (0, 0, 0)
     assert same["sessions_better"] == same["sessions_worse"] == 0
-    expected = stats.paired_comparison(pl.concat([sessions_of(runs, "a"), sessions_of(runs, "b")]))
+    expected = comparisons.paired_comparison(pl.concat([sessions_of(runs, "a"), sessions_of(runs, "b")]))
     for row, want in zip(doc["comparison"], expected.iter_rows(named=True), strict=True):
         assert row["strategy"] == want["strategy"] and row["baseline"] == "a: flat"
         for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "edge_diff", "risk_of_ruin_diff"):

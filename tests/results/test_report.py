@@ -14,7 +14,7 @@ from helpers.png import png_size
 from baccarat import cli
 from baccarat.experiment import load_experiment
 from baccarat.experiment.facts import run_facts
-from baccarat.results import stats
+from baccarat.results import comparisons, stats
 from baccarat.results.formatting import format_summary
 from baccarat.results.html import SUMMARY_ROWS
 from baccarat.results.report import analyse, write_results
@@ -134,7 +134,7 @@ def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None
 
 def test_comparison_csv_pairs_every_strategy_with_the_first(run_dir) -> None:
     csv = pl.read_csv(run_dir / "comparison.csv")
-    assert csv.columns == list(stats.COMPARISON_COLUMNS)
+    assert csv.columns == list(comparisons.COMPARISON_COLUMNS)
     assert csv.get_column("strategy").to_list() == LABELS[1:]
     assert set(csv.get_column("baseline")) == {"flat banker"}
 

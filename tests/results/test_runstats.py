@@ -16,7 +16,7 @@ from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
 from baccarat.experiment.facts import run_facts
-from baccarat.results import report, runstats, stats
+from baccarat.results import curves, report, runstats
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds
 
@@ -52,7 +52,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path:
                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
     if workers == 1:  # bands in many small blocks, the spool read a few sessions at a time
-        monkeypatch.setattr(stats, "BAND_CELLS", 100)
+        monkeypatch.setattr(curves, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_ROWS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
@@ -113,5 +113,5 @@ def test_percentiles_of_sorted_rows_of_bankrolls() -> None:
     rng = np.random.default_rng(7)
     for sessions in (1, 2, 19, 20, 21, 1_000, 4_321):
         matrix = np.sort(np.round(rng.exponential(500.0, size=(3, sessions)), 2), axis=1)
-        expected = np.percentile(matrix, stats.BAND_PERCENTILES, axis=1).T
-        assert np.array_equal(runstats.percentiles_of_sorted(matrix, stats.BAND_PERCENTILES), expected)
+        expected = np.percentile(matrix, curves.BAND_PERCENTILES, axis=1).T
+        assert np.array_equal(runstats.percentiles_of_sorted(matrix, curves.BAND_PERCENTILES), expected)

@@ -11,7 +11,7 @@ import pytest
 from helpers.handmade import flat_ledger, make_ledger
 
 from baccarat.errors import InputError
-from baccarat.results import stats
+from baccarat.results import comparisons, curves, stats
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
 
@@ -198,7 +198,7 @@ def paired_ledger() -> pl.DataFrame:
 
 
 def test_paired_difference_of_net_per_session() -> None:
-    row = stats.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
     assert (row["strategy"], row["baseline"], row["sessions"]) == ("b", "a", 3)
     assert row["net_diff"] == Decimal("30")  # 10 - (-20)
     # Differences 10, 20, 0: mean 10, sample sd 10, se 10 / sqrt(3).
@@ -210,7 +210,7 @@ def test_paired_difference_of_net_per_session() -> None:
 
 
 def test_paired_difference_of_risk_of_ruin() -> None:
-    row = stats.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
     # Ruin differences 0, 0, 1: mean 1/3, sample variance 1/3, se sqrt(1/3)/sqrt(3) = 1/3.
     assert row["risk_of_ruin_diff"] == pytest.approx(1 / 3)
     assert (row["risk_of_ruin_diff_ci_low"], row["risk_of_ruin_diff_ci_high"]) == pytest.approx((1 / 3 - Z / 3, 1 / 3 + Z / 3))
@@ -218,7 +218,7 @@ def test_paired_difference_of_risk_of_ruin() -> None:
 
 def test_edge_difference_is_the_difference_of_realised_edges() -> None:
     sessions = stats.session_table(paired_ledger(), 100, 10)
-    row = stats.paired_comparison(sessions).row(0, named=True)
+    row = comparisons.paired_comparison(sessions).row(0, named=True)
     # a: 20 lost of 40 wagered; b: 10 won of 230 wagered.
     assert row["edge_diff"] == pytest.approx(-10 / 230 - 0.5)
 
@@ -232,7 +232,7 @@ def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interva
     })
     sessions = stats.session_table(ledger, 100, 10)
     wild = stats.summary_table(sessions).row(1, named=True)
-    row = stats.paired_comparison(sessions).row(0, named=True)
+    row = comparisons.paired_comparison(sessions).row(0, named=True)
     assert row["edge_diff"] == pytest.approx(wild["edge"] - 0.1)
     assert row["edge_diff_ci_high"] - row["edge_diff_ci_low"] == pytest.approx(wild["edge_ci_high"] - wild["edge_ci_low"])
 
@@ -240,7 +240,7 @@ def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interva
 def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> None:
     one = flat_ledger({"x": ["WLLTL-W", "LLWWWW", "LWL"]})
     ledger = pl.concat([one, one.with_columns(pl.lit("copy").alias("strategy"))])
-    row = stats.paired_comparison(stats.session_table(ledger, 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(stats.session_table(ledger, 100, 10)).row(0, named=True)
     assert row["net_diff"] == 0
     for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high",
                 "risk_of_ruin_diff", "sessions_better", "sessions_worse"):
@@ -249,16 +249,16 @@ def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> No
 
 def test_baseline_can_be_chosen_and_an_unknown_one_is_named() -> None:
     sessions = stats.session_table(paired_ledger(), 100, 10)
-    row = stats.paired_comparison(sessions, baseline="b").row(0, named=True)
+    row = comparisons.paired_comparison(sessions, baseline="b").row(0, named=True)
     assert (row["strategy"], row["baseline"]) == ("a", "b")
     assert row["net_diff"] == Decimal("-30")
     with pytest.raises(InputError, match="did you mean 'b'"):
-        stats.paired_comparison(sessions, baseline="bb")
+        comparisons.paired_comparison(sessions, baseline="bb")
 
 
 def test_a_single_strategy_has_nothing_to_compare() -> None:
-    comparison = stats.paired_comparison(stats.session_table(flat_ledger(TWO_SESSIONS), 100, 10))
-    assert comparison.height == 0 and list(comparison.columns) == list(stats.COMPARISON_COLUMNS)
+    comparison = comparisons.paired_comparison(stats.session_table(flat_ledger(TWO_SESSIONS), 100, 10))
+    assert comparison.height == 0 and list(comparison.columns) == list(comparisons.COMPARISON_COLUMNS)
 
 
 # Aggregates for the plots ------------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None
     # Bankrolls after each round: session 1: 110 120 (ends), session 2: 90 80 70, session 3: 100 110 120.
     ledger = make_ledger({("s", 1): [(10, 10), (10, 10)], ("s", 2): [(10, -10)] * 3, ("s", 3): [(10, 0), (10, 10), (10, 10)]})
     sessions = stats.session_table(ledger, 100, 10)
-    bands = stats.bankroll_bands(ledger, sessions, 100)
+    bands = curves.bankroll_bands(ledger, sessions, 100)
     assert bands.get_column("round").to_list() == [0, 1, 2, 3]
     assert bands.get_column("p50").to_list() == pytest.approx([100, 100, 110, 120])  # round 3: 120 (kept), 70, 120
     assert bands.get_column("p25").to_list() == pytest.approx([100, 95, 95, 95])  # linear between sorted values
@@ -277,7 +277,7 @@ def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None
 def test_bankroll_bands_sample_long_sessions_and_bound_memory() -> None:
     ledger = flat_ledger({"s": ["WL" * 300, "LW" * 300]}, initial=1000)
     sessions = stats.session_table(ledger, 1000, 10)
-    bands = stats.bankroll_bands(ledger, sessions, 1000, points=50, cells=7)
+    bands = curves.bankroll_bands(ledger, sessions, 1000, points=50, cells=7)
     rounds = bands.get_column("round").to_list()
     assert rounds[0] == 0 and rounds[1] == 1 and rounds[-1] == 600 and len(rounds) == 51
     # After an even round both sessions are back at 1000; after an odd one they are at 1010 and 990.
@@ -293,14 +293,14 @@ def test_ruin_curve_is_the_share_ruined_by_each_round() -> None:
         ("s", 3): [(50, -50), (50, -45), (0, 0)],
         ("s", 4): [(10, -10), (10, 10), (10, -10)],
     })
-    curve = stats.ruin_curve(stats.session_table(ledger, 100, 10))
+    curve = curves.ruin_curve(stats.session_table(ledger, 100, 10))
     assert curve.get_column("round").to_list() == [0, 1, 2, 3]
     assert curve.get_column("ruined").to_list() == pytest.approx([0, 0.25, 0.5, 0.5])
 
 
 def test_sample_paths_start_at_the_initial_bankroll() -> None:
     ledger = flat_ledger({"a": ["WL", "LL", "W"], "b": ["TT", "WW", "L"]})
-    paths = stats.sample_paths(ledger, stats.session_table(ledger, 100, 10), 100, count=2)
+    paths = curves.sample_paths(ledger, stats.session_table(ledger, 100, 10), 100, count=2)
     assert set(paths.get_column("session")) == {1, 2}
     a1 = paths.filter((pl.col("strategy") == "a") & (pl.col("session") == 1))
     assert a1.get_column("round").to_list() == [0, 1, 2]

@@ -4,9 +4,9 @@ Two runs played the very same rounds when their rules, shoes (source, seeds
 and count, or recorded file and format) and shoes per session are the same
 and their ``rounds.parquet`` hold the same outcomes: session ``s`` of one
 then met exactly the cards of session ``s`` of the other, and strategies of
-both are paired session by session (:func:`baccarat.results.stats.paired_comparison`),
+both are paired session by session (:func:`baccarat.results.comparisons.paired_comparison`),
 as strategies within one run are. Otherwise the comparison is unpaired, with
-independent-sample intervals (:func:`baccarat.results.stats.unpaired_comparison`).
+independent-sample intervals (:func:`baccarat.results.comparisons.unpaired_comparison`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any, Protocol
 import polars as pl
 
 from baccarat.errors import InputError
-from baccarat.results import stats
+from baccarat.results import comparisons, stats
 
 
 class SavedRun(Protocol):
@@ -108,7 +108,7 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
               for name, result in zip(names, results, strict=True)]
     sessions = pl.concat(tables, how="diagonal_relaxed")
     summary = stats.summary_table(sessions)
-    compare = stats.paired_comparison if paired else stats.unpaired_comparison
+    compare = comparisons.paired_comparison if paired else comparisons.unpaired_comparison
     return RunComparison(names, folders, paired, reason, summary, compare(sessions, baseline))
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results import stats
+from baccarat.results import comparisons, curves, stats
 from baccarat.results.facts import RunFacts
 from baccarat.results.manifest import read_manifest
 
@@ -70,19 +70,19 @@ class Analysis:
 
     @property
     def comparison(self) -> pl.DataFrame:
-        """Each strategy against the baseline, paired by session (:func:`baccarat.results.stats.paired_comparison`)."""
+        """Each strategy against the baseline, paired by session (:func:`baccarat.results.comparisons.paired_comparison`)."""
         self._comparison = _ready(self._comparison)
         return self._comparison
 
     @property
     def bands(self) -> pl.DataFrame:
-        """The bankroll percentile bands (:func:`baccarat.results.stats.bankroll_bands`)."""
+        """The bankroll percentile bands (:func:`baccarat.results.curves.bankroll_bands`)."""
         self._bands = _ready(self._bands)
         return self._bands
 
     @property
     def paths(self) -> pl.DataFrame:
-        """The bankroll paths of a few sample sessions (:func:`baccarat.results.stats.sample_paths`)."""
+        """The bankroll paths of a few sample sessions (:func:`baccarat.results.curves.sample_paths`)."""
         self._paths = _ready(self._paths)
         return self._paths
 
@@ -117,7 +117,7 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
-    :func:`stats.bankroll_bands` of that ledger already computed, or for the
+    :func:`curves.bankroll_bands` of that ledger already computed, or for the
     bands a function computing them (``baccarat run`` gathers them while it
     plays, see :mod:`baccarat.results.runstats`). With ``background``, the bands, the
     summary, the comparison and the sample paths are computed there, each
@@ -136,16 +136,16 @@ def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_m
     if not plots:
         pending_bands = None
     elif bands is None:
-        pending_bands = later(stats.bankroll_bands, ledger, sessions, initial)
+        pending_bands = later(curves.bankroll_bands, ledger, sessions, initial)
     else:  # first: the bands take longest
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
     return Analysis(
         sessions=sessions,
         _summary=later(stats.summary_table, sessions),
-        _comparison=later(stats.paired_comparison, sessions, baseline),
+        _comparison=later(comparisons.paired_comparison, sessions, baseline),
         _bands=pending_bands,
-        ruin=stats.ruin_curve(sessions),
-        _paths=later(stats.sample_paths, ledger, sessions, initial, samples) if plots else None,
+        ruin=curves.ruin_curve(sessions),
+        _paths=later(curves.sample_paths, ledger, sessions, initial, samples) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,
     )

@@ -8,7 +8,7 @@ session table (:func:`fold_sessions`, the same numbers as
 :func:`baccarat.results.stats.session_table`), and keeps each strategy's bankroll
 column in a spool file of the run folder, from which
 :func:`bankroll_bands` computes the plots' percentiles exactly as
-:func:`baccarat.results.stats.bankroll_bands` does. Parity tests hold both to the
+:func:`baccarat.results.curves.bankroll_bands` does. Parity tests hold both to the
 definition.
 """
 
@@ -196,7 +196,7 @@ READ_ROWS = 1 << 20
 
 def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
                    points: int | None = None, cells: int | None = None) -> pl.DataFrame:
-    """Return :func:`baccarat.results.stats.bankroll_bands` from the spooled bankroll columns, the same numbers.
+    """Return :func:`baccarat.results.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
 
     Sessions must be those the spool holds, in the same order (every round of
     a session, one after the other). As the definition does, at most
@@ -204,12 +204,12 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     read :data:`READ_ROWS` values at a time, so memory does not grow with the
     length of the run beyond one value per session.
     """
-    from baccarat.results import stats
+    from baccarat.results import curves, stats
 
-    points = stats.CURVE_POINTS if points is None else points
-    cells = stats.BAND_CELLS if cells is None else cells
+    points = curves.CURVE_POINTS if points is None else points
+    cells = curves.BAND_CELLS if cells is None else cells
     initial = float(Decimal(str(initial_bankroll)))
-    names = [f"p{p}" for p in stats.BAND_PERCENTILES]
+    names = [f"p{p}" for p in curves.BAND_PERCENTILES]
     groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
@@ -221,15 +221,15 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
 def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int,
                     cells: int, names: list[str]) -> pl.DataFrame:
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
-    from baccarat.results import stats
+    from baccarat.results import curves
 
     last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
     final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
     first = np.cumsum(last) - last
-    grid = stats.curve_rounds(int(last.max()) if len(last) else 0, points)
+    grid = curves.curve_rounds(int(last.max()) if len(last) else 0, points)
     chunk = max(1, cells // max(len(last), 1))
     reads = _read_groups(first, last)
-    rows = [np.full(len(stats.BAND_PERCENTILES), initial)]
+    rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
         part = grid[start:start + chunk]
         matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
@@ -239,7 +239,7 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
             _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix, lo)
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
-        rows.extend(percentiles_of_sorted(matrix, stats.BAND_PERCENTILES))
+        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
     table = np.asarray(rows)
     return pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
                          **{n: table[:, i] for i, n in enumerate(names)}})
