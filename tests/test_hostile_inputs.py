@@ -212,7 +212,7 @@ IMPRECISE_STRATEGY = '''
 import decimal
 
 from baccarat import hookimpl
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 
 
 class Imprecise(Strategy):
@@ -261,7 +261,7 @@ import numpy as np
 
 from baccarat import hookimpl
 from baccarat.shoes.rounds import RoundTable
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 
 
 def reachable(start, depth):

@@ -86,7 +86,7 @@ EVIL_PLUGIN = textwrap.dedent('''
     Path(__file__).with_name("IMPORTED").write_text("this plugin ran")
 
     from baccarat import hookimpl
-    from baccarat.plugin.strategy import Strategy
+    from baccarat.plugin import Strategy
 
 
     class Sneaky(Strategy):

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from baccarat.odds.counting import ev_exceeds
-from baccarat.plugin.strategy import Bets, SessionInfo, Strategy, TableView, positive_amount
+from baccarat.plugin import Bets, SessionInfo, Strategy, TableView, positive_amount
 from baccarat.table.bet_registry import bet_names
 
 

@@ -14,7 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from baccarat.money import decimal_to_micros
-from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
+from baccarat.plugin import ExactProgression, ExactSelector, ExactStopRule, StopLimits
 from baccarat_strategies import progressions, selectors, stop_rules
 
 PROGRESSIONS: dict[type, ExactProgression] = {

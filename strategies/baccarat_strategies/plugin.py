@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from baccarat.plugin.hookspecs import hookimpl
+from baccarat.plugin import hookimpl
 from baccarat_strategies import ev_counter, progressions, road_selectors, selectors, stop_rules
 
 

@@ -21,7 +21,7 @@ from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
 from baccarat.money import CENT, CENT_PLACES, EXACT, MAX_AMOUNT, MAX_AMOUNT_CENTS, is_whole, scaled
-from baccarat.plugin.strategy import Progression, SessionInfo, positive_int
+from baccarat.plugin import Progression, SessionInfo, positive_int
 
 
 class Flat(Progression):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from baccarat.errors import did_you_mean
-from baccarat.plugin.strategy import Selector, SessionInfo, TableView
+from baccarat.plugin import Selector, SessionInfo, TableView
 from baccarat.table.roads import BLUE, DERIVED_ROADS, RED
 
 ROAD_NAMES: tuple[str, ...] = tuple(name for name, _ in DERIVED_ROADS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.plugin.strategy import OPPOSITE, FixedSideSelector, Selector, SessionInfo, TableView, positive_int
+from baccarat.plugin import OPPOSITE, FixedSideSelector, Selector, SessionInfo, TableView, positive_int
 
 
 class FixedSide(FixedSideSelector):

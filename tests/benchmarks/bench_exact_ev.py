@@ -17,7 +17,7 @@ import time
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import preset
 

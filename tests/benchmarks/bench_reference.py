@@ -35,8 +35,8 @@ import baseline_pure_python as naive  # noqa: E402
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds  # noqa: E402
 from baccarat.odds.settlement import settlement_table  # noqa: E402
+from baccarat.plugin import Progression, Selector, Strategy  # noqa: E402
 from baccarat.plugin.compose import compose  # noqa: E402
-from baccarat.plugin.strategy import Progression, Selector, Strategy  # noqa: E402
 from baccarat.shoes.fastdeal import seeded_table_fast  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 

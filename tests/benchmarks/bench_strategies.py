@@ -24,8 +24,8 @@ import numpy as np  # noqa: E402
 from baccarat.engine.compiled import play_fast  # noqa: E402
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds  # noqa: E402
 from baccarat.odds.settlement import settlement_table  # noqa: E402
+from baccarat.plugin import Strategy  # noqa: E402
 from baccarat.plugin.manager import registry  # noqa: E402
-from baccarat.plugin.strategy import Strategy  # noqa: E402
 from baccarat.shoes.fastdeal import seeded_table_fast  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 

@@ -14,7 +14,7 @@ from baccarat.engine.compiled import DISABLE_ENV
 PLUGIN = '''
 from baccarat import hookimpl
 from baccarat.plugin.kernels import BANKROLL, CompiledStopRule, micros
-from baccarat.plugin.strategy import StopRule, positive_amount
+from baccarat.plugin import positive_amount, StopRule
 
 
 class TrailingStop(StopRule):

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from baccarat.engine.compiled import DISABLE_ENV, play_fast
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.odds.settlement import settlement_table
+from baccarat.plugin import Progression, Strategy
 from baccarat.plugin.manager import registry
-from baccarat.plugin.strategy import Progression, Strategy
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 

@@ -22,7 +22,7 @@ from baccarat.cli import main
 from baccarat.engine.reference import SessionConfig, StrategyRun, amount_to_cents, run_strategy
 from baccarat.errors import StrategyError
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.table.rules import preset
 
@@ -174,7 +174,7 @@ def test_a_further_bet_the_bankroll_would_cut_below_the_minimum_is_not_placed() 
 
 PLUGIN = '''
 from baccarat import hookimpl
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 
 
 class Hostile(Strategy):

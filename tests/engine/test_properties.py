@@ -31,8 +31,8 @@ from baccarat.execution.chunk_play import play_strategy
 from baccarat.experiment import load_experiment
 from baccarat.money import MICROS_PER_CENT
 from baccarat.odds.settlement import settlement_table
+from baccarat.plugin import Strategy
 from baccarat.plugin.manager import registry
-from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.recorded import FORMATS, read_shoes
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable

@@ -11,9 +11,9 @@ from helpers.scripted import play, scripted, stakes
 from baccarat.engine.compiled import play_fast
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.odds.settlement import settlement_table
+from baccarat.plugin import Strategy
 from baccarat.plugin.compose import stop_rule_names, with_stop_rules
 from baccarat.plugin.manager import registry
-from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 

@@ -23,7 +23,7 @@ from baccarat.experiment import load_experiment
 
 PLUGIN = '''
 from baccarat import hookimpl
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 
 
 class BankerInOddRounds(Strategy):

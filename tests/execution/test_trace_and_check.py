@@ -71,7 +71,7 @@ def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, c
 WRONG_TWIN = """
     from baccarat import hookimpl
     from baccarat.plugin.kernels import STAKE, CompiledProgression
-    from baccarat.plugin.strategy import Progression
+    from baccarat.plugin import Progression
 
     class PlusTwo(Progression):
         name = "plus-two"

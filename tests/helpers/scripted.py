@@ -9,7 +9,8 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.manager import default_session, registry
+from baccarat.plugin.manager import registry
+from baccarat.plugin.registry import default_session
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.table.rules import preset
 

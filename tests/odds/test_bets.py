@@ -19,7 +19,7 @@ from baccarat.experiment import load_experiment
 from baccarat.odds.exact_odds import bet_odds
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import check_bets_offered, settlement_table
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 from baccarat.results.ledger import ledger_frame
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.table.cards import parse_card, rank_of

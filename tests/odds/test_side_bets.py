@@ -325,7 +325,7 @@ def test_ev_counter_counts_any_offered_side_bet() -> None:
     threshold: Perfect Pair from the unseen cards' ranks and suits (inclusion and exclusion), Dragon Bonus and Big
     from the exact odds of the unseen ranks (checked against the independent enumeration above)."""
     from baccarat.engine.reference import StrategyRun, run_strategy
-    from baccarat.plugin.manager import default_session
+    from baccarat.plugin.registry import default_session
     from baccarat.shoes.seeded import seeded_table, shuffled_shoe
 
     rules = SIDE_RULES

@@ -73,7 +73,7 @@ def test_hook_register_selectors(tmp_path: Path) -> None:
 def test_hook_register_progressions(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, plus_two="""
         from baccarat import hookimpl
-        from baccarat.plugin.strategy import Progression
+        from baccarat.plugin import Progression
 
         class PlusTwo(Progression):
             name = "plus-two"
@@ -97,7 +97,7 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
 TWIN_PLUGIN = """
     from baccarat import hookimpl
     from baccarat.plugin.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE, micros
-    from baccarat.plugin.strategy import Progression, StopRule, positive_amount
+    from baccarat.plugin import positive_amount, Progression, StopRule
 
     class PlusTwo(Progression):
         name = "plus-two"
@@ -169,7 +169,7 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, mine="""
         from baccarat import hookimpl
         from baccarat.plugin.exact_forms import ExactProgression
-        from baccarat.plugin.strategy import Progression
+        from baccarat.plugin import Progression
 
         class PlusTwo(Progression):
             name = "plus-two"
@@ -250,7 +250,7 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
 def test_hook_register_stop_rules(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, below="""
         from baccarat import hookimpl
-        from baccarat.plugin.strategy import StopRule, positive_amount
+        from baccarat.plugin import positive_amount, StopRule
 
         class StopBelow(StopRule):
             name = "stop_below"
@@ -445,7 +445,7 @@ def test_a_plugin_whose_hook_fails_is_left_out_of_that_hook(tmp_path: Path) -> N
 def test_two_plugins_registering_one_name_is_an_error_naming_both(tmp_path: Path, capsys) -> None:
     folder = plugin_folder(tmp_path, clash="""
         from baccarat import hookimpl
-        from baccarat.plugin.strategy import Strategy
+        from baccarat.plugin import Strategy
 
         class Mine(Strategy):
             name = "martingale"

@@ -6,7 +6,7 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.roads import roads
 from baccarat.table.rules import preset

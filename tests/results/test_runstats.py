@@ -75,7 +75,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
     plugin.mkdir()
     (plugin / "every_other.py").write_text(
         "from baccarat import hookimpl\n"
-        "from baccarat.plugin.strategy import Strategy\n\n\n"
+        "from baccarat.plugin import Strategy\n\n\n"
         "class EveryOther(Strategy):\n"
         "    name = 'every-other'\n\n"
         "    def bets(self, view):\n"

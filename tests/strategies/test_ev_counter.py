@@ -13,8 +13,9 @@ from baccarat.odds.counting import exact_evs, pair_ev
 from baccarat.odds.exact_odds import round_odds
 from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.manager import default_session, registry
-from baccarat.plugin.strategy import Strategy
+from baccarat.plugin import Strategy
+from baccarat.plugin.manager import registry
+from baccarat.plugin.registry import default_session
 from baccarat.shoes.rounds import RoundTable
 from baccarat.shoes.seeded import seeded_table, shuffled_shoe
 from baccarat.table.rules import preset

@@ -55,7 +55,8 @@ from baccarat.money import (
     scaled,
 )
 from baccarat.plugin.compose import stop_rule_names
-from baccarat.plugin.strategy import SessionInfo, Strategy, TableView
+from baccarat.plugin.strategy import Strategy
+from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.dealer import OUTCOMES
 from baccarat.table.rules import BASIS_POINTS, Rules

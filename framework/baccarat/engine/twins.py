@@ -21,7 +21,7 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, strategy_rng
 from baccarat.engine.session_loop import MAX_STOPS
 from baccarat.errors import BaccaratError
 from baccarat.money import cents_to_decimal, decimal_to_cents
-from baccarat.plugin.strategy import SessionInfo
+from baccarat.plugin.view import SessionInfo
 from baccarat.table.rules import Rules
 
 

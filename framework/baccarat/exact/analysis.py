@@ -43,7 +43,8 @@ from baccarat.money import cents_to_decimal
 from baccarat.odds.exact_odds import bet_distribution
 from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
-from baccarat.plugin.strategy import SessionInfo, Strategy
+from baccarat.plugin.strategy import Strategy
+from baccarat.plugin.view import SessionInfo
 from baccarat.table.rules import Rules
 
 __all__ = ["ExactLimitError", "analyse_experiment", "analyse_strategy", "combined_limits", "round_outcomes",
@@ -99,7 +100,7 @@ def analyse_strategy(label: str, cls: type[Strategy], params: Mapping[str, Any],
                      max_states: int | None = None) -> ExactResult | Skipped:
     """Return the exact distribution of a session of strategy ``cls`` with ``params``, or why it cannot be had.
 
-    ``forms`` maps piece classes to their exact forms (:meth:`baccarat.plugin.manager.Registry.exact_forms`).
+    ``forms`` maps piece classes to their exact forms (:meth:`baccarat.plugin.registry.Registry.exact_forms`).
     Raise :class:`baccarat.exact.bounds.ExactLimitError` when the analysis would hold more than ``max_states``
     states (default :data:`baccarat.exact.bounds.MAX_STATES`).
     """

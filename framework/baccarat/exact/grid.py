@@ -11,7 +11,7 @@ import numpy as np
 from baccarat.engine.reference import SessionConfig
 from baccarat.exact import bounds
 from baccarat.money import MICROS_PER_UNIT, decimal_to_cents
-from baccarat.plugin.strategy import Progression
+from baccarat.plugin.pieces import Progression
 
 _SLACK = 1e-12  # a cumulative probability this close below a quantile level reaches it (rounding of sums)
 

@@ -19,7 +19,7 @@ from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.states import ProgressionStates
 from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
-from baccarat.plugin.strategy import Progression
+from baccarat.plugin.pieces import Progression
 
 
 class SparseSession:

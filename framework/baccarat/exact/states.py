@@ -19,7 +19,7 @@ import numpy as np
 from baccarat.exact.bounds import ExactLimitError, Unplayable
 from baccarat.money import EXACT, decimal_to_cents, micros_to_decimal
 from baccarat.plugin.exact_forms import ExactProgression
-from baccarat.plugin.strategy import Progression
+from baccarat.plugin.pieces import Progression
 
 
 def _freeze(value: Any) -> Any:

@@ -25,7 +25,8 @@ from baccarat.errors import BaccaratError, StrategyError, did_you_mean
 from baccarat.execution.trace import money, play_traced
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.odds.settlement import settlement_table
-from baccarat.plugin.manager import Registry, registry
+from baccarat.plugin.manager import registry
+from baccarat.plugin.registry import Registry
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 

@@ -150,7 +150,7 @@ class StrategySection(Checker):
                        at: Callable[..., tuple[KeyPath, bool]]) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
         from baccarat.odds.settlement import check_bets_offered
-        from baccarat.plugin.strategy import SessionInfo
+        from baccarat.plugin.view import SessionInfo
 
         info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
                            cents_to_decimal(session.table_max_cents), np.random.default_rng(0))

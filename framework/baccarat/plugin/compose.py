@@ -44,16 +44,10 @@ from functools import cache
 from typing import Any, ClassVar
 
 from baccarat.errors import StrategyError
-from baccarat.plugin.strategy import (
-    Bets,
-    Progression,
-    Selector,
-    SessionInfo,
-    StopRule,
-    Strategy,
-    TableView,
-    positive_amount,
-)
+from baccarat.plugin.params import positive_amount
+from baccarat.plugin.pieces import Progression, Selector, StopRule
+from baccarat.plugin.strategy import Bets, Strategy
+from baccarat.plugin.view import SessionInfo, TableView
 
 _ZERO = Decimal(0)
 

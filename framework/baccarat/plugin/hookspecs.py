@@ -22,7 +22,7 @@ hookimpl = pluggy.HookimplMarker("baccarat")
 def register_strategies(register: Callable[[type], None]) -> None:
     """Register free-form strategy classes: call ``register(cls)`` for each.
 
-    ``cls`` subclasses :class:`baccarat.plugin.strategy.Strategy`; its ``name`` is
+    ``cls`` subclasses :class:`baccarat.plugin.Strategy`; its ``name`` is
     what an experiment's ``use:`` names, its ``params`` maps parameter names
     to defaults. Strategy and progression names share one namespace.
     """
@@ -32,7 +32,7 @@ def register_strategies(register: Callable[[type], None]) -> None:
 def register_progressions(register: Callable[[type], None]) -> None:
     """Register staking progressions: call ``register(cls)`` for each.
 
-    ``cls`` subclasses :class:`baccarat.plugin.strategy.Progression`; its ``name`` is
+    ``cls`` subclasses :class:`baccarat.plugin.Progression`; its ``name`` is
     what an experiment's ``use:`` names, and it is combined with any selector
     (the ``side`` parameter) and the stop rules.
     """
@@ -42,7 +42,7 @@ def register_progressions(register: Callable[[type], None]) -> None:
 def register_selectors(register: Callable[[type], None]) -> None:
     """Register side selectors: call ``register(cls)`` for each.
 
-    ``cls`` subclasses :class:`baccarat.plugin.strategy.Selector`; its ``name`` is a
+    ``cls`` subclasses :class:`baccarat.plugin.Selector`; its ``name`` is a
     value of a composed strategy's ``side`` parameter.
     """
 
@@ -51,7 +51,7 @@ def register_selectors(register: Callable[[type], None]) -> None:
 def register_stop_rules(register: Callable[[type], None]) -> None:
     """Register stop rules: call ``register(cls)`` for each.
 
-    ``cls`` subclasses :class:`baccarat.plugin.strategy.StopRule`; every parameter
+    ``cls`` subclasses :class:`baccarat.plugin.StopRule`; every parameter
     defaults to ``None`` and becomes a parameter of every composed strategy
     (a rule is active when one of its parameters is given).
     """

@@ -26,7 +26,7 @@ reference piece, so the reference reads and checks them), and ``state``, an
   session's betting.
 
 ``view`` is an ``int64`` array read by the slot names below (``view[ROUND]``,
-``view[PROFIT]``...): the facts of :class:`baccarat.plugin.strategy.TableView` as
+``view[PROFIT]``...): the facts of :class:`baccarat.plugin.TableView` as
 integers. Nothing in it or in ``history`` comes from a round not yet dealt.
 
 The twin must give the reference's ledger bit for bit: before a run plays a
@@ -93,7 +93,7 @@ def keep(state: Any, params: Any, net: int) -> None:
 
 @dataclass(frozen=True, eq=False)
 class CompiledProgression:
-    """The compiled twin of a :class:`baccarat.plugin.strategy.Progression`.
+    """The compiled twin of a :class:`baccarat.plugin.Progression`.
 
     ``params(progression)`` gives the parameters from the reference piece
     (default: ``[cents(progression.unit)]``, its unit in cents); ``state_size`` is the length of ``state``,
@@ -110,7 +110,7 @@ class CompiledProgression:
 
 @dataclass(frozen=True, eq=False)
 class CompiledSelector:
-    """The compiled twin of a :class:`baccarat.plugin.strategy.Selector`; ``choose`` returns a side code or ``SIT_OUT``.
+    """The compiled twin of a :class:`baccarat.plugin.Selector`; ``choose`` returns a side code or ``SIT_OUT``.
 
     ``uses_rng``: the reference draws from ``session.rng``; the twin draws
     the same numbers with :func:`random`.
@@ -124,7 +124,7 @@ class CompiledSelector:
 
 @dataclass(frozen=True, eq=False)
 class CompiledStopRule:
-    """The compiled twin of a :class:`baccarat.plugin.strategy.StopRule`; ``stop`` returns True to end the session's betting."""
+    """The compiled twin of a :class:`baccarat.plugin.StopRule`; ``stop`` returns True to end the session's betting."""
 
     stop: Callable[..., bool]
     params: Callable[[Any], Sequence[int]] = _no_params
