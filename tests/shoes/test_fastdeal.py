@@ -9,6 +9,7 @@ import pytest
 
 from baccarat.shoes import fastdeal
 from baccarat.shoes.seeded import seeded_table, shuffled_shoe
+from baccarat.streams import seed_words
 from baccarat.table.rules import Rules, preset, preset_names
 
 SEEDS = (0, 1, 7, 2**32 - 1, 2**32 + 5, 2**64 + 9, 2**130 + 11)
@@ -31,7 +32,7 @@ def test_seed_sequence_and_pcg64_state_match_numpy(seed: int) -> None:
     rng = np.empty(4, dtype=np.uint64)
     for shoe_id in SHOE_IDS:
         sequence = np.random.SeedSequence(seed, spawn_key=(shoe_id,))
-        fastdeal._seed_sequence_state(fastdeal.seed_words(seed), shoe_id, state)
+        fastdeal._seed_sequence_state(seed_words(seed), shoe_id, state)
         assert state.tolist() == sequence.generate_state(4, np.uint64).tolist()
         fastdeal.pcg_seed(rng, state)
         expected = np.random.PCG64(sequence).state["state"]

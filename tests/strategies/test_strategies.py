@@ -11,13 +11,13 @@ from decimal import Decimal
 import pytest
 from helpers.scripted import money, play, sides, stakes
 
-from baccarat.engine.reference import strategy_rng
 from baccarat.errors import StrategyError
 from baccarat.plugin import Strategy
 from baccarat.plugin.compose import StopRuled, with_stop_rules
 from baccarat.plugin.manager import registry
 from baccarat.plugin.registry import default_session
 from baccarat.shoes.seeded import seeded_table
+from baccarat.streams import strategy_rng
 from baccarat.table.rules import preset
 
 # Progressions ----------------------------------------------------------------

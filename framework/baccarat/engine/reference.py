@@ -32,7 +32,6 @@ import decimal
 import functools
 import math
 import numbers
-import zlib
 from collections.abc import Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
@@ -58,6 +57,7 @@ from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.shoes.rounds import RoundTable, table_digest
+from baccarat.streams import strategy_rng
 from baccarat.table.dealer import OUTCOMES
 from baccarat.table.rules import BASIS_POINTS, Rules
 
@@ -121,12 +121,6 @@ def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int,
         group = bounds[k: k + shoes_per_session]
         out.append((k // shoes_per_session + 1, group[0][0], group[-1][1]))
     return out
-
-
-def strategy_rng(seed: int, label: str, session: int) -> np.random.Generator:
-    """Return the random stream of strategy ``label`` in ``session`` under experiment ``seed``."""
-    key = (0, zlib.crc32(label.encode("utf-8")), session)
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=key)))
 
 
 def amount_to_cents(amount: Any) -> int:

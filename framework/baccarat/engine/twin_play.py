@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import warnings
-import zlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -16,8 +15,8 @@ from baccarat.engine.session_loop import CHOOSE, MAX_STOPS, MOVE, OK, RESTART, S
 from baccarat.engine.twins import Twin, TwinError, compile_twin_function
 from baccarat.money import MICROS_PER_CENT
 from baccarat.plugin.kernels import SIDES
-from baccarat.shoes.fastdeal import seed_words
 from baccarat.shoes.rounds import RoundTable
+from baccarat.streams import strategy_words
 from baccarat.table.bet_registry import net_column, stake_column
 
 _SAFE = 2**62
@@ -69,10 +68,7 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
     stops = tuple([compile_twin_function(t.stop, STOP) for t in twin.stops] + [never] * (MAX_STOPS - len(twin.stops)))
     index = {bet: k for k, bet in enumerate(bets)}
     side_bet = np.asarray([index.get(side, -1) for side in SIDES], dtype=np.int64)
-    words = np.zeros(len(seed_words(seed)) + 6, dtype=np.uint64)
-    n_words = len(seed_words(seed))
-    words[:n_words] = seed_words(seed)
-    words[n_words + 1] = zlib.crc32(run.label.encode("utf-8"))
+    words, used_words = strategy_words(seed, run.label)
     outputs = {"stake": np.empty(rows, dtype=np.int64), "net": np.empty(rows, dtype=np.int64),
                "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64),
                "stopped_by": np.empty(rows, dtype=np.int64)}
@@ -88,7 +84,7 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
                 config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
                 restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
                 bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
-                twin.stop_codes, words, n_words + 2, *outputs.values(), bet_cents, bet_net, state)
+                twin.stop_codes, words, used_words, *outputs.values(), bet_cents, bet_net, state)
     except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
         raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
     if status != OK:

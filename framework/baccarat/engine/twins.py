@@ -17,11 +17,12 @@ import numpy as np
 from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
-from baccarat.engine.reference import SessionConfig, StrategyRun, strategy_rng
+from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.session_loop import MAX_STOPS
 from baccarat.errors import BaccaratError
 from baccarat.money import cents_to_decimal, decimal_to_cents
 from baccarat.plugin.view import SessionInfo
+from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
 

@@ -32,7 +32,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from baccarat.engine.reference import SessionConfig, strategy_rng
+from baccarat.engine.reference import SessionConfig
 from baccarat.errors import InputError
 from baccarat.exact import bounds
 from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
@@ -45,6 +45,7 @@ from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo
+from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
 __all__ = ["ExactLimitError", "analyse_experiment", "analyse_strategy", "combined_limits", "round_outcomes",

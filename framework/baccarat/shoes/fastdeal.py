@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from baccarat.shoes.rounds import RoundTable
+from baccarat.streams import POOL_WORDS, seed_words
 from baccarat.table.cards import BURN_COUNT, POINT_VALUE, full_deck
 from baccarat.table.dealer import BANKER_DRAWS
 from baccarat.table.rules import Rules
@@ -38,7 +39,7 @@ _INIT_B = np.uint64(0x8B51F9DD)
 _MULT_B = np.uint64(0x58F38DED)
 _MIX_MULT_L = np.uint64(0xCA01F9DD)
 _MIX_MULT_R = np.uint64(0x4973F715)
-_POOL = 4
+_POOL = POOL_WORDS
 
 # PCG64 (128-bit LCG, XSL-RR output): the default multiplier, high and low halves.
 _PCG_MULT_HI = np.uint64(0x2360ED051FC65DA4)
@@ -47,19 +48,6 @@ _PCG_MULT_LO = np.uint64(0x4385DF649FCCF645)
 _VALUE = np.asarray(POINT_VALUE + (0, 0), dtype=np.int64)  # by rank (index 0 and 14-15 unused)
 _BURN = np.asarray(BURN_COUNT + (0, 0), dtype=np.int64)
 _BANKER_DRAWS = np.asarray([[v in BANKER_DRAWS.get(t, ()) for v in range(10)] for t in range(10)], dtype=np.bool_)
-
-
-def seed_words(seed: int) -> np.ndarray:
-    """Return the experiment seed as SeedSequence entropy words, padded to the pool size (uint32)."""
-    if seed < 0:
-        raise ValueError("a seed must be a non-negative integer")
-    words = [seed & 0xFFFFFFFF]
-    seed >>= 32
-    while seed:
-        words.append(seed & 0xFFFFFFFF)
-        seed >>= 32
-    words += [0] * (_POOL - len(words))
-    return np.asarray(words, dtype=np.uint64)
 
 
 @njit(cache=True, inline="always")

@@ -12,14 +12,10 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 
 from baccarat.shoes.rounds import RoundTable
+from baccarat.streams import shoe_rng
 from baccarat.table.cards import BURN_COUNT, full_deck, rank_of
 from baccarat.table.dealer import Round, play_round
 from baccarat.table.rules import Rules
-
-
-def shoe_rng(seed: int, shoe_id: int) -> np.random.Generator:
-    """Return the random stream of shoe ``shoe_id`` (from 1) under experiment ``seed``."""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(shoe_id,))))
 
 
 def shuffled_shoe(rules: Rules, seed: int, shoe_id: int) -> np.ndarray:
