@@ -15,6 +15,8 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
+from baccarat.errors import StrategyError
+from baccarat.experiment.model import StrategyEntry
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
@@ -22,13 +24,33 @@ LEDGER_ROWS_PER_CHUNK = 400_000
 """About how many ledger rows (rounds x strategies) a chunk holds."""
 
 
-@dataclasses.dataclass(frozen=True)
-class StrategySpec:
-    """A strategy of the experiment as written: its label, registered name and parameters."""
+def resolve_strategies(entries: Sequence[StrategyEntry], plugins_dirs: Sequence[str]) -> tuple[StrategyRun, ...]:
+    """Return the strategies resolved against the plugins of this process, once per process for the same strategies.
 
-    label: str
-    use: str
-    params: dict[str, Any]
+    A strategy travels as its :class:`~baccarat.experiment.model.StrategyEntry`
+    (label, registered name, parameters: plain data); its class is made here,
+    in the process that plays it (composed classes are made at run time).
+    """
+    from baccarat.plugin.manager import registry
+
+    plugins = registry(plugins_dirs)  # built once per process for these folders and disabled plugins
+    key = (id(plugins), tuple((e.name, e.use, repr(sorted(e.params.items()))) for e in entries))
+    found = _RESOLVED.get(key)
+    if found is None:
+        labels: set[str] = set()
+        runs = []
+        for entry in entries:
+            if entry.name in labels:
+                raise StrategyError(f"two strategies are labelled {entry.name!r}; labels must be unique")
+            labels.add(entry.name)
+            cls, params = plugins.configure(entry.use, entry.params)
+            runs.append(StrategyRun(entry.name, cls, params))
+        found = _RESOLVED[key] = tuple(runs)
+    return found
+
+
+_RESOLVED: dict[tuple[Any, ...], tuple[StrategyRun, ...]] = {}
+"""The strategies resolved in this process, by plugin registry and strategies."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -42,7 +64,7 @@ class RunPlan:
 
     rules: Rules
     config: SessionConfig
-    strategies: tuple[StrategySpec, ...]
+    strategies: tuple[StrategyEntry, ...]
     plugins_dirs: tuple[str, ...]
     bets: tuple[str, ...]
     expected: dict[str, float]
@@ -67,16 +89,9 @@ class RunPlan:
             return self.bets
         return self.backed if len(self.backed) > 1 else ()
 
-    def runs(self) -> list[StrategyRun]:
-        """Return the strategies resolved against the plugins of this process."""
-        from baccarat.plugin.manager import registry
-
-        found = registry(self.plugins_dirs)
-        runs = []
-        for spec in self.strategies:
-            cls, params = found.configure(spec.use, spec.params)
-            runs.append(StrategyRun(spec.label, cls, params))
-        return runs
+    def runs(self) -> tuple[StrategyRun, ...]:
+        """Return the strategies resolved against the plugins of this process (once per process)."""
+        return resolve_strategies(self.strategies, self.plugins_dirs)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -18,7 +18,7 @@ from baccarat.engine.reference import StrategyRun
 from baccarat.errors import RulesError, StrategyError
 from baccarat.execution import glibc
 from baccarat.execution.chunk_play import declared_sides
-from baccarat.execution.chunks import Chunk, RunPlan, StrategySpec, seeded_chunks, table_chunks
+from baccarat.execution.chunks import Chunk, RunPlan, resolve_strategies, seeded_chunks, table_chunks
 from baccarat.execution.datasets import (
     LEDGER_DATASET,
     ROUNDS_DATASET,
@@ -91,18 +91,12 @@ def _frame_counts(rounds: pl.DataFrame | None, ledger: pl.DataFrame | None) -> R
                      rounds=rounds.height, ledger_rows=ledger.height)
 
 
-def strategy_runs(experiment: Experiment) -> list[StrategyRun]:
-    """Resolve the experiment's strategies against the registry, checking their parameters."""
-    reg = registry(experiment.plugins_dirs)
-    runs = []
-    labels: set[str] = set()
-    for entry in experiment.strategies:
-        cls, params = reg.configure(entry.use, entry.params)
-        if entry.name in labels:
-            raise StrategyError(f"two strategies are labelled {entry.name!r}; labels must be unique", path=experiment.path)
-        labels.add(entry.name)
-        runs.append(StrategyRun(entry.name, cls, params))
-    return runs
+def strategy_runs(experiment: Experiment) -> tuple[StrategyRun, ...]:
+    """Return the experiment's strategies resolved against the plugins (:func:`~baccarat.execution.chunks.resolve_strategies`)."""
+    try:
+        return resolve_strategies(experiment.strategies, tuple(str(d) for d in experiment.plugins_dirs))
+    except StrategyError as exc:
+        raise StrategyError(exc.message, path=experiment.path) from None
 
 
 def recorded_path(experiment: Experiment) -> Path:
@@ -153,8 +147,7 @@ def prepare(experiment: Experiment) -> PreparedRun:
         except RulesError as exc:
             raise RulesError(exc.message, path=str(recorded_path(experiment))) from None
     bets = bets_settled(experiment.rules, has_cards, has_suits)
-    specs = tuple(StrategySpec(entry.name, entry.use, dict(entry.params)) for entry in experiment.strategies)
-    plan = RunPlan(experiment.rules, experiment.session, specs, tuple(str(d) for d in experiment.plugins_dirs), bets,
+    plan = RunPlan(experiment.rules, experiment.session, experiment.strategies, tuple(str(d) for d in experiment.plugins_dirs), bets,
                    expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
     from baccarat.engine.compiled import twin_warnings
 
@@ -191,7 +184,7 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
 
     with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:
         rounds, ledger = collect_outputs(gathering(outputs), progress)
-    stops = stopped_sessions(session_frame([spec.label for spec in plan.strategies], gathered, True))
+    stops = stopped_sessions(session_frame([entry.name for entry in plan.strategies], gathered, True))
     return RunResult(experiment, rounds, ledger, prepared.warnings, stops=stops)
 
 
@@ -253,7 +246,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     gathered: list[RunStatsCollector] = []
 
     def fill(folder: Path) -> RunCounts:
-        collector = RunStatsCollector(folder, [spec.label for spec in plan.strategies], bankrolls=report)
+        collector = RunStatsCollector(folder, [entry.name for entry in plan.strategies], bankrolls=report)
         gathered.append(collector)
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
             counts.append(write_outputs(outputs, folder, progress,
