@@ -95,3 +95,12 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     module.write_text("def f():\n    from baccarat.engine.reference import run_strategy\n", encoding="utf-8")
     assert imports_of(module) == [(2, "baccarat.engine.reference")]
     assert RANK[layer_of("baccarat.engine.reference")] > RANK["table"]
+
+
+MAX_LINES = 400
+"""About the most lines a module of the framework holds: more means two jobs, to be split."""
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(FRAMEWORK)))
+def test_no_module_is_over_about_400_lines(path: Path) -> None:
+    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
