@@ -1,4 +1,4 @@
-"""Staking progressions of SPEC section 7, in exact Decimal currency units.
+"""Staking progressions of docs/strategies.md, in exact Decimal currency units.
 
 Every progression keeps ``self.stake`` and its amounts as exact ``Decimal``
 currency units and its counts as plain ints (the engine plays every strategy

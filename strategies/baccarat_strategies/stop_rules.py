@@ -1,4 +1,4 @@
-"""Stop rules of SPEC section 7: each ends a composed strategy's betting for the rest of the session.
+"""Stop rules of docs/strategies.md: each ends a composed strategy's betting for the rest of the session.
 
 They are checked before every round, before the selector; once one fires,
 the strategy sits out the rest of the session.

@@ -26,7 +26,7 @@ import time
 
 from baccarat.errors import InputError
 from baccarat.exact import ExactResult, analyse_experiment, bounds
-from baccarat.experiment.resolution import resolve
+from baccarat.experiment import load_experiment
 
 PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
                 "oscars-grind")
@@ -71,7 +71,7 @@ def main() -> None:
           f"{'expected net':>13s} {'interpolated':>13s} {'differs':>9s}")
 
     def experiment(name: str, rounds: int) -> object:
-        return resolve({
+        return load_experiment({
             "name": "bench", "rules": "single-deck", "shoes": {"source": "seeded", "count": rounds},
             "session": {"bankroll": args.bankroll, "shoes_per_session": rounds, "table_min": args.unit,
                         "table_max": args.table_max},

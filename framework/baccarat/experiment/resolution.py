@@ -66,12 +66,6 @@ def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[
     return Resolver(doc, folder, stem, overrides, plugins_dirs, shoe_file_needed).experiment()
 
 
-def resolve(data: Mapping[str, Any], path: str = "<experiment>") -> Experiment:
-    """Check an experiment mapping and resolve it (relative paths from the current folder)."""
-    doc = Document(copy.deepcopy(dict(data)), path)
-    return Resolver(doc, Path.cwd(), Path(path).stem, ()).experiment()
-
-
 class Resolver(StrategySection):
     """Walks a document section by section, checking every value where it was written."""
 
