@@ -1,1 +1,18 @@
-"""Engines: the reference engine, the compiled path, one traced session, the twin check."""
+"""Engines: the reference engine and the compiled path, each playing strategies over a round table.
+
+- :mod:`~baccarat.engine.bet_log`: a strategy's dense ledger columns, built from the log of the bets it placed (one
+  row per round of every session).
+- :mod:`~baccarat.engine.compiled`: the compiled path: a composed strategy whose pieces all have compiled twins,
+  every session of a chunk in one pass.
+- :mod:`~baccarat.engine.parity`: the parity check that gates the compiled path: a strategy's twin and the reference
+  play the same seeded shoes.
+- :mod:`~baccarat.engine.reference`: the reference engine: strategies walk a round table session by session.
+- :mod:`~baccarat.engine.session_loop`: the compiled session loop: one composed strategy over every session of a
+  chunk, in one numba pass.
+- :mod:`~baccarat.engine.twin_play`: playing a compiled twin over sessions: the session loop's inputs made, its
+  outputs read back as ledger columns.
+- :mod:`~baccarat.engine.twins`: a composed strategy's compiled twin: its pieces' twins found, their parameters
+  read, their functions compiled.
+"""
+
+__all__ = ["bet_log", "compiled", "parity", "reference", "session_loop", "twin_play", "twins"]
