@@ -268,9 +268,11 @@ def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> N
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
     (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
                                        "  - name: bad one\n    use: hostile\n    params: {mode: negative}\n")
-    done = subprocess.run([sys.executable, "-m", "baccarat", "run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray",
-                           "--workers", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 2
+    command = [sys.executable, "-m", "baccarat", "run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray", "--workers", "1"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    if done.returncode != 2 and not done.stderr.startswith("baccarat: "):  # Ray's own processes crashed (a raylet abort
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)  # seen on a busy machine)
+    assert done.returncode == 2, done.stderr
     assert done.stderr == ("baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker "
                            "(session 2, shoe 2, hand 30, round 30)\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml", "plugins"]
