@@ -8,10 +8,11 @@ import sys
 import polars as pl
 import pytest
 import yaml
-from matplotlib.figure import Figure
+from helpers.png import png_size
 
 import baccarat
 from baccarat.errors import InputError
+from baccarat.results.charts import Chart
 
 EXPERIMENT = {
     "name": "api-test",
@@ -29,8 +30,8 @@ def in_memory():
     return baccarat.run(EXPERIMENT)
 
 
-def test_import_baccarat_loads_neither_polars_nor_matplotlib() -> None:
-    code = "import sys, baccarat; print(sorted(m for m in ('polars', 'matplotlib', 'numpy') if m in sys.modules))"
+def test_import_baccarat_loads_neither_polars_nor_an_imaging_library() -> None:
+    code = "import sys, baccarat; print(sorted(m for m in ('polars', 'matplotlib', 'numpy', 'PIL') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 
@@ -55,11 +56,15 @@ def test_summary_agrees_with_the_ledger(in_memory) -> None:
     assert flat["rounds"] == mine.filter(pl.col("stake") > 0).height
 
 
-def test_plot_gives_matplotlib_figures(in_memory) -> None:
+def test_plot_gives_charts_that_draw_as_png(in_memory, tmp_path) -> None:
     figures = in_memory.plot()
     assert set(figures) == {"bankroll", "final", "ruin", "comparison"}
-    assert all(isinstance(f, Figure) for f in figures.values())
-    assert isinstance(in_memory.plot("ruin"), Figure)
+    assert all(isinstance(f, Chart) for f in figures.values())
+    ruin = in_memory.plot("ruin")
+    assert isinstance(ruin, Chart) and set(ruin.legend_labels()) == {"flat banker", "martingale banker"}
+    data = ruin.png()
+    assert png_size(data) == (ruin.width, ruin.height) and ruin._repr_png_() == data
+    assert ruin.save(tmp_path / "ruin.png").read_bytes() == data
 
 
 def test_report_html_and_notebook_display(in_memory) -> None:

@@ -3,7 +3,7 @@
 >>> import baccarat
 >>> result = baccarat.run("configs/quickstart.yaml")        # or a dict, or out="results/qs"
 >>> result.summary                                          # polars frames
->>> result.plot("bankroll")                                 # matplotlib figures
+>>> result.plot("bankroll")                                 # a chart: .png(), .save(path), shown in a notebook
 >>> again = baccarat.load("results/qs")                     # a folder written by `baccarat run`
 """
 
@@ -23,7 +23,7 @@ from baccarat.results.ledger import READ_ERRORS, read_error_reason
 from baccarat.results.report import Analysis, analyse, write_results
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+    from baccarat.results.charts import Chart
 
 
 class Result:
@@ -101,15 +101,19 @@ class Result:
         """One row per strategy and session: the per-session figures the summary is made of."""
         return self.analysis.sessions
 
-    def plot(self, kind: str | None = None) -> Figure | dict[str, Figure]:
-        """Return one plot (``bankroll``, ``final``, ``ruin``, ``comparison``), or all of them by kind."""
+    def plot(self, kind: str | None = None) -> Chart | dict[str, Chart]:
+        """Return one plot (``bankroll``, ``final``, ``ruin``, ``comparison``), or all of them by kind.
+
+        A plot is a :class:`~baccarat.results.charts.Chart`: plain objects
+        saying what is drawn (panels, their titles, labels, legend entries and
+        the data of each series); ``chart.png()`` gives the PNG bytes,
+        ``chart.save(path)`` writes the file, and a notebook shows it inline.
+        """
         return self.analysis.figures() if kind is None else self.analysis.figure(kind)
 
     def report_html(self) -> str:
         """Return the self-contained HTML report of the run as a string."""
-        from baccarat.results.plots import png_bytes
-
-        images = {kind: png_bytes(fig) for kind, fig in self.analysis.figures().items()}
+        images = {kind: chart.png() for kind, chart in self.analysis.figures().items()}
         yaml_path = None if self.out_dir is None else self.out_dir / "experiment.yaml"
         if yaml_path is not None and yaml_path.is_file():
             text = yaml_path.read_text(encoding="utf-8")

@@ -126,9 +126,9 @@ def console() -> NoReturn:
 
     Once the command is done and its output flushed, the exit handlers run
     (Ray's shutdown among them) and the process ends without tearing the
-    interpreter down module by module: with polars, numba, pyarrow and
-    matplotlib loaded that teardown alone takes about half a second, and it
-    writes nothing.
+    interpreter down module by module: with polars, numba and pyarrow
+    loaded that teardown alone takes a good part of a second, and it writes
+    nothing.
     """
     _guard_standard_streams()
     if sys.stdout is not None:

@@ -31,7 +31,7 @@ DRAW = """
 import sys, time
 from baccarat import api
 from baccarat.experiment.facts import run_facts
-from baccarat.results import html, plots
+from baccarat.results import html
 from baccarat.results.manifest import read_manifest
 run = api.load(sys.argv[1])
 analysis = run.analysis
@@ -41,7 +41,7 @@ manifest = read_manifest(run.out_dir / "manifest.json")
 best = float("inf")
 for k in range(4):  # the first draws once: imports and fonts, as a run that draws has them
     start = time.perf_counter()
-    images = {kind: plots.png_bytes(figure) for kind, figure in analysis.figures().items()}
+    images = {kind: chart.png() for kind, chart in analysis.figures().items()}
     page = html.render_html(analysis, run_facts(run.experiment), images, text, manifest, None)
     if k:
         best = min(best, time.perf_counter() - start)

@@ -1,5 +1,9 @@
 """Results: the ledger, statistics, plots, the report, comparison of runs, the manifest of a run folder.
 
+- :mod:`~baccarat.results.chart_drawing`: draw a chart as a PNG with Pillow: antialiased by drawing at twice the
+  size, translucent bands composited, ticks stepping by 1, 2 or 5.
+- :mod:`~baccarat.results.charts`: charts as plain objects: what a plot draws, readable by tests and users, drawn
+  as PNG with Pillow.
 - :mod:`~baccarat.results.compare`: compare saved runs: their summaries side by side, paired when they played the
   very same rounds.
 - :mod:`~baccarat.results.comparisons`: each strategy against a baseline: paired session by session when they met
@@ -16,8 +20,8 @@
   on disk.
 - :mod:`~baccarat.results.manifest`: the files of a run folder, as its `manifest.json` records them, and the checks
   made against that record.
-- :mod:`~baccarat.results.plots`: plots of a run with matplotlib: bankroll curves, final bankrolls, ruin over
-  rounds, paired comparison.
+- :mod:`~baccarat.results.plots`: plots of a run as charts: bankroll curves, final bankrolls, ruin over rounds,
+  paired comparison, the exact analysis.
 - :mod:`~baccarat.results.report`: results of a run: statistics, plots and a self-contained HTML report, from the
   ledger.
 - :mod:`~baccarat.results.roads_plot`: draw a shoe's roads as a scoreboard PNG (matplotlib, Agg, no display needed).
@@ -26,5 +30,5 @@
 - :mod:`~baccarat.results.stats`: statistics of a run: pure functions of the ledger, in polars.
 """
 
-__all__ = ["compare", "comparisons", "curves", "facts", "formatting", "html", "ledger", "manifest", "plots", "report",
-           "roads_plot", "runstats", "stats"]
+__all__ = ["chart_drawing", "charts", "compare", "comparisons", "curves", "facts", "formatting", "html", "ledger",
+           "manifest", "plots", "report", "roads_plot", "runstats", "stats"]

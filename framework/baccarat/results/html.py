@@ -211,7 +211,7 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     reported in the section, not as a failure of the report.
     """
     from baccarat.exact.bounds import ExactLimitError
-    from baccarat.results.plots import exact_figure, png_bytes
+    from baccarat.results.plots import exact_figure
 
     rounds = None if facts.one_round_shoes else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
     try:
@@ -241,7 +241,7 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     figure = ""
     if exact.results:
         uri = "data:image/png;base64," + base64.b64encode(
-            png_bytes(exact_figure(analysis.ruin, analysis.bands, exact.results))).decode("ascii")
+            exact_figure(analysis.ruin, analysis.bands, exact.results).png()).decode("ascii")
         figure = (f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
                   "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
                   "(solid, shaded); see docs/exact.md.</figcaption></figure>")

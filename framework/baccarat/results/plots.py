@@ -1,24 +1,20 @@
-"""Plots of a run with matplotlib: bankroll curves, final bankrolls, ruin over rounds, paired comparison.
+"""Plots of a run as charts: bankroll curves, final bankrolls, ruin over rounds, paired comparison, the exact analysis.
 
 Every function takes the small aggregate frames of :mod:`baccarat.results.stats`
-(never the ledger itself) and returns a :class:`matplotlib.figure.Figure`
-made without pyplot, so nothing global changes (a notebook keeps its own
-backend) and PNG files are rendered by the Agg canvas.
+(never the ledger itself) and returns a :class:`~baccarat.results.charts.Chart`:
+plain objects saying what is drawn, which ``chart.png()`` draws with Pillow.
 """
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import BinaryIO
 
 import numpy as np
 import polars as pl
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
 
+from baccarat.results.charts import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
 from baccarat.results.stats import strategy_rows
 
 PLOT_FILES = {
@@ -29,65 +25,34 @@ PLOT_FILES = {
 }
 """File name of each plot in a run folder, by kind."""
 
-DPI = 100
-"""Pixels per inch of the PNG files."""
+PALETTE: tuple[RGB, ...] = (
+    (31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
+    (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207),
+    (174, 199, 232), (255, 187, 120), (152, 223, 138), (255, 152, 150), (197, 176, 213),
+    (196, 156, 148), (247, 182, 210), (199, 199, 199), (219, 219, 141), (158, 218, 229),
+)
+"""Strategy colours in order: the ten of matplotlib's tab10, then the ten light partners of tab20."""
 
-PNG_COMPRESSION = 1
-"""zlib level of the PNG files: the same pixels as the default level 6, in a fraction of the time, files a little larger."""
+SAMPLE_GREY: RGB = (89, 89, 89)
+REFERENCE_GREY: RGB = (51, 51, 51)
+UNKNOWN_GREY: RGB = (77, 77, 77)
+RUIN_RED: RGB = (214, 39, 40)
 
 
-def strategy_colors(strategies: Sequence[str]) -> dict[str, tuple[float, float, float, float]]:
+def strategy_colors(strategies: Sequence[str]) -> dict[str, RGB]:
     """Return one distinct colour per strategy, stable across all plots of a run."""
-    from matplotlib import colormaps
-
-    if len(strategies) <= 10:
-        palette = [colormaps["tab10"](i) for i in range(10)]
-    else:  # the ten strong colours of tab20 first, then their light partners
-        tab20 = colormaps["tab20"]
-        palette = [tab20(i) for i in range(0, 20, 2)] + [tab20(i) for i in range(1, 20, 2)]
-    return {name: palette[i % len(palette)] for i, name in enumerate(strategies)}
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(strategies)}
 
 
 def _order(frame: pl.DataFrame) -> list[str]:
     return frame.get_column("strategy").unique(maintain_order=True).to_list() if frame.height else []
 
 
-def _new_figure(width: float, height: float, margins: tuple[float, float, float, float] = (0.9, 0.25, 0.55, 0.6),
-                gaps: tuple[float, float] = (0.0, 0.0), grid: tuple[int, int] = (1, 1)) -> Figure:
-    """Return a figure whose axes grid sits within fixed margins, in inches.
-
-    ``margins`` are (left, right, top, bottom), ``gaps`` the (horizontal,
-    vertical) space between panels of a ``grid`` of (rows, columns). Fixed
-    margins, not matplotlib's constrained layout, which measures every label
-    at each draw and took about a fifth of the drawing time.
-    """
-    left, right, top, bottom = margins
-    rows, cols = grid
-    fig = Figure(figsize=(width, height), dpi=DPI)
-    panel_width = max(width - left - right - (cols - 1) * gaps[0], 0.1) / cols
-    panel_height = max(height - top - bottom - (rows - 1) * gaps[1], 0.1) / rows
-    fig.subplots_adjust(left=left / width, right=1 - right / width, top=1 - top / height, bottom=bottom / height,
-                        wspace=gaps[0] / panel_width, hspace=gaps[1] / panel_height)
-    FigureCanvasAgg(fig)
-    return fig
+def _inches(width: float, height: float) -> dict[str, int]:
+    return {"width": round(width * DPI), "height": round(height * DPI)}
 
 
-TITLE_PAD = 6.0
-"""Points between an axes and its title; the title is placed, not moved clear of tick labels at each draw."""
-
-
-def _title(ax, text: str, **kwargs: object) -> None:
-    ax.set_title(text, y=1.0, pad=TITLE_PAD, **kwargs)
-
-
-def _money_axis(ax, axis: str = "y") -> None:
-    from matplotlib.ticker import StrMethodFormatter
-
-    target = ax.yaxis if axis == "y" else ax.xaxis
-    target.set_major_formatter(StrMethodFormatter("{x:,.0f}"))
-
-
-def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: float, table_min: float) -> Figure:
+def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: float, table_min: float) -> Chart:
     """Bankroll over the rounds of a session, one panel per strategy.
 
     Each panel: the median over sessions, the 25-75% and 5-95% bands, a few
@@ -98,49 +63,33 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
     n = max(len(strategies), 1)
     cols = 1 if n == 1 else 2 if n in (2, 4) else 3
     rows = math.ceil(n / cols)
-    fig = _new_figure(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6, margins=(0.95, 0.25, 0.85, 0.6),
-                      gaps=(0.95, 0.85), grid=(rows, cols))
-    axes = fig.subplots(rows, cols, sharex=True, sharey=True, squeeze=False).ravel()
-    for ax in axes[len(strategies):]:
-        ax.set_visible(False)
-    for ax, name in zip(axes, strategies, strict=False):
+    samples = {name: [] for name in strategies}
+    for (name, _), path in paths.group_by("strategy", "session", maintain_order=True):
+        samples.setdefault(name, []).append(path)
+    panels = []
+    for k, name in enumerate(strategies):
         band = bands.filter(pl.col("strategy") == name)
-        x = band.get_column("round").to_numpy()
-        color = colors[name]
-        ax.fill_between(x, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(),
-                        color=color, alpha=0.15, linewidth=0, label="5-95% of sessions")
-        ax.fill_between(x, band.get_column("p25").to_numpy(), band.get_column("p75").to_numpy(),
-                        color=color, alpha=0.35, linewidth=0, label="25-75% of sessions")
-        first = True
-        for (_,), path in paths.filter(pl.col("strategy") == name).group_by("session", maintain_order=True):
-            ax.plot(path.get_column("round").to_numpy(), path.get_column("bankroll").to_numpy(), color="0.35",
-                    linewidth=0.7, alpha=0.7, label="sample sessions" if first else None)
-            first = False
-        ax.plot(x, band.get_column("p50").to_numpy(), color=color, linewidth=2.2, label="median")
-        ax.axhline(initial_bankroll, color="0.2", linestyle="--", linewidth=0.9, label="initial bankroll")
-        ax.axhline(table_min, color="tab:red", linestyle=":", linewidth=1.2, label="ruin (table minimum)")
-        _title(ax, name, fontsize=12)
-        ax.grid(True, alpha=0.3)
-        _money_axis(ax)
-    for ax in axes[: len(strategies)]:
-        ax.tick_params(labelbottom=True, labelleft=True)
-        ax.set_xlabel("round of the session")
-        ax.set_ylabel("bankroll")
-    if strategies:
-        axes[0].legend(loc="best", fontsize=8, framealpha=0.85)
-    fig.suptitle("Bankroll over the session (median and percentile bands across sessions)", fontsize=13,
-                 y=1 - 0.15 / fig.get_figheight(), va="top")
-    return fig
+        x, color = band.get_column("round").to_numpy(), colors[name]
+        series: list[Series] = [
+            Band(x, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(), color, 0.15, "5-95% of sessions"),
+            Band(x, band.get_column("p25").to_numpy(), band.get_column("p75").to_numpy(), color, 0.35, "25-75% of sessions"),
+        ]
+        series += [Line(path.get_column("round").to_numpy(), path.get_column("bankroll").to_numpy(), SAMPLE_GREY, 0.7,
+                        alpha=0.7, label="sample sessions" if i == 0 else None) for i, path in enumerate(samples[name])]
+        series += [Line(x, band.get_column("p50").to_numpy(), color, 2.2, label="median"),
+                   RefLine(initial_bankroll, "y", REFERENCE_GREY, 0.9, "dashed", "initial bankroll"),
+                   RefLine(table_min, "y", RUIN_RED, 1.2, "dotted", "ruin (table minimum)")]
+        panels.append(Panel(tuple(series), title=name, xlabel="round of the session", ylabel="bankroll", y_money=True,
+                            legend="best" if k == 0 else None))
+    return Chart("Bankroll over the session (median and percentile bands across sessions)", tuple(panels),
+                 columns=cols, share_x=True, share_y=True, **_inches(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6))
 
 
-def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Figure:
+def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Chart:
     """Histogram of final bankrolls, one row per strategy on a shared axis, with initial bankroll and median."""
     strategies = _order(sessions)
     colors = strategy_colors(strategies)
     n = max(len(strategies), 1)
-    fig = _new_figure(10, max(1.3, min(2.4, 16 / n)) * n + 1.0, margins=(0.8, 0.25, 0.6, 0.6), gaps=(0.0, 0.35),
-                      grid=(n, 1))
-    axes = fig.subplots(n, 1, sharex=True, squeeze=False).ravel()
     finals = {name: part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
               for name, part in strategy_rows(sessions, "final_bankroll")}  # no column of a Python string per session
     present = [values for values in finals.values() if len(values)]
@@ -149,94 +98,59 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Fi
     if high <= low:
         high = low + 1.0
     bins = np.linspace(low, high, 51)
-    for ax, name in zip(axes, strategies, strict=False):
+    panels = []
+    for k, name in enumerate(strategies):
         values = finals[name]
-        counts, _ = np.histogram(values, bins=bins)  # one filled outline, not a patch per bin: the same bars, drawn faster
-        ax.stairs(counts, bins, fill=True, color=colors[name], alpha=0.85, label="sessions")
-        ax.axvline(initial_bankroll, color="0.2", linestyle="--", linewidth=1, label="initial bankroll")
-        ax.axvline(float(np.median(values)), color="black", linewidth=1.5, label="median")
-        _title(ax, name, loc="left", fontsize=10)
-        ax.set_ylabel("sessions")
-        ax.grid(True, alpha=0.3)
-    if strategies:
-        axes[0].legend(loc="best", fontsize=8, framealpha=0.85)
-    axes[-1].set_xlabel("final bankroll of the session")
-    _money_axis(axes[-1], "x")
-    fig.suptitle("Distribution of final bankrolls", fontsize=13, y=1 - 0.12 / fig.get_figheight(), va="top")
-    return fig
+        series: list[Series] = [Stairs(bins, np.histogram(values, bins=bins)[0], colors[name], 0.85, "sessions"),
+                                RefLine(initial_bankroll, "x", REFERENCE_GREY, 1.0, "dashed", "initial bankroll")]
+        if len(values):
+            series.append(RefLine(float(np.median(values)), "x", (0, 0, 0), 1.5, label="median"))
+        last = k == len(strategies) - 1
+        panels.append(Panel(tuple(series), title=name, title_align="left", title_size=10, ylabel="sessions",
+                            xlabel="final bankroll of the session" if last else "", x_tick_labels=last, x_money=True,
+                            legend="best" if k == 0 else None))
+    return Chart("Distribution of final bankrolls", tuple(panels), share_x=True,
+                 **_inches(10, max(1.3, min(2.4, 16 / n)) * n + 1.0))
 
 
-def ruin_figure(ruin: pl.DataFrame) -> Figure:
+def ruin_figure(ruin: pl.DataFrame) -> Chart:
     """Share of sessions ruined (bankroll below the table minimum) by each round, one line per strategy."""
     strategies = _order(ruin)
     colors = strategy_colors(strategies)
-    fig = _new_figure(10, 5.5, margins=(0.8, 0.25, 0.45, 0.6))
-    ax = fig.subplots()
+    series = []
     for name in strategies:
         curve = ruin.filter(pl.col("strategy") == name)
-        ax.step(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), where="post",
-                color=colors[name], linewidth=2, label=name)
-    if ruin.height and float(ruin.get_column("ruined").max() or 0) == 0:
-        ax.text(0.5, 0.5, "no session was ruined", transform=ax.transAxes, ha="center", fontsize=12, color="0.4")
+        series.append(Line(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(),
+                           colors[name], 2.0, label=name, step=True))
     top = 100 * float(ruin.get_column("ruined").max() or 0) if ruin.height else 0.0
-    ax.set_ylim(-0.02 * max(top, 5), max(top, 5) * 1.06)
-    ax.set_xlim(left=0)
-    ax.set_xlabel("round of the session")
-    ax.set_ylabel("sessions ruined so far (%)")
-    _title(ax, "Probability of ruin by round", fontsize=13)
-    ax.grid(True, alpha=0.3)
-    if strategies:
-        ax.legend(loc="upper left", fontsize=9)
-    return fig
+    panel = Panel(tuple(series), title="Probability of ruin by round", title_size=13, xlabel="round of the session",
+                  ylabel="sessions ruined so far (%)", x_limits=(0, None),
+                  y_limits=(-0.02 * max(top, 5), max(top, 5) * 1.06), legend="upper left" if strategies else None,
+                  legend_size=9, note="no session was ruined" if ruin.height and top == 0 else "")
+    return Chart("", (panel,), **_inches(10, 5.5))
 
 
-def _label_inches(labels: Sequence[str], points: float = 10.0) -> float:
-    """Return a left margin wide enough for ``labels`` as tick labels of ``points`` (DejaVu Sans: about 0.62 em a character)."""
-    longest = max((len(label) for label in labels), default=0)
-    return min(0.35 + longest * 0.62 * points / 72, 4.5)
-
-
-def comparison_figure(comparison: pl.DataFrame) -> Figure:
+def comparison_figure(comparison: pl.DataFrame) -> Chart:
     """Net per session minus the baseline's, with its paired 95% interval, one row per strategy."""
     names = comparison.get_column("strategy").to_list()
     baseline = comparison.get_column("baseline")[0] if comparison.height else ""
     colors = strategy_colors([baseline, *names])
-    fig = _new_figure(10, 1.2 + 0.55 * max(len(names), 1) + 1.0, margins=(_label_inches(names), 0.25, 0.45, 0.6))
-    ax = fig.subplots()
-    y = np.arange(len(names))[::-1]
+    y = list(range(len(names)))[::-1]
+    series: list[Series] = []
     for yi, row in zip(y, comparison.iter_rows(named=True), strict=True):
         mean, low, high = row["net_diff_mean"], row["net_diff_ci_low"], row["net_diff_ci_high"]
-        if mean is None:
-            continue
-        err = None if low is None else [[mean - low], [high - mean]]
-        ax.errorbar([mean], [yi], xerr=err, fmt="o", color=colors[row["strategy"]], capsize=5, markersize=7, linewidth=2)
-    ax.axvline(0, color="0.2", linestyle="--", linewidth=1, label=f"baseline: {baseline}")
-    ax.set_yticks(y, names)
-    ax.set_ylim(-0.8, len(names) - 0.2)
-    ax.set_xlabel(f"net per session minus {baseline}'s (same rounds; 95% paired interval)")
-    _title(ax, f"Paired comparison with {baseline}", fontsize=13)
-    ax.grid(True, axis="x", alpha=0.3)
-    ax.legend(loc="lower right", fontsize=9)
-    _money_axis(ax, "x")
-    return fig
+        if mean is not None:
+            series.append(ErrorPoint(float(mean), yi, None if low is None else float(low),
+                                     None if high is None else float(high), colors[row["strategy"]]))
+    series.append(RefLine(0.0, "x", REFERENCE_GREY, 1.0, "dashed", f"baseline: {baseline}"))
+    panel = Panel(tuple(series), title=f"Paired comparison with {baseline}", title_size=13,
+                  xlabel=f"net per session minus {baseline}'s (same rounds; 95% paired interval)", x_money=True,
+                  y_ticks=tuple(zip(y, names, strict=True)), y_limits=(-0.8, len(names) - 0.2), grid="x",
+                  legend="lower right", legend_size=9)
+    return Chart("", (panel,), **_inches(10, 1.2 + 0.55 * max(len(names), 1) + 1.0))
 
 
-def save_png(fig: Figure, target: str | Path | BinaryIO) -> str | Path | BinaryIO:
-    """Render ``fig`` as PNG with the Agg canvas into a file path or a binary stream; return ``target``."""
-    FigureCanvasAgg(fig).print_png(str(target) if isinstance(target, Path) else target, metadata={"Software": None},
-                                   pil_kwargs={"compress_level": PNG_COMPRESSION})
-    return target
-
-
-def save_figures(figures: Mapping[str, Figure], out_dir: str | Path) -> list[Path]:
-    """Write each figure as ``out_dir/PLOT_FILES[kind]``; return the paths written."""
-    paths = [Path(out_dir) / PLOT_FILES[kind] for kind in figures]
-    for path, fig in zip(paths, figures.values(), strict=True):
-        save_png(fig, path)
-    return paths
-
-
-def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Figure:
+def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Chart:
     """The exact analysis over the simulation: ruin by round, and the bankroll's median and 5-95% band by round.
 
     ``exact`` holds :class:`baccarat.exact.analysis.ExactResult` objects made with
@@ -244,43 +158,33 @@ def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Fi
     """
     names = [r.strategy for r in exact]
     colors = strategy_colors(_order(ruin) if ruin.height else names)
-    fig = _new_figure(13, 5.5, margins=(0.9, 0.25, 0.75, 0.6), gaps=(0.95, 0.0), grid=(1, 2))
-    left, right = fig.subplots(1, 2)
+    left: list[Series] = []
+    right: list[Series] = []
     for result in exact:
-        color = colors.get(result.strategy, "0.3")
+        color = colors.get(result.strategy, UNKNOWN_GREY)
         curve = ruin.filter(pl.col("strategy") == result.strategy)
         if curve.height:
-            left.step(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), where="post",
-                      color=color, linewidth=2, alpha=0.6, label=f"{result.strategy} (simulated)")
-        left.step(np.arange(len(result.ruin_curve)), 100 * result.ruin_curve, where="post", color=color, linewidth=1.5,
-                  linestyle="--", label=f"{result.strategy} (exact)")
+            left.append(Line(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), color,
+                             2.0, alpha=0.6, label=f"{result.strategy} (simulated)", step=True))
+        left.append(Line(np.arange(len(result.ruin_curve)), 100 * np.asarray(result.ruin_curve), color, 1.5, "dashed",
+                         label=f"{result.strategy} (exact)", step=True))
         band = bands.filter(pl.col("strategy") == result.strategy)
         if band.height:
             rounds = band.get_column("round").to_numpy()
-            right.fill_between(rounds, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(),
-                               color=color, alpha=0.12, linewidth=0)
-            right.plot(rounds, band.get_column("p50").to_numpy(), color=color, linewidth=2, alpha=0.6)
+            right += [Band(rounds, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(), color, 0.12),
+                      Line(rounds, band.get_column("p50").to_numpy(), color, 2.0, alpha=0.6)]
         rows = result.bands
-        right.plot(rows[:, 0], rows[:, 3], color=color, linewidth=1.5, linestyle="--", label=f"{result.strategy}")
-        right.plot(rows[:, 0], rows[:, 1], color=color, linewidth=1, linestyle=":")
-        right.plot(rows[:, 0], rows[:, 5], color=color, linewidth=1, linestyle=":")
-    left.set_xlabel("round of the session")
-    left.set_ylabel("ruined so far (%)")
-    _title(left, "Ruin by round: simulated (solid) and exact (dashed)", fontsize=12)
-    right.set_xlabel("round of the session")
-    right.set_ylabel("bankroll")
-    _title(right, "Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)", fontsize=11)
-    _money_axis(right)
-    for ax in (left, right):
-        ax.grid(True, alpha=0.3)
-        ax.set_xlim(left=0)
-    if exact:
-        left.legend(loc="upper left", fontsize=8)
-    return fig
+        right += [Line(rows[:, 0], rows[:, 3], color, 1.5, "dashed", label=result.strategy),
+                  Line(rows[:, 0], rows[:, 1], color, 1.0, "dotted"), Line(rows[:, 0], rows[:, 5], color, 1.0, "dotted")]
+    panels = (
+        Panel(tuple(left), title="Ruin by round: simulated (solid) and exact (dashed)", xlabel="round of the session",
+              ylabel="ruined so far (%)", x_limits=(0, None), legend="upper left" if exact else None),
+        Panel(tuple(right), title="Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)",
+              title_size=11, xlabel="round of the session", ylabel="bankroll", y_money=True, x_limits=(0, None)),
+    )
+    return Chart("", panels, columns=2, **_inches(13, 5.5))
 
 
-def png_bytes(fig: Figure) -> bytes:
-    """Return ``fig`` rendered as PNG bytes."""
-    buffer = io.BytesIO()
-    save_png(fig, buffer)
-    return buffer.getvalue()
+def save_figures(figures: Mapping[str, Chart], out_dir: str | Path) -> list[Path]:
+    """Write each chart as ``out_dir/PLOT_FILES[kind]``; return the paths written."""
+    return [chart.save(Path(out_dir) / PLOT_FILES[kind]) for kind, chart in figures.items()]

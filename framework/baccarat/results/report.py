@@ -28,7 +28,7 @@ from baccarat.results.facts import RunFacts
 from baccarat.results.manifest import read_manifest
 
 if TYPE_CHECKING:
-    from matplotlib.figure import Figure
+    from baccarat.results.charts import Chart
 
 from baccarat.results.html import exact_html, render_html
 
@@ -86,7 +86,7 @@ class Analysis:
         self._paths = _ready(self._paths)
         return self._paths
 
-    def figure(self, kind: str) -> Figure:
+    def figure(self, kind: str) -> Chart:
         """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
         from baccarat.results import plots
 
@@ -103,7 +103,7 @@ class Analysis:
         raise InputError(f"unknown plot {kind!r}{did_you_mean(kind, list(plots.PLOT_FILES))}; "
                          f"plots are {', '.join(plots.PLOT_FILES)}")
 
-    def figures(self) -> dict[str, Figure]:
+    def figures(self) -> dict[str, Chart]:
         """Return every plot of the run by kind (no comparison plot when there is a single strategy)."""
         from baccarat.results.plots import PLOT_FILES
 
@@ -192,14 +192,14 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, facts: RunFacts, ba
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
-    from baccarat.results.plots import PLOT_FILES, png_bytes  # matplotlib only when plots are drawn
+    from baccarat.results.plots import PLOT_FILES
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
-        images = {kind: png_bytes(analysis.figure(kind)) for kind in ("final", "ruin")}
+        images = {kind: analysis.figure(kind).png() for kind in ("final", "ruin")}
         if analysis.comparison.height:
-            images["comparison"] = png_bytes(analysis.figure("comparison"))
-        images["bankroll"] = png_bytes(analysis.figure("bankroll"))  # last: its bands and paths take longest
+            images["comparison"] = analysis.figure("comparison").png()
+        images["bankroll"] = analysis.figure("bankroll").png()  # last: its bands and paths take longest
         summary_csv = analysis.summary.write_csv().encode("utf-8")
         sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
         exact_section = exact_html(analysis, facts, exact) if exact is not None else ""
