@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import struct
 
+import numpy as np
 import pytest
+from PIL import Image, ImageColor
 
 from baccarat.cli import main
 from baccarat.commands.roads import render_text
 from baccarat.execution.runner import run_experiment, write_run
+from baccarat.results.roads_plot import SIDE_COLOUR
 from baccarat.shoes.seeded import dealt_cards, seeded_rounds
 from baccarat.table.cards import card_label
 from baccarat.table.roads import roads
@@ -53,6 +56,11 @@ def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) 
     assert printed["cockroach_pig"] == expected["cockroach_pig"]
     width, height = png_size(png)
     assert width >= 600 and height >= 600
+    # Drawn with the side colours: Banker red and Player blue marks, a green tie when the shoe had one.
+    image = np.asarray(Image.open(png).convert("RGB"))
+    present = {side for side in ("banker", "player", "tie")
+               if (image == np.array(ImageColor.getrgb(SIDE_COLOUR[side]), dtype=np.uint8)).all(axis=2).sum() > 20}
+    assert present == {"banker", "player"} | ({"tie"} if "tie" in seeded_outcomes(2) else set())
 
 
 def test_roads_of_a_recorded_cards_file(tmp_path, capsys, monkeypatch) -> None:

@@ -55,3 +55,23 @@ def test_a_translucent_band_is_composited_over_white_and_data_stay_inside_the_pa
     image = drawn(Panel((line,), x_limits=(0, 10), y_limits=(0, 10), grid="none"))
     assert (image[:3, :3] == 255).all() and (image[-3:, -3:] == 255).all()
     assert ((image[:, :, 0] == 255) & (image[:, :, 1] == 0)).sum() > 100  # the red line inside
+
+
+def test_pictures_are_drawn_with_pillow_not_matplotlib() -> None:
+    """Plots and the roads scoreboard use Pillow (a run that draws pays no matplotlib import); pyproject lists it."""
+    import ast
+    import tomllib
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    importers = []
+    for path in sorted((root / "framework" / "baccarat").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        named = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+        named += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        if any(name.split(".")[0] == "matplotlib" for name in named):
+            importers.append(path.name)
+    assert importers == []
+    dependencies = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    assert not any(d.startswith("matplotlib") for d in dependencies)
+    assert "pillow>=10.1" in dependencies

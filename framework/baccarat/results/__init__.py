@@ -24,7 +24,7 @@
   paired comparison, the exact analysis.
 - :mod:`~baccarat.results.report`: results of a run: statistics, plots and a self-contained HTML report, from the
   ledger.
-- :mod:`~baccarat.results.roads_plot`: draw a shoe's roads as a scoreboard PNG (matplotlib, Agg, no display needed).
+- :mod:`~baccarat.results.roads_plot`: draw a shoe's roads as a scoreboard PNG (Pillow, no display needed).
 - :mod:`~baccarat.results.runstats`: statistics gathered while a run plays, so that its summary and plots never read
   the ledger back.
 - :mod:`~baccarat.results.stats`: statistics of a run: pure functions of the ledger, in polars.

@@ -1,4 +1,4 @@
-"""Draw a shoe's roads as a scoreboard PNG (matplotlib, Agg, no display needed).
+"""Draw a shoe's roads as a scoreboard PNG with Pillow.
 
 Panels, top to bottom: bead plate (filled discs lettered B, P, T), big road
 (hollow rings, a green slash per tie, the count when more than one; pair
@@ -13,95 +13,117 @@ import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from baccarat.table.roads import DERIVED_ROADS, Roads
 
+if TYPE_CHECKING:
+    from PIL import Image
+
 SIDE_COLOUR = {"banker": "#d62728", "player": "#1f5fbf", "tie": "#2ca02c", "red": "#d62728", "blue": "#1f5fbf"}
+GRID_COLOUR = "#cccccc"
 _LETTER = {"banker": "B", "player": "P", "tie": "T"}
 _TITLES = {"big_eye_boy": "Big eye boy", "small_road": "Small road", "cockroach_pig": "Cockroach pig"}
 
-
-def _grid(ax, cols: int, rows: int, title: str) -> None:
-    ax.set_xlim(-0.5, cols - 0.5)
-    ax.set_ylim(rows - 0.5, -0.5)
-    ax.set_aspect("equal")
-    ax.set_xticks([x - 0.5 for x in range(cols + 1)], minor=True)
-    ax.set_yticks([y - 0.5 for y in range(rows + 1)], minor=True)
-    ax.grid(which="minor", color="#cccccc", linewidth=0.5)
-    ax.tick_params(which="both", length=0, labelbottom=False, labelleft=False)
-    ax.set_xticks([])
-    ax.set_yticks([])
-    ax.set_title(title, loc="left", fontsize=9)
-
-
-def _pair_dots(ax, x: float, y: float, hand: int, pairs: tuple[Sequence[bool], Sequence[bool]] | None, size: float) -> None:
-    from matplotlib.patches import Circle
-
-    if pairs is None:
-        return
-    player_pair, banker_pair = pairs
-    if banker_pair[hand - 1]:
-        ax.add_patch(Circle((x - 0.3, y - 0.3), size, color=SIDE_COLOUR["banker"]))
-    if player_pair[hand - 1]:
-        ax.add_patch(Circle((x + 0.3, y + 0.3), size, color=SIDE_COLOUR["player"]))
+CELL = 0.32
+"""Inches of a cell of the scoreboard's grids."""
+MAX_WIDTH = 60.0
+"""Inches: the widest scoreboard; beyond it the cells shrink."""
 
 
 def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None,
-               min_columns: int = 20):
-    """Return a matplotlib Figure of every road of ``road``.
+               min_columns: int = 20) -> Image.Image:
+    """Return every road of ``road`` drawn as a Pillow image.
 
     ``pairs``, when known, is ``(player_pair, banker_pair)``: one flag per
     round of the shoe, drawn as dots on the bead plate and the big road.
     """
-    from matplotlib.figure import Figure
-    from matplotlib.patches import Circle
+    from PIL import Image, ImageDraw
+
+    from baccarat.results.chart_drawing import SCALE, font, line_height, px
+    from baccarat.results.charts import DPI
 
     rows = road.rows
     panels = [("Bead plate", road.bead_plate), ("Big road", road.big_road)]
     panels += [(_TITLES[name], road.derived(name)) for name, _ in DERIVED_ROADS]
     cols = max([min_columns] + [max((c.col for c in cells), default=0) + 1 for _, cells in panels])
-    width = min(max(6.0, 0.32 * cols + 0.6), 60.0)
-    height = 0.32 * rows * len(panels) + 0.45 * len(panels) + 1.1
-    fig = Figure(figsize=(width, height), dpi=100)
-    axes = fig.subplots(len(panels), 1)
-    for ax, (name, cells) in zip(axes, panels, strict=True):
-        _grid(ax, cols, rows, name)
-        if name == "Bead plate":
-            for c in cells:
-                ax.add_patch(Circle((c.col, c.row), 0.42, color=SIDE_COLOUR[c.outcome]))
-                ax.text(c.col, c.row, _LETTER[c.outcome], ha="center", va="center", color="white", fontsize=7, weight="bold")
-                _pair_dots(ax, c.col, c.row, c.hand, pairs, 0.1)
-        elif name == "Big road":
-            for c in cells:
-                ax.add_patch(Circle((c.col, c.row), 0.38, fill=False, linewidth=1.8, color=SIDE_COLOUR[c.mark]))
-                if c.ties:
-                    ax.plot([c.col - 0.35, c.col + 0.35], [c.row + 0.35, c.row - 0.35], color=SIDE_COLOUR["tie"], linewidth=1.6)
-                    if c.ties > 1:
-                        ax.text(c.col, c.row, str(c.ties), ha="center", va="center", color=SIDE_COLOUR["tie"], fontsize=7)
-                _pair_dots(ax, c.col, c.row, c.hand, pairs, 0.1)
-            if not cells and road.leading_ties:
-                ax.plot([-0.35, 0.35], [0.35, -0.35], color=SIDE_COLOUR["tie"], linewidth=1.6)
-        elif name == "Big eye boy":
-            for c in cells:
-                ax.add_patch(Circle((c.col, c.row), 0.34, fill=False, linewidth=1.6, color=SIDE_COLOUR[c.mark]))
-        elif name == "Small road":
-            for c in cells:
-                ax.add_patch(Circle((c.col, c.row), 0.34, color=SIDE_COLOUR[c.mark]))
+    inch = DPI * SCALE  # pixels of the drawing per inch
+    width = min(max(6.0, CELL * cols + 0.6), MAX_WIDTH) * inch
+    margin = 0.1 * inch
+    cell = min(CELL * inch, (width - 2 * margin) / cols)
+    head, panel_title, foot = line_height(10) + px(10), line_height(9) + px(4), line_height(8) + px(8)
+    height = head + len(panels) * (panel_title + rows * cell + px(6)) + foot
+    image = Image.new("RGB", (round(width), round(height)), "white")
+    draw = ImageDraw.Draw(image)
+
+    def ring(x: float, y: float, radius: float, colour: str, thick: float | None = None) -> None:
+        box = [x - radius * cell, y - radius * cell, x + radius * cell, y + radius * cell]
+        if thick is None:
+            draw.ellipse(box, fill=colour)
         else:
-            for c in cells:
-                ax.plot([c.col - 0.34, c.col + 0.34], [c.row + 0.34, c.row - 0.34], color=SIDE_COLOUR[c.mark], linewidth=2.2)
+            draw.ellipse(box, outline=colour, width=max(1, round(px(thick))))
+
+    def slash(x: float, y: float, half: float, colour: str, thick: float) -> None:
+        draw.line([x - half * cell, y + half * cell, x + half * cell, y - half * cell], fill=colour,
+                  width=max(1, round(px(thick))))
+
+    def pair_dots(x: float, y: float, hand: int) -> None:
+        if pairs is None:
+            return
+        player_pair, banker_pair = pairs
+        if banker_pair[hand - 1]:
+            ring(x - 0.3 * cell, y - 0.3 * cell, 0.1, SIDE_COLOUR["banker"])
+        if player_pair[hand - 1]:
+            ring(x + 0.3 * cell, y + 0.3 * cell, 0.1, SIDE_COLOUR["player"])
+
+    counts = {o: road.outcomes.count(o) for o in ("banker", "player", "tie")}
+    header = f"{title}  " if title else ""
+    header += (f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; "
+               f"{len(road.big_road)} decided")
+    draw.text((margin, px(6)), header, font=font(10), fill="black", anchor="la")
+    top = head
+    marks = font(7)
+    for name, cells in panels:
+        draw.text((margin, top), name, font=font(9), fill="black", anchor="la")
+        top += panel_title
+        thin = max(1, round(px(0.5)))
+        for c in range(cols + 1):
+            draw.line([margin + c * cell, top, margin + c * cell, top + rows * cell], fill=GRID_COLOUR, width=thin)
+        for r in range(rows + 1):
+            draw.line([margin, top + r * cell, margin + cols * cell, top + r * cell], fill=GRID_COLOUR, width=thin)
+
+        def centre(col: int, row: int, top: float = top) -> tuple[float, float]:
+            return margin + (col + 0.5) * cell, top + (row + 0.5) * cell
+
+        for c in cells:
+            x, y = centre(c.col, c.row)
+            if name == "Bead plate":
+                ring(x, y, 0.42, SIDE_COLOUR[c.outcome])
+                draw.text((x, y), _LETTER[c.outcome], font=marks, fill="white", anchor="mm", stroke_width=1,
+                          stroke_fill="white")
+                pair_dots(x, y, c.hand)
+            elif name == "Big road":
+                ring(x, y, 0.38, SIDE_COLOUR[c.mark], 1.8)
+                if c.ties:
+                    slash(x, y, 0.35, SIDE_COLOUR["tie"], 1.6)
+                    if c.ties > 1:
+                        draw.text((x, y), str(c.ties), font=marks, fill=SIDE_COLOUR["tie"], anchor="mm")
+                pair_dots(x, y, c.hand)
+            elif name == "Big eye boy":
+                ring(x, y, 0.34, SIDE_COLOUR[c.mark], 1.6)
+            elif name == "Small road":
+                ring(x, y, 0.34, SIDE_COLOUR[c.mark])
+            else:
+                slash(x, y, 0.34, SIDE_COLOUR[c.mark], 2.2)
+        if name == "Big road" and not cells and road.leading_ties:
+            slash(*centre(0, 0), 0.35, SIDE_COLOUR["tie"], 1.6)
+        top += rows * cell + px(6)
     asks = []
     for side in ("banker", "player"):
         colours = road.next_colours(side)
         asks.append(f"if {side} next: " + ", ".join(f"{_TITLES[n].lower()} {colours[n] or '-'}" for n, _ in DERIVED_ROADS))
-    decided = len(road.big_road)
-    counts = {o: road.outcomes.count(o) for o in ("banker", "player", "tie")}
-    header = f"{title}  " if title else ""
-    header += f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; {decided} decided"
-    fig.suptitle(header, x=0.01, ha="left", fontsize=10)
-    fig.text(0.01, 0.005, "   |   ".join(asks), fontsize=8, ha="left", va="bottom")
-    fig.subplots_adjust(left=0.01, right=0.99, top=1 - 0.75 / height, bottom=0.4 / height, hspace=0.35)
-    return fig
+    draw.text((margin, height - px(4)), "   |   ".join(asks), font=font(8), fill="black", anchor="ld")
+    return image.reduce(SCALE) if SCALE > 1 else image
 
 
 def save_roads_png(road: Roads, path: str | Path, title: str = "",
@@ -114,12 +136,10 @@ def save_roads_png(road: Roads, path: str | Path, title: str = "",
 
 def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> bytes:
     """Return the roads of one shoe drawn as PNG bytes."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from baccarat.results.chart_drawing import PNG_COMPRESSION
 
-    fig = draw_roads(road, title, pairs)
-    FigureCanvasAgg(fig)
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png")
+    draw_roads(road, title, pairs).save(buffer, format="PNG", compress_level=PNG_COMPRESSION)
     return buffer.getvalue()
 
 
