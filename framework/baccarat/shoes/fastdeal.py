@@ -114,7 +114,8 @@ def _seed_sequence_state(run_words, shoe_id, out):
     """Write ``SeedSequence(seed, spawn_key=(shoe_id,)).generate_state(4, uint64)`` into ``out``."""
     n_run = run_words.shape[0]
     words = np.empty(n_run + 2, dtype=np.uint64)
-    words[:n_run] = run_words
+    for i in range(n_run):  # a loop, not a slice assignment: numba compiles that one's shape checks for seconds
+        words[i] = run_words[i]
     seed_state(words, put_int_words(words, n_run, shoe_id), out)
 
 
@@ -187,7 +188,8 @@ def _shuffle_shoes(template, run_words, first_shoe, count, out):
         spare = np.uint64(0)
         has_spare = False
         row = out[k]
-        row[:] = template
+        for i in range(n):
+            row[i] = template[i]
         for i in range(n - 1, 0, -1):
             bound = np.uint64(i)
             mask = bound
