@@ -15,7 +15,7 @@ import pytest
 FRAMEWORK = Path(__file__).resolve().parents[1] / "framework" / "baccarat"
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("errors", "money", "streams", "interrupts", "files"),
+    ("errors", "money", "streams", "interrupts", "compiling", "files"),
     ("table",),
     ("shoes",),
     ("odds",),

@@ -95,6 +95,7 @@ def expected_stops(ledger: pl.DataFrame) -> dict[int, str | None]:
 
 def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(workdir: Path, monkeypatch: pytest.MonkeyPatch,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # compiled, small as the run is
     assert main(["run", "trailing.yaml", "--plugins-dir", "plugins", "--out", "compiled", "--quiet", "--no-report"]) == 0
     assert "reference engine" not in capsys.readouterr().err  # the plugin's twin passed its check: played compiled
     with monkeypatch.context() as patch:

@@ -549,7 +549,7 @@ def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypa
         registry().resolve("flat", {})
 
 
-def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
+def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = plugin_folder(tmp_path, counter="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
@@ -590,9 +590,13 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path) -> None:
     """)
     experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
                                                         "params": {"side": "counted"}}], count=6)
-    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert main(["run", str(experiment), "--out", str(tmp_path / "small"), "--quiet"]) == 0
     calls = sys.modules["baccarat_plugin_counter"].CALLS
-    assert sorted(calls) == [hook for hook in HOOKS if hook != "register_exact_forms"]  # exact forms: only when asked
+    # Exact forms only when asked; compiled twins only for a run large enough to play them.
+    assert sorted(calls) == [hook for hook in HOOKS if hook not in ("register_exact_forms", "register_kernels")]
+    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
+    assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    assert sorted(calls) == [hook for hook in HOOKS if hook != "register_exact_forms"]
     assert main(["exact", str(experiment), "--rounds", "5"]) == 0
     assert sorted(calls) == HOOKS
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")

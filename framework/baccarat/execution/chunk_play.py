@@ -54,18 +54,33 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
 
 def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
                   config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]],
-                  shared: dict[str, Any] | None = None) -> dict[str, np.ndarray]:
+                  shared: dict[str, Any] | None = None, compiled: bool = True) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
     ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    Without ``compiled``, the reference plays.
     """
-    from baccarat.engine.compiled import play_fast
     from baccarat.engine.reference import run_strategy
 
-    columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
+    columns = None
+    if compiled:
+        from baccarat.engine.compiled import play_fast
+
+        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
         columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
     return columns
+
+
+def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
+    """Deal the chunk's seeded shoes: the compiled dealer when the plan plays compiled, else the reference (the same rounds)."""
+    if plan.compiled:
+        from baccarat.shoes.fastdeal import seeded_table_fast
+
+        return seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
+    from baccarat.shoes.seeded import seeded_table
+
+    return seeded_table(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
 
 
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
@@ -75,10 +90,9 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.odds.settlement import settlement_table
     from baccarat.results.ledger import expected_net, ledger_table
     from baccarat.shoes.columnar import encode_parquet
-    from baccarat.shoes.fastdeal import seeded_table_fast
 
     runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
-    table = chunk.table if chunk.table is not None else seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
+    table = chunk.table if chunk.table is not None else deal(plan, chunk)
     multipliers = settlement_table(table, plan.rules)
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop)
@@ -88,7 +102,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     bankrolls = []
     shared: dict[str, Any] = {}
     for run in runs:
-        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared)
+        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}

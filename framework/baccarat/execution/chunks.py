@@ -77,6 +77,8 @@ class RunPlan:
     """The first worker process prints a line when it compiles kernels (:mod:`baccarat.execution.compile_notice`)."""
     backed: tuple[str, ...] | None = None
     """The bets the strategies declare they may back (:func:`declared_sides`), or None when one of them does not say."""
+    compiled: bool = True
+    """Deal with the compiled dealer and play compiled twins (:func:`baccarat.compiling.plays_compiled`), else the reference."""
 
     def ledger_bets(self) -> tuple[str, ...]:
         """Return the bets with ``stake_<bet>`` / ``net_<bet>`` columns in the ledger: those that carry information.

@@ -14,11 +14,19 @@ from typing import Any
 import polars as pl
 
 from baccarat import __version__
+from baccarat.compiling import plays_compiled
 from baccarat.engine.reference import StrategyRun
 from baccarat.errors import RulesError, StrategyError
 from baccarat.execution import glibc
 from baccarat.execution.chunk_play import declared_sides
-from baccarat.execution.chunks import Chunk, RunPlan, resolve_strategies, seeded_chunks, table_chunks
+from baccarat.execution.chunks import (
+    Chunk,
+    RunPlan,
+    resolve_strategies,
+    rounds_per_shoe_estimate,
+    seeded_chunks,
+    table_chunks,
+)
 from baccarat.execution.datasets import (
     LEDGER_DATASET,
     ROUNDS_DATASET,
@@ -149,14 +157,18 @@ def prepare(experiment: Experiment) -> PreparedRun:
     bets = bets_settled(experiment.rules, has_cards, has_suits)
     plan = RunPlan(experiment.rules, experiment.session, experiment.strategies, tuple(str(d) for d in experiment.plugins_dirs), bets,
                    expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
-    from baccarat.engine.compiled import twin_warnings
-
     declared = [declared_sides(run) for run in runs]
     if all(sides is not None for sides in declared):
         backed = {bet for sides in declared for bet in sides}
         plan = dataclasses.replace(plan, backed=tuple(bet for bet in bets if bet in backed))
-    twins = twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
-    warnings = list(registry(experiment.plugins_dirs).warnings) + twins
+    rounds = (int(shoes["count"]) * rounds_per_shoe_estimate(experiment.rules) if recorded is None
+              else len(recorded.table))
+    plan = dataclasses.replace(plan, compiled=plays_compiled(rounds * len(runs) * len(experiment.seeds)))
+    warnings = list(registry(experiment.plugins_dirs).warnings)
+    if plan.compiled:
+        from baccarat.engine.compiled import twin_warnings
+
+        warnings += twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
     if recorded is None:
         return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
     return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
@@ -236,6 +248,7 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
 
     start = time.perf_counter()
     prepared = prepare(experiment)
+    announce_compiling = announce_compiling and prepared.plan.compiled  # a small run compiles nothing
     plan = dataclasses.replace(prepared.plan, gather_stats=True, announce_compiling=announce_compiling)
     if announce_compiling and not (executor == "processes" and workers > 1 and len(prepared.chunks) > 1):
         from baccarat.execution.compile_notice import announce_compiling as announce

@@ -23,8 +23,8 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-from numba import njit
 
+from baccarat.compiling import kernel_for
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.columnar import decimal_micros
 
@@ -40,9 +40,11 @@ _INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_l
 _MONEY_FIELDS = ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")
 
 
-@njit(cache=True, nogil=True)
 def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expected, initial, min_micros, out, out_expected):
-    """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows."""
+    """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows.
+
+    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    """
     for k in range(first.shape[0]):
         start = first[k]
         rounds = 0
@@ -124,7 +126,7 @@ def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | 
     out_expected = np.zeros(len(starts), dtype=np.float64)
     expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
     stopped_by = columns.get("stopped_by")
-    _fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
+    kernel_for(_fold, n)(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
           columns["capped"], np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by, expected,
           initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
@@ -236,7 +238,8 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
         for lo, hi in reads:
             values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
                                  offset=int(first[lo]) * 8)
-            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix, lo)
+            kernel_for(_fill_bands, (hi - lo) * len(part))(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part,
+                                                          matrix, lo)
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
@@ -269,9 +272,11 @@ def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.
     return result
 
 
-@njit(cache=True, nogil=True)
 def _fill_bands(values, first, length, final, rounds, matrix, column):
-    """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended."""
+    """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended.
+
+    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    """
     for s in range(first.shape[0]):
         for j in range(rounds.shape[0]):
             r = rounds[j]

@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
-from numba import njit
 
+from baccarat.compiling import kernel_for
 from baccarat.table.cards import card_label
 
 _LABEL_BYTES = np.zeros((128, 3), dtype=np.uint8)
@@ -29,9 +29,11 @@ for _code in range(128):
         _LABEL_LENGTHS[_code] = len(_label)
 
 
-@njit(cache=True, nogil=True)
 def _int128(values, scale):
-    """Little-endian int128 words of ``values * scale`` (low word, then the sign extension)."""
+    """Little-endian int128 words of ``values * scale`` (low word, then the sign extension).
+
+    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    """
     wide = np.empty(2 * values.shape[0], dtype=np.int64)
     for i in range(values.shape[0]):
         value = values[i] * scale
@@ -43,7 +45,8 @@ def _int128(values, scale):
 def decimal_micros(micros: np.ndarray, scale: int = 1, digits: int = 38) -> pa.Array:
     """Return integer micro-units (times ``scale``: MICROS_PER_CENT for cents) as an exact ``decimal128(digits, 6)`` array."""
     values = np.ascontiguousarray(micros, dtype=np.int64)
-    return pa.Array.from_buffers(pa.decimal128(digits, 6), len(values), [None, pa.py_buffer(_int128(values, scale))])
+    words = kernel_for(_int128, len(values))(values, scale)
+    return pa.Array.from_buffers(pa.decimal128(digits, 6), len(values), [None, pa.py_buffer(words)])
 
 
 def repeated_string(text: str, n: int) -> pa.Array:
@@ -53,9 +56,11 @@ def repeated_string(text: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-@njit(cache=True, nogil=True)
 def _card_label_buffers(codes, label_bytes, label_lengths):
-    """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card)."""
+    """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card).
+
+    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    """
     n = codes.shape[0]
     list_offsets = np.zeros(n + 1, dtype=np.int64)
     cards = 0
@@ -85,8 +90,8 @@ def _card_label_buffers(codes, label_bytes, label_lengths):
 
 def card_lists(codes: np.ndarray) -> pa.Array:
     """Return rows of card codes (0 = no card) as lists of card labels such as ``AS`` or ``10H``."""
-    list_offsets, string_offsets, data = _card_label_buffers(np.ascontiguousarray(codes, dtype=np.int8),
-                                                             _LABEL_BYTES, _LABEL_LENGTHS)
+    codes = np.ascontiguousarray(codes, dtype=np.int8)
+    list_offsets, string_offsets, data = kernel_for(_card_label_buffers, len(codes))(codes, _LABEL_BYTES, _LABEL_LENGTHS)
     labels = pa.Array.from_buffers(pa.large_string(), len(string_offsets) - 1,
                                    [None, pa.py_buffer(string_offsets), pa.py_buffer(data)])
     return pa.LargeListArray.from_arrays(pa.array(list_offsets), labels)

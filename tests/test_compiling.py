@@ -1,0 +1,144 @@
+"""Small runs load no compiled kernel and write what the compiled path writes; each leaf kernel equals its function."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+import pytest
+
+from baccarat.cli import main
+from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, kernel_for, plays_compiled
+from baccarat.results import runstats
+from baccarat.shoes import columnar
+
+EXPERIMENT = """name: small
+shoes: {seed: 11, count: 40}
+session: {bankroll: 300, shoes_per_session: 2, table_min: 10, table_max: 400}
+strategies:
+  - name: flat banker
+    use: flat
+    params: {side: banker, unit: 10}
+  - name: martingale stopped
+    use: martingale
+    params: {side: player, unit: 10, stop_loss: 60, stop_win: 50}
+  - name: paroli
+    use: paroli
+    params: {side: banker, unit: 10}
+"""
+
+
+def compiled(function):
+    return kernel_for(function, 10**12)
+
+
+def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert not plays_compiled(COMPILED_FROM - 1) and plays_compiled(COMPILED_FROM)
+    assert kernel_for(runstats._fold, 10) is runstats._fold
+    assert kernel_for(runstats._fold, COMPILED_FROM) is not runstats._fold
+    monkeypatch.setenv(COMPILED_FROM_ENV, "0")
+    assert plays_compiled(1) and kernel_for(runstats._fold, 1) is not runstats._fold
+
+
+def test_int128_words_compiled_and_interpreted_are_equal() -> None:
+    rng = np.random.default_rng(1)
+    values = np.concatenate([rng.integers(-2**40, 2**40, 500), [0, -1, 1, 2**49, -2**49]]).astype(np.int64)
+    for scale in (1, 10_000):  # micro-units, and cents to micro-units
+        assert np.array_equal(compiled(columnar._int128)(values, scale), columnar._int128(values, scale))
+
+
+def test_card_labels_compiled_and_interpreted_are_equal() -> None:
+    rng = np.random.default_rng(2)
+    codes = rng.choice(np.flatnonzero(columnar._LABEL_LENGTHS), size=(300, 3)).astype(np.int8)
+    codes[rng.random((300, 3)) < 0.3] = 0  # rows with two cards, or none
+    got = compiled(columnar._card_label_buffers)(codes, columnar._LABEL_BYTES, columnar._LABEL_LENGTHS)
+    want = columnar._card_label_buffers(codes, columnar._LABEL_BYTES, columnar._LABEL_LENGTHS)
+    assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
+    assert want[1][-1] == want[2].size > 0  # the labels were written
+
+
+def test_session_folds_compiled_and_interpreted_are_equal() -> None:
+    rng = np.random.default_rng(3)
+    lengths = rng.integers(1, 90, 60).astype(np.int64)
+    first = (np.cumsum(lengths) - lengths).astype(np.int64)
+    n = int(lengths.sum())
+    stake = rng.choice([0, 1000, 2000, 4000], n).astype(np.int64)
+    net = (stake * rng.choice([-1, 0, 1], n) * 10_000).astype(np.int64)
+    bankroll = (30_000_000 + rng.integers(-30_000_000, 30_000_000, n)).astype(np.int64)
+    capped = rng.integers(0, 2, n).astype(np.int64)
+    stopped_by = np.where(rng.random(n) < 0.02, rng.integers(1, 3, n), 0).astype(np.int64)
+    expected = rng.normal(-0.1, 1.0, n)
+    outputs = []
+    for fold in (runstats._fold, compiled(runstats._fold)):
+        out, out_expected = np.zeros((60, runstats.SESSION_VALUES), dtype=np.int64), np.zeros(60)
+        fold(first, lengths, stake, net, bankroll, capped, stopped_by, expected, 30_000_000, 10_000_000, out, out_expected)
+        outputs.append((out, out_expected))
+    (out, out_expected), (kernel_out, kernel_expected) = outputs
+    assert np.array_equal(out, kernel_out) and np.array_equal(out_expected, kernel_expected)  # floats bit for bit
+    assert out[:, 0].tolist() == lengths.tolist() and (out[:, 11] > 0).any()  # folded, stops included
+
+
+def test_band_cells_compiled_and_interpreted_are_equal() -> None:
+    rng = np.random.default_rng(4)
+    lengths = rng.integers(1, 80, 40).astype(np.int64)
+    first = (np.cumsum(lengths) - lengths).astype(np.int64)
+    values = rng.integers(0, 10**9, int(lengths.sum())).astype(np.int64)
+    final = values[first + lengths - 1] / 1e6
+    rounds = np.arange(1, 90, 3, dtype=np.int64)
+    matrices = []
+    for fill in (runstats._fill_bands, compiled(runstats._fill_bands)):
+        matrix = np.full((len(rounds), 45), np.nan)
+        fill(values, first, lengths, final, rounds, matrix, 5)
+        matrices.append(matrix)
+    assert np.array_equal(matrices[0], matrices[1], equal_nan=True)
+    assert not np.isnan(matrices[0][:, 5:]).any() and np.isnan(matrices[0][:, :5]).all()
+
+
+def run_folder(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, compiled_from: str | None) -> Path:
+    with monkeypatch.context() as patch:
+        if compiled_from is not None:
+            patch.setenv(COMPILED_FROM_ENV, compiled_from)
+        assert main(["run", str(tmp_path / "small.yaml"), "--out", str(tmp_path / name), "--quiet", "--workers", "1"]) == 0
+    return tmp_path / name
+
+
+def test_a_small_run_writes_what_the_compiled_path_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "small.yaml").write_text(EXPERIMENT)
+    small = run_folder(tmp_path, "small", monkeypatch, None)
+    kernels = run_folder(tmp_path, "kernels", monkeypatch, "0")
+    for name in ("rounds.parquet", "ledger.parquet", "sessions.parquet"):
+        assert pl.read_parquet(small / name).equals(pl.read_parquet(kernels / name)), name
+    for name in ("summary.csv", "comparison.csv"):
+        assert (small / name).read_bytes() == (kernels / name).read_bytes(), name
+    sessions = pl.read_parquet(small / "sessions.parquet")
+    assert sessions.height == 60 and sessions["stopped_by"].is_not_null().any()
+
+
+def numba_loaded_by_a_run(tmp_path: Path, env: dict[str, str]) -> bool:
+    code = ("import sys\nfrom baccarat.cli import main\n"
+            f"assert main(['run', {str(tmp_path / 'small.yaml')!r}, '--out', {str(tmp_path / env.get('out', 'out'))!r}, "
+            "'--quiet', '--workers', '1']) == 0\nprint('numba' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env={**os.environ, **{k: v for k, v in env.items() if k != "out"}})
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()[-1] == "True"
+
+
+def test_a_small_run_does_not_even_import_numba_and_a_large_one_does(tmp_path: Path) -> None:
+    (tmp_path / "small.yaml").write_text(EXPERIMENT)
+    assert not numba_loaded_by_a_run(tmp_path, {"out": "small"})
+    assert numba_loaded_by_a_run(tmp_path, {"out": "kernels", COMPILED_FROM_ENV: "0"})
+
+
+def test_a_bad_line_in_the_environment_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "small.yaml").write_text(EXPERIMENT)
+    monkeypatch.setenv(COMPILED_FROM_ENV, "lots")
+    assert main(["run", str(tmp_path / "small.yaml"), "--out", str(tmp_path / "out"), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and COMPILED_FROM_ENV in err and "'lots'" in err
+    assert not (tmp_path / "out").exists()
