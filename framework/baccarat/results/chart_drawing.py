@@ -56,11 +56,6 @@ def line_height(points: float) -> float:
     return ascent + descent
 
 
-def text_width(text: str, points: float) -> float:
-    """Pixels ``text`` takes along its line at ``points``."""
-    return font(points).getlength(text)
-
-
 def nice_ticks(low: float, high: float, target: int) -> tuple[np.ndarray, float]:
     """Tick values within ``[low, high]``, about ``target`` steps of 1, 2 or 5 times a power of ten, and the step."""
     span = high - low
@@ -150,22 +145,41 @@ def dashes(pts: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     return [np.vstack((first[k], pts[inner[k, 0]:inner[k, 1]], last[k])) for k in range(len(starts))]
 
 
-def stroke(image: Image.Image, pts: np.ndarray, color: RGB, width: float, style: str = "solid", alpha: float = 1.0) -> None:
-    """Draw the polyline ``pts`` on ``image``: solid, dashed or dotted, opaque or composited at ``alpha``."""
+class Layer:
+    """Translucent lines of one colour and opacity on one mask, composited at once: crossings and joints do not darken."""
+
+    def __init__(self, image: Image.Image) -> None:
+        self.image, self.key, self.mask = image, None, None
+
+    def draw(self, color: RGB, alpha: float) -> ImageDraw.ImageDraw:
+        """A pen on the mask of ``color`` at ``alpha``: what was drawn in another colour is composited first."""
+        if self.key != (color, alpha):
+            self.flush()
+            self.key, self.mask = (color, alpha), Image.new("L", self.image.size, 0)
+        return ImageDraw.Draw(self.mask)
+
+    def flush(self) -> None:
+        """Composite what the mask holds onto the image."""
+        if self.mask is not None and (box := self.mask.getbbox()) is not None:
+            self.image.paste(self.key[0], box, self.mask.crop(box))
+        self.key, self.mask = None, None
+
+
+def stroke(image: Image.Image, pts: np.ndarray, color: RGB, width: float, style: str = "solid", alpha: float = 1.0,
+           layer: Layer | None = None) -> None:
+    """Draw the polyline ``pts``: solid, dashed or dotted; opaque, or at ``alpha`` on ``layer`` (else composited now)."""
     if len(pts) < 2:
         return
     thick = max(1, round(px(width)))
     pieces = [pts] if style == "solid" else dashes(pts, *(max(1.0, f * thick) for f in DASHES[style]))
-    if alpha >= 1:
-        draw = ImageDraw.Draw(image)
-        for piece in pieces:
-            draw.line(piece.ravel().tolist(), fill=color, width=thick)
-        return
-    mask = Image.new("L", image.size, 0)
-    draw = ImageDraw.Draw(mask)
+    own = alpha < 1 and layer is None
+    layer = Layer(image) if own else layer
+    draw = ImageDraw.Draw(image) if alpha >= 1 else layer.draw(color, alpha)
+    ink = color if alpha >= 1 else round(255 * alpha)
     for piece in pieces:
-        draw.line(piece.ravel().tolist(), fill=round(255 * alpha), width=thick)
-    image.paste(color, (0, 0), mask)
+        draw.line(piece.ravel().tolist(), fill=ink, width=thick)
+    if own:
+        layer.flush()
 
 
 def fill(image: Image.Image, pts: np.ndarray, color: RGB, alpha: float) -> None:
@@ -179,11 +193,11 @@ def step_points(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.repeat(x, 2)[1:], np.repeat(y, 2)[:-1]
 
 
-def draw_series(image: Image.Image, axes: Axes, series: Series) -> None:
-    """Draw one series on a panel's image."""
+def draw_series(image: Image.Image, axes: Axes, series: Series, layer: Layer | None = None) -> None:
+    """Draw one series on a panel's image (a translucent line on ``layer``, when given)."""
     if isinstance(series, Line):
         x, y = step_points(series.x, series.y) if series.step else (series.x, series.y)
-        stroke(image, axes.points(x, y), series.color, series.width, series.style, series.alpha)
+        stroke(image, axes.points(x, y), series.color, series.width, series.style, series.alpha, layer)
     elif isinstance(series, Band):
         fill(image, np.vstack((axes.points(series.x, series.high), axes.points(series.x, series.low)[::-1])),
              series.color, series.alpha)
@@ -306,7 +320,7 @@ def draw_chart(chart: Chart) -> Image.Image:
     ticks = [(_ticks(p, "x", lim[0], cell_width * 0.8), _ticks(p, "y", lim[1], cell_height * 0.7))
              for p, lim in zip(panels, limits, strict=True)]
     label_row = line_height(TEXT_SIZE)
-    left = px(8) + max((label_row + px(4) if p.ylabel else 0) + max((text_width(t, TEXT_SIZE) for t in tk[1][1]), default=0)
+    left = px(8) + max((label_row + px(4) if p.ylabel else 0) + max((font(TEXT_SIZE).getlength(t) for t in tk[1][1]), default=0)
                        for p, tk in zip(panels, ticks, strict=True)) + px(2 * TICK)
     right = px(14)
     heads = [(sum(line_height(p.title_size) for _ in p.title.split("\n")) + px(6)) if p.title else px(4) for p in panels]
@@ -336,8 +350,12 @@ def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, 
     if panel.grid == "both":
         for at in axes.y(yticks[0]):
             grid.line([0, at, axes.width, at], fill=GRID, width=thin)
+    layer = Layer(canvas)
     for series in panel.series:
-        draw_series(canvas, axes, series)
+        if not (isinstance(series, Line) and series.alpha < 1):
+            layer.flush()  # what was drawn before stays below
+        draw_series(canvas, axes, series, layer)
+    layer.flush()
     if panel.note:
         grid.text((axes.width / 2, axes.height / 2), panel.note, font=font(12), fill=NOTE, anchor="mm")
     if panel.legend:
