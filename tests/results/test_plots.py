@@ -167,3 +167,10 @@ def test_chart_data_are_read_only(analysis) -> None:
     median = analysis.figure("bankroll").panels[0].labelled("median")
     with pytest.raises(ValueError):
         median.y[0] = 0
+
+
+def test_names_with_line_breaks_and_odd_characters_still_draw() -> None:
+    odd = analyse(flat_ledger({"two\nlines \u202e": ["WL"], "\t<y>\x00": ["LW"], "": ["W"]}), 100, 10)
+    for chart in odd.figures().values():
+        assert png_size(chart.png()) == (chart.width, chart.height)
+    assert odd.figure("comparison").panels[0].y_ticks[0][1] == "\t<y>\x00"  # the chart keeps the name as it is

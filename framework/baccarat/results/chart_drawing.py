@@ -50,6 +50,11 @@ def font(points: float) -> ImageFont.FreeTypeFont:
     return ImageFont.load_default(round(px(points)))
 
 
+def one_line(text: str) -> str:
+    """``text`` with its line breaks as spaces (Pillow places and measures single lines only)."""
+    return text.replace("\n", " ")
+
+
 def line_height(points: float) -> float:
     """Pixels from the top of the tallest letter to the bottom of the lowest, at ``points``."""
     ascent, descent = font(points).getmetrics()
@@ -249,7 +254,7 @@ def _crowding(panel: Panel, axes: Axes) -> np.ndarray:
 
 def draw_legend(image: Image.Image, panel: Panel, axes: Axes) -> None:
     """The panel's legend box: a sample of each entry's series and its label, where the panel asks."""
-    entries = panel.legend_entries()
+    entries = [(one_line(label), series) for label, series in panel.legend_entries()]
     if not entries:
         return
     size = panel.legend_size
@@ -286,7 +291,7 @@ def draw_legend(image: Image.Image, panel: Panel, axes: Axes) -> None:
 
 def vertical_text(image: Image.Image, text: str, points: float, centre: tuple[float, float]) -> None:
     """Write ``text`` turned a quarter left (read bottom to top), centred at ``centre``."""
-    face = font(points)
+    face, text = font(points), one_line(text)
     mask = Image.new("L", (max(1, math.ceil(face.getlength(text))), math.ceil(line_height(points))), 0)
     ImageDraw.Draw(mask).text((0, 0), text, font=face, fill=255)
     mask = mask.rotate(90, expand=True)
@@ -295,7 +300,7 @@ def vertical_text(image: Image.Image, text: str, points: float, centre: tuple[fl
 
 def _ticks(panel: Panel, axis: str, limits: tuple[float, float], length: float) -> tuple[np.ndarray, list[str]]:
     if axis == "y" and panel.y_ticks:
-        return np.array([at for at, _ in panel.y_ticks], dtype=float), [name for _, name in panel.y_ticks]
+        return np.array([at for at, _ in panel.y_ticks], dtype=float), [one_line(name) for _, name in panel.y_ticks]
     target = max(3, min(9, round(length / px(70 if axis == "x" else 35))))
     values, step = nice_ticks(*limits, target)
     return values, tick_texts(values, step, panel.x_money if axis == "x" else panel.y_money)
@@ -308,7 +313,7 @@ def draw_chart(chart: Chart) -> Image.Image:
     draw = ImageDraw.Draw(image)
     top = px(6)
     if chart.title:
-        draw.text((width / 2, top), chart.title, font=font(chart.title_size), fill=BLACK, anchor="mt")
+        draw.text((width / 2, top), one_line(chart.title), font=font(chart.title_size), fill=BLACK, anchor="mt")
         top += line_height(chart.title_size) + px(8)
     panels = list(chart.panels)
     columns = max(1, min(chart.columns, len(panels)))
@@ -322,7 +327,7 @@ def draw_chart(chart: Chart) -> Image.Image:
     label_row = line_height(TEXT_SIZE)
     left = px(8) + max((label_row + px(4) if p.ylabel else 0) + max((font(TEXT_SIZE).getlength(t) for t in tk[1][1]), default=0)
                        for p, tk in zip(panels, ticks, strict=True)) + px(2 * TICK)
-    right = px(14)
+    left, right = min(left, 0.45 * cell_width), px(14)  # a very long tick label is cut at the image's edge
     heads = [(sum(line_height(p.title_size) for _ in p.title.split("\n")) + px(6)) if p.title else px(4) for p in panels]
     feet = [px(4) + (px(2 * TICK) + label_row if p.x_tick_labels else px(2)) + (label_row + px(4) if p.xlabel else 0)
             for p in panels]
@@ -357,7 +362,7 @@ def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, 
         draw_series(canvas, axes, series, layer)
     layer.flush()
     if panel.note:
-        grid.text((axes.width / 2, axes.height / 2), panel.note, font=font(12), fill=NOTE, anchor="mm")
+        grid.text((axes.width / 2, axes.height / 2), one_line(panel.note), font=font(12), fill=NOTE, anchor="mm")
     if panel.legend:
         draw_legend(canvas, panel, axes)
     x0, y0 = origin
@@ -376,7 +381,7 @@ def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, 
     row = line_height(TEXT_SIZE)
     if panel.xlabel:
         below = y1 + (2 * tick + row if panel.x_tick_labels else px(2)) + px(4)
-        draw.text(((x0 + x1) / 2, below), panel.xlabel, font=face, fill=BLACK, anchor="mt")
+        draw.text(((x0 + x1) / 2, below), one_line(panel.xlabel), font=face, fill=BLACK, anchor="mt")
     if panel.ylabel:
         vertical_text(image, panel.ylabel, TEXT_SIZE, (x0 - left + px(8) + row / 2, (y0 + y1) / 2))
     if panel.title:

@@ -40,7 +40,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
     """
     from PIL import Image, ImageDraw
 
-    from baccarat.results.chart_drawing import SCALE, font, line_height, px
+    from baccarat.results.chart_drawing import SCALE, font, line_height, one_line, px
     from baccarat.results.charts import DPI
 
     rows = road.rows
@@ -80,7 +80,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
     header = f"{title}  " if title else ""
     header += (f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; "
                f"{len(road.big_road)} decided")
-    draw.text((margin, px(6)), header, font=font(10), fill="black", anchor="la")
+    draw.text((margin, px(6)), one_line(header), font=font(10), fill="black", anchor="la")
     top = head
     marks = font(7)
     for name, cells in panels:
