@@ -1,4 +1,5 @@
-"""Small runs load no compiled kernel and write what the compiled path writes; each leaf kernel equals its function."""
+"""Small runs load no compiled kernel and write what the compiled path writes; the leaf kernel equals its function; the
+numpy and Arrow forms of what were kernels give the definitions' values."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, kernel_for, plays_compiled
+from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, compiled, plays_compiled
 from baccarat.results import runstats
 from baccarat.shoes import columnar
+from baccarat.table.cards import card_label
 
 EXPERIMENT = """name: small
 shoes: {seed: 11, count: 40}
@@ -32,33 +34,29 @@ strategies:
 """
 
 
-def compiled(function):
-    return kernel_for(function, 10**12)
-
-
 def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
     assert not plays_compiled(COMPILED_FROM - 1) and plays_compiled(COMPILED_FROM)
-    assert kernel_for(runstats._fold, 10) is runstats._fold
-    assert kernel_for(runstats._fold, COMPILED_FROM) is not runstats._fold
+    assert compiled(runstats._fold) is compiled(runstats._fold) is not runstats._fold  # once per process
     monkeypatch.setenv(COMPILED_FROM_ENV, "0")
-    assert plays_compiled(1) and kernel_for(runstats._fold, 1) is not runstats._fold
+    assert plays_compiled(1)
 
 
-def test_int128_words_compiled_and_interpreted_are_equal() -> None:
+def test_exact_decimals_hold_every_value_times_its_scale() -> None:
     rng = np.random.default_rng(1)
     values = np.concatenate([rng.integers(-2**40, 2**40, 500), [0, -1, 1, 2**49, -2**49]]).astype(np.int64)
     for scale in (1, 10_000):  # micro-units, and cents to micro-units
-        assert np.array_equal(compiled(columnar._int128)(values, scale), columnar._int128(values, scale))
+        array = columnar.decimal_micros(values, scale, 38)
+        assert [int(v.scaleb(6)) for v in array.to_pylist()] == [int(v) * scale for v in values]
 
 
-def test_card_labels_compiled_and_interpreted_are_equal() -> None:
+def test_card_lists_label_every_card_in_order() -> None:
     rng = np.random.default_rng(2)
-    codes = rng.choice(np.flatnonzero(columnar._LABEL_LENGTHS), size=(300, 3)).astype(np.int8)
+    valid = [code for code in range(1, 128) if code % 16 and code % 16 <= 13 and code // 16 <= 4]
+    codes = rng.choice(valid, size=(300, 3)).astype(np.int8)
     codes[rng.random((300, 3)) < 0.3] = 0  # rows with two cards, or none
-    got = compiled(columnar._card_label_buffers)(codes, columnar._LABEL_BYTES, columnar._LABEL_LENGTHS)
-    want = columnar._card_label_buffers(codes, columnar._LABEL_BYTES, columnar._LABEL_LENGTHS)
-    assert all(np.array_equal(a, b) for a, b in zip(got, want, strict=True))
-    assert want[1][-1] == want[2].size > 0  # the labels were written
+    got = columnar.card_lists(codes).to_pylist()
+    assert got == [[card_label(int(code)) for code in row if code] for row in codes]
+    assert any(len(row) == 3 for row in got) and any(len(row) < 3 for row in got)
 
 
 def test_session_folds_compiled_and_interpreted_are_equal() -> None:
@@ -82,20 +80,20 @@ def test_session_folds_compiled_and_interpreted_are_equal() -> None:
     assert out[:, 0].tolist() == lengths.tolist() and (out[:, 11] > 0).any()  # folded, stops included
 
 
-def test_band_cells_compiled_and_interpreted_are_equal() -> None:
+def test_band_cells_are_each_session_bankroll_or_its_final_one() -> None:
     rng = np.random.default_rng(4)
     lengths = rng.integers(1, 80, 40).astype(np.int64)
     first = (np.cumsum(lengths) - lengths).astype(np.int64)
     values = rng.integers(0, 10**9, int(lengths.sum())).astype(np.int64)
     final = values[first + lengths - 1] / 1e6
     rounds = np.arange(1, 90, 3, dtype=np.int64)
-    matrices = []
-    for fill in (runstats._fill_bands, compiled(runstats._fill_bands)):
-        matrix = np.full((len(rounds), 45), np.nan)
-        fill(values, first, lengths, final, rounds, matrix, 5)
-        matrices.append(matrix)
-    assert np.array_equal(matrices[0], matrices[1], equal_nan=True)
-    assert not np.isnan(matrices[0][:, 5:]).any() and np.isnan(matrices[0][:, :5]).all()
+    matrix = np.full((len(rounds), 45), np.nan)
+    runstats._fill_bands(values, first, lengths, final, rounds, matrix[:, 5:])
+    for j, r in enumerate(rounds):
+        for s in range(40):
+            want = final[s] if lengths[s] < r else values[first[s] + r - 1] / 1e6
+            assert matrix[j, 5 + s] == want
+    assert np.isnan(matrix[:, :5]).all()
 
 
 def run_folder(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, compiled_from: str | None) -> Path:

@@ -1,12 +1,12 @@
-"""When compiled kernels are worth loading: for a whole run, and for one call of a kernel.
+"""When a run is worth compiled kernels, and the leaf kernels compiled on demand.
 
 numba compiles a kernel on its first use and caches it on disk (beside the
 package). Loading the first cached kernel into a process costs about half a
 second (numba sets up its compiler), and compiling every kernel a run plays,
 the first time after installing, about ten seconds. A small run finishes
-sooner without them: the reference dealer and engine play it, and the few
-kernels that fold or encode its rows run as the plain Python functions they
-are written as (a kernel's ``py_func``: the same code, interpreted). Either
+sooner without them: the reference dealer and engine play it, and the one
+leaf kernel that folds its sessions runs as the plain Python function it is
+written as (:func:`compiled` makes the kernel of it). Either
 way the rounds, the ledger and every statistic are the same, bit for bit
 (tests/test_compiling.py and the parity tests of the engines and the dealer).
 tests/benchmarks/bench_startup.py measures both sides of each line.
@@ -26,9 +26,8 @@ COMPILED_FROM = 50_000
 Below it the reference plays: a 10-shoe run of four strategies is about
 3,000 strategy-rounds, which the reference plays in a few hundredths of a
 second; 50,000 take it about half a second, what loading the kernels costs.
-A call of a leaf kernel (:func:`kernel_for`) on fewer items than this runs
-the plain function (about a microsecond an item). ``BACCARAT_COMPILED_FROM``
-in the environment sets another line (0: every run compiled).
+``BACCARAT_COMPILED_FROM`` in the environment sets another line (0: every
+run compiled).
 """
 
 COMPILED_FROM_ENV = "BACCARAT_COMPILED_FROM"
@@ -53,16 +52,13 @@ def plays_compiled(strategy_rounds: float) -> bool:
     return strategy_rounds >= compiled_from()
 
 
-def kernel_for(function: Callable[..., Any], items: int) -> Callable[..., Any]:
-    """Return ``function`` compiled by numba for ``items`` items or more, else the function itself.
+def compiled(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Return ``function`` compiled by numba: once per process, ``nogil``, cached on disk beside the package.
 
     ``function`` is a leaf kernel: a module-level function numba compiles as
-    it is (no other kernel called), kept plain so that importing its module
-    does not import numba. It is compiled once per process (``nogil``, cached
-    on disk beside the package, as every kernel is).
+    it is (it calls no other kernel), kept plain so that importing its module
+    does not import numba, and so that a small run calls it as it is.
     """
-    if items < compiled_from():
-        return function
     kernel = _COMPILED.get(function)
     if kernel is None:
         from numba import njit

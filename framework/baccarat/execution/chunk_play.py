@@ -111,7 +111,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
             from baccarat.results.runstats import fold_sessions
 
             folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
-                                        plan.config.table_min_cents, stop_rule_names(run.cls)))
+                                        plan.config.table_min_cents, stop_rule_names(run.cls), plan.compiled))
             bankrolls.append(columns["bankroll"])
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)

@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 
-from baccarat.compiling import kernel_for
+from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.columnar import decimal_micros
 
@@ -43,7 +43,7 @@ _MONEY_FIELDS = ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "ma
 def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expected, initial, min_micros, out, out_expected):
     """Fold each session's rows (``first[k]`` .. ``first[k] + length[k]``, in round order) into ``out`` rows.
 
-    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    A leaf kernel (:func:`baccarat.compiling.compiled`).
     """
     for k in range(first.shape[0]):
         start = first[k]
@@ -112,11 +112,12 @@ class SessionRows:
 
 
 def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | None, initial_micros: int,
-                  table_min_cents: int, stop_names: tuple[str, ...] = ()) -> SessionRows:
+                  table_min_cents: int, stop_names: tuple[str, ...] = (), kernel: bool = True) -> SessionRows:
     """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows.
 
     The engines' ``stopped_by`` column (when present) names the stop rule by
-    its position in ``stop_names``, from 1.
+    its position in ``stop_names``, from 1. Without ``kernel``, the fold runs
+    as plain Python (a small run: the same numbers, nothing compiled).
     """
     session = columns["session"]
     n = len(session)
@@ -126,9 +127,10 @@ def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | 
     out_expected = np.zeros(len(starts), dtype=np.float64)
     expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
     stopped_by = columns.get("stopped_by")
-    kernel_for(_fold, n)(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
-          columns["capped"], np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by, expected,
-          initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
+    fold = compiled(_fold) if kernel else _fold
+    fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
+         columns["capped"], np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by, expected,
+         initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
 
 
@@ -238,8 +240,7 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
         for lo, hi in reads:
             values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
                                  offset=int(first[lo]) * 8)
-            kernel_for(_fill_bands, (hi - lo) * len(part))(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part,
-                                                          matrix, lo)
+            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix[:, lo:hi])
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
@@ -272,15 +273,17 @@ def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.
     return result
 
 
-def _fill_bands(values, first, length, final, rounds, matrix, column):
-    """Fill ``matrix[:, column:]`` with each session's bankroll (units) after each of ``rounds``, its final one once ended.
+def _fill_bands(values: np.ndarray, first: np.ndarray, length: np.ndarray, final: np.ndarray, rounds: np.ndarray,
+                out: np.ndarray) -> None:
+    """Fill ``out`` (a row per round of ``rounds``, a column per session) with each session's bankroll in units.
 
-    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
+    A session's bankroll after round ``r`` is ``values[first + r - 1]``
+    (micro-units), and its final one once it has ended.
     """
-    for s in range(first.shape[0]):
-        for j in range(rounds.shape[0]):
-            r = rounds[j]
-            matrix[j, column + s] = final[s] if length[s] < r else values[first[s] + r - 1] / 1e6
+    for row, r in zip(out, rounds, strict=True):  # a round at a time: the temporaries stay one row long
+        ended = length < r
+        np.divide(values[np.where(ended, 0, first + r - 1)], 1e6, out=row)
+        row[ended] = final[ended]
 
 
 def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:

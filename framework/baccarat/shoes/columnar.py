@@ -17,35 +17,19 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from baccarat.compiling import kernel_for
 from baccarat.table.cards import card_label
 
-_LABEL_BYTES = np.zeros((128, 3), dtype=np.uint8)
-_LABEL_LENGTHS = np.zeros(128, dtype=np.int64)
-for _code in range(128):
-    if _code % 16 and _code % 16 <= 13 and _code // 16 <= 4:
-        _label = card_label(_code).encode("ascii")
-        _LABEL_BYTES[_code, : len(_label)] = np.frombuffer(_label, dtype=np.uint8)
-        _LABEL_LENGTHS[_code] = len(_label)
-
-
-def _int128(values, scale):
-    """Little-endian int128 words of ``values * scale`` (low word, then the sign extension).
-
-    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
-    """
-    wide = np.empty(2 * values.shape[0], dtype=np.int64)
-    for i in range(values.shape[0]):
-        value = values[i] * scale
-        wide[2 * i] = value
-        wide[2 * i + 1] = value >> 63
-    return wide
+_LABELS = pa.array([card_label(code) if code % 16 and code % 16 <= 13 and code // 16 <= 4 else "" for code in range(128)],
+                   type=pa.large_string())
+"""Every card code's label (``AS``, ``10H``; a rank-only card ``A``), by code."""
 
 
 def decimal_micros(micros: np.ndarray, scale: int = 1, digits: int = 38) -> pa.Array:
     """Return integer micro-units (times ``scale``: MICROS_PER_CENT for cents) as an exact ``decimal128(digits, 6)`` array."""
-    values = np.ascontiguousarray(micros, dtype=np.int64)
-    words = kernel_for(_int128, len(values))(values, scale)
+    values = np.asarray(micros, dtype=np.int64) * scale
+    words = np.empty(2 * len(values), dtype=np.int64)  # little-endian int128: the low word, then the sign extension
+    words[0::2] = values
+    words[1::2] = values >> 63
     return pa.Array.from_buffers(pa.decimal128(digits, 6), len(values), [None, pa.py_buffer(words)])
 
 
@@ -56,44 +40,15 @@ def repeated_string(text: str, n: int) -> pa.Array:
     return pa.Array.from_buffers(pa.large_string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)])
 
 
-def _card_label_buffers(codes, label_bytes, label_lengths):
-    """Offsets of the lists, offsets of the strings and the label bytes of rows of card codes (0 = no card).
-
-    A kernel, compiled by :func:`baccarat.compiling.kernel_for`.
-    """
-    n = codes.shape[0]
-    list_offsets = np.zeros(n + 1, dtype=np.int64)
-    cards = 0
-    size = 0
-    for i in range(n):
-        for j in range(codes.shape[1]):
-            code = codes[i, j]
-            if code != 0:
-                cards += 1
-                size += label_lengths[code]
-        list_offsets[i + 1] = cards
-    string_offsets = np.zeros(cards + 1, dtype=np.int64)
-    data = np.empty(size, dtype=np.uint8)
-    k = 0
-    at = 0
-    for i in range(n):
-        for j in range(codes.shape[1]):
-            code = codes[i, j]
-            if code != 0:
-                for b in range(label_lengths[code]):
-                    data[at + b] = label_bytes[code, b]
-                at += label_lengths[code]
-                k += 1
-                string_offsets[k] = at
-    return list_offsets, string_offsets, data
-
-
 def card_lists(codes: np.ndarray) -> pa.Array:
     """Return rows of card codes (0 = no card) as lists of card labels such as ``AS`` or ``10H``."""
-    codes = np.ascontiguousarray(codes, dtype=np.int8)
-    list_offsets, string_offsets, data = kernel_for(_card_label_buffers, len(codes))(codes, _LABEL_BYTES, _LABEL_LENGTHS)
-    labels = pa.Array.from_buffers(pa.large_string(), len(string_offsets) - 1,
-                                   [None, pa.py_buffer(string_offsets), pa.py_buffer(data)])
+    import pyarrow.compute as pc
+
+    codes = np.asarray(codes, dtype=np.int8)
+    dealt = codes != 0
+    list_offsets = np.zeros(len(codes) + 1, dtype=np.int64)
+    np.cumsum(dealt.sum(axis=1), out=list_offsets[1:])
+    labels = pc.take(_LABELS, pa.array(codes[dealt].astype(np.int64)))  # row by row, in card order
     return pa.LargeListArray.from_arrays(pa.array(list_offsets), labels)
 
 
