@@ -301,7 +301,7 @@ def vertical_text(image: Image.Image, text: str, points: float, centre: tuple[fl
 def _ticks(panel: Panel, axis: str, limits: tuple[float, float], length: float) -> tuple[np.ndarray, list[str]]:
     if axis == "y" and panel.y_ticks:
         return np.array([at for at, _ in panel.y_ticks], dtype=float), [one_line(name) for _, name in panel.y_ticks]
-    target = max(3, min(9, round(length / px(70 if axis == "x" else 35))))
+    target = max(3, min(9, round(length / px(70 if axis == "x" else 25))))
     values, step = nice_ticks(*limits, target)
     return values, tick_texts(values, step, panel.x_money if axis == "x" else panel.y_money)
 
