@@ -128,6 +128,9 @@ def main() -> None:
     small_lean = number(r"^baccarat run, 10 shoes, --no-report: ([\d.]+) s", startup)
     cold = number(r"^first run after clearing the kernel cache: ([\d.]+) s", startup)
     cold_warm = number(r"^first run after clearing the kernel cache: .*warm run on that cache ([\d.]+) s", startup)
+    big_shoes = number(r"^first ([\d,]+)-shoe run \(compiled\)", startup)
+    big_cold = number(r"^first [\d,]+-shoe run \(compiled\) after clearing the kernel cache: ([\d.]+) s", startup)
+    big_warm = number(r"^first [\d,]+-shoe run \(compiled\) .*warm run on that cache ([\d.]+) s", startup)
     drawn = re.findall(r"^plots and report of a ([\d,]+)-shoe run: ([\d.]+) s", startup, re.M)
 
     print("| figure | measured | baseline or target |")
@@ -158,7 +161,9 @@ def main() -> None:
           f"`python -c \"import numpy, polars, pyarrow.parquet\"` {imports:.2f} s: **{small / imports:.1f}x** "
           f"({small_lean / imports:.1f}x; target at most 3x, aim 1.5x) |")
     print(f"| the first run after clearing the kernel cache (10 shoes) | {cold:.1f} s | a warm run {cold_warm:.2f} s: "
-          f"**{cold / cold_warm:.1f}x** (target at most 2.5x) |")
+          f"**{cold / cold_warm:.1f}x** (target at most 2.5x; a run this small compiles nothing) |")
+    print(f"| the first run of {big_shoes:,.0f} shoes (compiled) after clearing the kernel cache | {big_cold:.1f} s | "
+          f"a warm run {big_warm:.2f} s: **{big_cold / big_warm:.1f}x** |")
     for shoes, seconds in drawn:
         print(f"| the four plots and report.html of a {shoes}-shoe run | {float(seconds):.2f} s | at most 0.5 s |")
     print(f"| `baccarat --help` | {help_seconds:.3f} s | at most 0.3 s |")

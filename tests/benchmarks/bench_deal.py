@@ -20,7 +20,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from baccarat import fastdeal  # noqa: E402
+from baccarat.shoes import fastdeal  # noqa: E402
 from baccarat.shoes.seeded import seeded_table  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 

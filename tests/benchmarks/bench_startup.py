@@ -8,7 +8,10 @@ Prints, each the best of ``--runs`` fresh processes:
 - ``baccarat run`` of the job (tests/benchmarks/job.yaml) on 10 shoes, kernels
   loaded from the cache (a warm run), and with ``--no-report``;
 - the same 10-shoe run after clearing the kernel cache (an empty
-  ``NUMBA_CACHE_DIR``: the first run after installing), once;
+  ``NUMBA_CACHE_DIR``: the first run after installing), once; a run that
+  small loads no kernel (baccarat.compiling), so the same is measured for
+  a run of :data:`COMPILED_SHOES` shoes, well over that line, which
+  compiles every kernel it plays;
 - the four PNG plots and report.html of a 10-shoe and of a 20,000-shoe run,
   drawn from the saved run's statistics (computed first, not timed) in a
   process that has drawn them once (imports and fonts loaded, as in a run).
@@ -26,6 +29,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 IMPORTS = "import numpy, polars, pyarrow.parquet"
+COMPILED_SHOES = 2_000
+"""Shoes of the run measured on the compiled path (x 4 strategies, about 640,000 strategy-rounds)."""
 
 DRAW = """
 import sys, time
@@ -83,11 +88,16 @@ def main() -> None:
         cache = {"NUMBA_CACHE_DIR": str(work / "empty-kernel-cache")}
         cold = seconds_of(run(10), cache)
         warm_same_cache = best_of(args.runs, run(10), cache)
+        big_cache = {"NUMBA_CACHE_DIR": str(work / "empty-kernel-cache-compiled")}
+        big_cold = seconds_of(run(COMPILED_SHOES), big_cache)
+        big_warm = best_of(args.runs, run(COMPILED_SHOES), big_cache)
         print(f"python -c {IMPORTS!r}: {imports:.2f} s (best of {args.runs})")
         print(f"baccarat run, 10 shoes, warm: {warm:.2f} s ({warm / imports:.1f}x the imports)")
         print(f"baccarat run, 10 shoes, --no-report: {lean:.2f} s ({lean / imports:.1f}x the imports)")
         print(f"first run after clearing the kernel cache: {cold:.2f} s, warm run on that cache {warm_same_cache:.2f} s "
               f"({cold / warm_same_cache:.1f}x)")
+        print(f"first {COMPILED_SHOES:,}-shoe run (compiled) after clearing the kernel cache: {big_cold:.2f} s, warm run on "
+              f"that cache {big_warm:.2f} s ({big_cold / big_warm:.1f}x)")
         for shoes in (10, 20_000):
             folder = work / f"plots-{shoes}"
             seconds_of(run(shoes)[:-2] + ["--out", str(folder)])
