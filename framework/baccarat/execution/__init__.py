@@ -9,8 +9,6 @@
 - :mod:`~baccarat.execution.datasets`: the chunks' outputs written into a run folder's Parquet datasets (or
   collected in memory), and the run's sizes.
 - :mod:`~baccarat.execution.executor`: chunks of whole sessions, run in this process, in worker processes or on Ray.
-- :mod:`~baccarat.execution.glibc`: glibc's allocator thresholds: a process that plays chunks keeps the memory it
-  frees for the next chunk.
 - :mod:`~baccarat.execution.memorylimit`: running under an address-space limit (`ulimit -v`): less reserved up
   front, and one line when memory runs out.
 - :mod:`~baccarat.execution.ray_tasks`: chunks played as Ray tasks: on the cluster named by `RAY_ADDRESS`, or on a
@@ -27,5 +25,5 @@
   sentinels to notice a worker's death.
 """
 
-__all__ = ["chunk_play", "chunks", "compile_notice", "datasets", "executor", "glibc", "memorylimit", "ray_tasks", "run_folder",
+__all__ = ["chunk_play", "chunks", "compile_notice", "datasets", "executor", "memorylimit", "ray_tasks", "run_folder",
            "runner", "trace", "twin_check", "workers"]

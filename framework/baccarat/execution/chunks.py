@@ -127,6 +127,8 @@ class ChunkOutput:
     """Each strategy's :class:`baccarat.results.runstats.SessionRows` (when the plan gathers statistics)."""
     bankrolls: tuple[np.ndarray, ...] = ()
     """Each strategy's bankroll column, micro-units (when the plan gathers statistics)."""
+    warnings: tuple[str, ...] = ()
+    """Strategies whose compiled twin failed its parity check and played the reference (the first chunk says so)."""
 
 
 def rounds_per_shoe_estimate(rules: Rules) -> float:

@@ -25,9 +25,6 @@ def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: 
     if executor == "ray":
         yield from ray_outputs(plan, chunks, workers)
     elif workers <= 1 or len(chunks) <= 1:
-        from baccarat.execution import glibc
-
-        glibc.keep_freed_memory()
         for chunk in chunks:
             yield run_chunk(plan, chunk)
     else:

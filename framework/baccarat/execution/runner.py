@@ -17,10 +17,10 @@ from baccarat import __version__
 from baccarat.compiling import plays_compiled
 from baccarat.engine.reference import StrategyRun
 from baccarat.errors import RulesError, StrategyError
-from baccarat.execution import glibc
 from baccarat.execution.chunk_play import declared_sides
 from baccarat.execution.chunks import (
     Chunk,
+    ChunkOutput,
     RunPlan,
     resolve_strategies,
     rounds_per_shoe_estimate,
@@ -164,11 +164,7 @@ def prepare(experiment: Experiment) -> PreparedRun:
     rounds = (int(shoes["count"]) * rounds_per_shoe_estimate(experiment.rules) if recorded is None
               else len(recorded.table))
     plan = dataclasses.replace(plan, compiled=plays_compiled(rounds * len(runs) * len(experiment.seeds)))
-    warnings = list(registry(experiment.plugins_dirs).warnings)
-    if plan.compiled:
-        from baccarat.engine.compiled import twin_warnings
-
-        warnings += twin_warnings(runs, experiment.rules, experiment.session, experiment.seeds[0], bets)
+    warnings = list(registry(experiment.plugins_dirs).warnings)  # the chunks add the twins' (ChunkOutput.warnings)
     if recorded is None:
         return PreparedRun(plan, seeded_chunks(plan, experiment.seeds, int(shoes["count"])), warnings)
     return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
@@ -188,16 +184,19 @@ def run_experiment(experiment: Experiment, progress: Callable[[int], None] | Non
     plan = dataclasses.replace(prepared.plan, gather_stats=True)  # for the sessions' stopped_by, which the ledger lacks
     gathered: list[list[Any]] = [[] for _ in plan.strategies]
 
+    warnings = list(prepared.warnings)
+
     def gathering(outputs: Any) -> Any:
         for output in outputs:
             for k, rows in enumerate(output.session_rows):
                 gathered[k].append(rows)
+            warnings.extend(output.warnings)
             yield output
 
     with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:
         rounds, ledger = collect_outputs(gathering(outputs), progress)
     stops = stopped_sessions(session_frame([entry.name for entry in plan.strategies], gathered, True))
-    return RunResult(experiment, rounds, ledger, prepared.warnings, stops=stops)
+    return RunResult(experiment, rounds, ledger, warnings, stops=stops)
 
 
 def _resolved_yaml(experiment: Experiment) -> str:
@@ -258,27 +257,30 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
     counts: list[RunCounts] = []
     gathered: list[RunStatsCollector] = []
 
+    warnings = list(prepared.warnings)
+
     def fill(folder: Path) -> RunCounts:
+        def collect(output: ChunkOutput) -> None:
+            collector.add(output.session_rows, output.bankrolls)
+            warnings.extend(output.warnings)
+
         collector = RunStatsCollector(folder, [entry.name for entry in plan.strategies], bankrolls=report)
         gathered.append(collector)
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
-            counts.append(write_outputs(outputs, folder, progress,
-                                        lambda output: collector.add(output.session_rows, output.bankrolls)))
-        glibc.release_freed_memory()
+            counts.append(write_outputs(outputs, folder, progress, collect))
         timings["run"] = time.perf_counter() - start
         if status is not None:
             status("writing results")
         return counts[0]
 
     def statistics() -> dict[str, Any]:
-        # The gathered rows, now in the session table, go back to the system strategy by strategy.
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
-        return gathered[0].results(bankroll, give_back=glibc.release_freed_memory)
+        return gathered[0].results(bankroll)
 
-    out, analysis = write_folder(experiment, out_dir, fill, timings, prepared.warnings, statistics, baseline=baseline,
+    out, analysis = write_folder(experiment, out_dir, fill, timings, warnings, statistics, baseline=baseline,
                                  force=force, plots=report,
                                  workers=workers, executor=executor)
-    return RunResult(experiment, warnings=prepared.warnings, out_dir=out, counts=counts[0], analysis=analysis)
+    return RunResult(experiment, warnings=warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
 
 def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],

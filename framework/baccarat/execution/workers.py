@@ -35,12 +35,10 @@ def _serve(connection: Any, plan: RunPlan, parent: int, announce: bool = False) 
     with ``kill -9`` in the middle of a chunk (:func:`end_with_parent`).
     With ``announce``, it prints a line when it compiles kernels.
     """
-    from baccarat.execution import glibc
     from baccarat.interrupts import ignore_interrupts
 
     end_with_parent(parent)
     ignore_interrupts()
-    glibc.keep_freed_memory()
     if announce:
         from baccarat.execution.compile_notice import announce_compiling
 

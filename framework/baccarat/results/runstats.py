@@ -15,7 +15,7 @@ definition.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -316,23 +316,19 @@ class RunStatsCollector:
             if self.bankrolls:
                 self.spool.append(k, bankroll)
 
-    def results(self, initial_bankroll: Decimal, give_back: Callable[[], None] | None = None) -> dict[str, Any]:
+    def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
         """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
 
         The bands come as a function that computes them from the spools and
         then removes the spools, for :func:`baccarat.results.report.analyse` to call
         in the background. The gathered rows are let go strategy by
-        strategy as the table is made (the table holds them), and
-        ``give_back`` is called after each: the memory they took can go
-        back to the system before the next strategy's part is made.
+        strategy as the table is made (the table holds them).
         """
         parts = []
         try:
             for k, label in enumerate(self.labels):  # a strategy's gathered rows go once its part of the table is made
                 parts.append(session_frame([label], [self.rows[k]], self.has_expected))
                 self.rows[k] = []
-                if give_back is not None:
-                    give_back()
         except BaseException:
             self.spool.remove()
             raise
