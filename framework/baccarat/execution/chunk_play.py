@@ -115,10 +115,18 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
             bankrolls.append(columns["bankroll"])
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
-        ledgers.append(_with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa))
+        # Encoded as soon as played: a chunk holds one strategy's ledger columns at a time, not every strategy's.
+        ledger = _with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa)
+        ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER,
+                                      required=ledger.schema.names))
     if table_digest(table, multipliers) != dealt:  # compiled plugin code included
         raise StrategyError("the rounds or their settlement changed while the strategies played them (a strategy's code "
                             "wrote to them); the run was abandoned and nothing was written")
+    warnings: tuple[str, ...] = ()
+    if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
+        from baccarat.engine.compiled import twin_warnings
+
+        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
@@ -127,9 +135,8 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
     return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
                        encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
-                       tuple(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER,
-                                            required=ledger.schema.names) for ledger in ledgers),
-                       tuple(folded), tuple(bankrolls))
+                       tuple(ledgers),
+                       tuple(folded), tuple(bankrolls), warnings)
 
 
 _PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")
