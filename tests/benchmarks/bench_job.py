@@ -16,7 +16,7 @@ Runs, one after the other and each in its own process:
    streamed; only the table of one row per session and strategy grows).
 
 Prints wall times, peak memory (the resident memory of the process and its
-workers, sampled), the ratios, and checks that each strategy's total net in
+workers, sampled; also with the pages they share counted once), the ratios, and checks that each strategy's total net in
 ``ledger.parquet`` equals the numpy-shuffle baseline's to the micro-unit.
 """
 
@@ -59,34 +59,42 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def _rss_kb(pid: int) -> int:
+def _kb(pid: int, file: str, field: str) -> int:
+    """A figure in kB of ``/proc/PID/FILE`` (``status`` ``VmRSS:``, ``smaps_rollup`` ``Pss:``), 0 when gone."""
     try:
-        with open(f"/proc/{pid}/status") as handle:
+        with open(f"/proc/{pid}/{file}") as handle:
             for line in handle:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field):
                     return int(line.split()[1])
     except OSError:
         pass
     return 0
 
 
-def run_measured(command: list[str]) -> tuple[float, float, str]:
-    """Run ``command``; return its wall seconds, the peak resident memory of its process tree (MB) and its output."""
+def run_measured(command: list[str]) -> tuple[float, float, float, str]:
+    """Run ``command``; return its wall seconds, the peak memory of its process tree (MB) and its output.
+
+    Memory twice: the sum of the processes' resident sets (a library's pages
+    shared by several processes counted in each), and the sum of their
+    proportional set sizes (a shared page counted once, split between them).
+    """
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    peak = [0]
+    peak = [0, 0]
 
     def sample() -> None:
         while process.poll() is None:
-            tree, total, seen = [process.pid], 0, set()
+            tree, total, proportional, seen = [process.pid], 0, 0, set()
             while tree:
                 pid = tree.pop()
                 if pid in seen:
                     continue
                 seen.add(pid)
-                total += _rss_kb(pid)
+                total += _kb(pid, "status", "VmRSS:")
+                proportional += _kb(pid, "smaps_rollup", "Pss:")
                 tree.extend(_children(pid))
             peak[0] = max(peak[0], total)
+            peak[1] = max(peak[1], proportional)
             time.sleep(0.05)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -96,7 +104,7 @@ def run_measured(command: list[str]) -> tuple[float, float, str]:
     sampler.join()
     if process.returncode:
         sys.exit(f"{' '.join(command)} failed:\n{output}")
-    return seconds, peak[0] / 1024, output
+    return seconds, peak[0] / 1024, peak[1] / 1024, output
 
 
 def machine() -> str:
@@ -115,7 +123,7 @@ def machine() -> str:
             f"Python {platform.python_version()}; load average {load:.2f} at start")
 
 
-def baccarat_run(shoes: int, workers: int | None, folder: Path) -> tuple[float, float, str]:
+def baccarat_run(shoes: int, workers: int | None, folder: Path) -> tuple[float, float, float, str]:
     """Run ``baccarat run job.yaml`` on ``shoes`` shoes into ``folder``."""
     command = [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--out", str(folder), "--quiet",
                "--set", f"shoes.count={shoes}"]
@@ -146,22 +154,24 @@ def main() -> None:
     print(machine())
     with tempfile.TemporaryDirectory(prefix="bench-job-") as tmp:
         work = Path(tmp)
-        warm, _, _ = baccarat_run(100, args.workers, work / "warm")  # kernels compiled once after install, then cached
-        print(f"first small run (loads or compiles the cached kernels): {warm:.2f} s")
+        # Kernels compiled once after install, then cached (a run of 1,000 shoes is over the line of baccarat.compiling).
+        warm, _, _, _ = baccarat_run(1_000, args.workers, work / "warm")
+        print(f"first 1,000-shoe run (loads or compiles the cached kernels): {warm:.2f} s")
         load = os.getloadavg()[0]
-        seconds, memory, output = baccarat_run(args.shoes, args.workers, work / "run")
+        seconds, memory, shared_once, output = baccarat_run(args.shoes, args.workers, work / "run")
         summary_line = output.strip().splitlines()[-1]
         baselines = {}
         if not args.skip_baseline:
             for shuffle in ("python", "numpy"):
                 base_load = os.getloadavg()[0]
-                base, base_memory, base_output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
+                base, base_memory, _, base_output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
                                                                "--shoes", str(args.shoes), "--shuffle", shuffle])
                 baselines[shuffle] = (base, base_memory, base_output)
                 print(f"pure-Python baseline, {shuffle} shuffle: {base:7.2f} s, peak memory {base_memory:7.0f} MB "
                       f"(load average {base_load:.2f} before)")
         print(f"baccarat run (Parquet ledger and rounds, summary, plots, report): {seconds:7.2f} s, "
-              f"peak memory {memory:6.0f} MB (load average {load:.2f} before)")
+              f"peak memory {memory:6.0f} MB ({shared_once:.0f} MB with shared pages counted once; load average "
+              f"{load:.2f} before)")
         print("  " + summary_line)
         for shuffle, (base, _, _) in baselines.items():
             print(f"  {base / seconds:5.1f}x faster than the pure-Python baseline with the {shuffle} shuffle")
@@ -172,8 +182,9 @@ def main() -> None:
             if not same:
                 print(f"    baccarat run: {ours}\n    baseline:     {theirs}")
         for shoes in (args.shoes // 4, args.shoes // 2, args.shoes * 4):
-            part_seconds, part_memory, _ = baccarat_run(shoes, args.workers, work / f"run-{shoes}")
-            print(f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB")
+            part_seconds, part_memory, part_once, _ = baccarat_run(shoes, args.workers, work / f"run-{shoes}")
+            print(f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB "
+                  f"({part_once:.0f} MB with shared pages counted once)")
             shutil.rmtree(work / f"run-{shoes}")
 
 
