@@ -67,7 +67,29 @@ def _stop_params(stop_rules: tuple[type[StopRule], ...]) -> dict[str, Any]:
     return {key: None for rule in stop_rules for key in rule.params}
 
 
-class Composed(Strategy):
+class _StopsFirst:
+    """The stop rules of a strategy, asked before each bet; once one holds, it bets no more in the session."""
+
+    stops: list[StopRule]
+    stopped_by: str | None = None
+    """Name of the stop rule that ended betting (the first in order that held), None while betting goes on."""
+
+    @property
+    def stopped(self) -> bool:
+        """Whether a stop rule has ended betting in this session."""
+        return self.stopped_by is not None
+
+    def _stops_hold(self, view: TableView) -> bool:
+        """Ask the stop rules in order (none once one has held); tell whether betting has stopped."""
+        if self.stopped_by is None:
+            for rule in self.stops:
+                if rule.stop(view):
+                    self.stopped_by = rule.name
+                    break
+        return self.stopped_by is not None
+
+
+class Composed(_StopsFirst, Strategy):
     """A progression backing the side a selector chooses, under stop rules; made by :func:`compose`, never directly."""
 
     progression: ClassVar[type[Progression]]
@@ -104,20 +126,12 @@ class Composed(Strategy):
         self.chooser = selector(session, **_pick(params, selector.params))
         self.stakes = cls.progression(session, self.unit, **_pick(params, cls.progression.params))
         self.stops = [rule(session, **_pick(params, rule.params)) for rule in cls.stop_rules if _active(rule, params)]
-        self.stopped = False
-        self.stopped_by: str | None = None
-        """Name of the stop rule that ended betting (the first in order that held), None while betting goes on."""
         self.side: str | None = None
 
     def bets(self, view: TableView) -> Bets:
         """Stop rules, then the selector's side, then the progression's stake (see the module docstring)."""
-        if self.stopped:
+        if self._stops_hold(view):
             return None
-        for rule in self.stops:
-            if rule.stop(view):
-                self.stopped = True
-                self.stopped_by = rule.name
-                return None
         side = self.chooser.choose(view)
         if side is None:
             return None
@@ -136,7 +150,7 @@ class Composed(Strategy):
             self.stakes.lost(net)
 
 
-class StopRuled(Strategy):
+class StopRuled(_StopsFirst, Strategy):
     """A free-form strategy with stop rules around it; made by :func:`with_stop_rules`.
 
     When no stop-rule parameter is given, making it makes the free-form
@@ -173,19 +187,11 @@ class StopRuled(Strategy):
         self.strategy = cls.inner(session, **cls._inner_params(params))
         self.stops = [rule(session, **_pick({**_stop_params(cls.stop_rules), **params}, rule.params))
                       for rule in cls.stop_rules if _active(rule, params)]
-        self.stopped = False
-        self.stopped_by: str | None = None
-        """Name of the stop rule that ended betting, as for a composed strategy."""
 
     def bets(self, view: TableView) -> Bets:
         """Stop rules first, then the inner strategy's bets."""
-        if self.stopped:
+        if self._stops_hold(view):
             return None
-        for rule in self.stops:
-            if rule.stop(view):
-                self.stopped = True
-                self.stopped_by = rule.name
-                return None
         return self.strategy.bets(view)
 
     def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
