@@ -205,6 +205,23 @@ def failure(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
 
 
+def called(impl: Any, register: Any, plugin: Plugin, hook: str, found: Registry) -> bool:
+    """Call one plugin's implementation of ``hook`` with ``register`` as plugin code; tell whether it succeeded.
+
+    Any exception it raises but a stop (Ctrl-C, SIGTERM) becomes a warning
+    naming the plugin, which is left out of that hook.
+    """
+    try:
+        with plugin_code():
+            impl.function(register=register)
+    except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
+        if interrupts.is_stop(exc):
+            raise
+        found.warnings.append(f"{plugin} failed in {hook} and is left out of it: {failure(exc)}")
+        return False
+    return True
+
+
 def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:
     """Register the plugins' bets (:mod:`baccarat.table.bet_registry`), each tried on every way a round can end.
 
@@ -227,13 +244,7 @@ def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registr
             try_definition(checked)
             batch.append(checked)
 
-        try:
-            with plugin_code():
-                impl.function(register=register)
-        except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
-            if interrupts.is_stop(exc):
-                raise
-            found.warnings.append(f"{plugin} failed in register_bets and is left out of it: {failure(exc)}")
+        if not called(impl, register, plugin, "register_bets", found):
             continue
         for bet in batch:
             try:
@@ -256,13 +267,10 @@ def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regis
         for impl in caller.get_hookimpls():
             plugin = by_name[impl.plugin_name]
             batch: list[type] = []
-            try:
-                with plugin_code():
-                    impl.function(register=lambda cls, kind=kind, base=base, batch=batch: batch.append(_checked(cls, kind, base)))
-            except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
-                if interrupts.is_stop(exc):
-                    raise
-                found.warnings.append(f"{plugin} failed in {hook_name} and is left out of it: {failure(exc)}")
+            def register(cls: Any, kind: str = kind, base: type = base, batch: list[type] = batch) -> None:
+                batch.append(_checked(cls, kind, base))
+
+            if not called(impl, register, plugin, hook_name, found):
                 continue
             for cls in batch:
                 _add(found, Entry(cls.name, kind, cls, plugin))
@@ -305,13 +313,7 @@ def collect_piece_companions(pm: pluggy.PluginManager, found: Registry, hook: st
                                 f"{module}.{expected.__name__}, not {companion!r}")
             batch.append((cls, companion))
 
-        try:
-            with plugin_code():
-                impl.function(register=register)
-        except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
-            if interrupts.is_stop(exc):
-                raise
-            found.warnings.append(f"{plugin} failed in {hook} and is left out of it: {failure(exc)}")
+        if not called(impl, register, plugin, hook, found):
             continue
         companions.update(batch)
     return companions
