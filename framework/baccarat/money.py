@@ -91,22 +91,23 @@ def cents_to_amount(cents: int) -> int | Decimal:
     return cents // CENTS_PER_UNIT if cents % CENTS_PER_UNIT == 0 else cents_to_decimal(cents)
 
 
+def _whole(amount: Decimal, places: int, unit: str) -> int:
+    """Return ``amount`` times 10 ** ``places`` as an int; ValueError when it is not a whole number of ``unit``."""
+    scaled = amount.scaleb(places, EXACT)
+    whole = int(scaled)
+    if whole != scaled:
+        raise ValueError(f"{amount} is not a whole number of {unit}")
+    return whole
+
+
 def decimal_to_cents(amount: Decimal) -> int:
     """Return a finite Decimal amount as integer cents; ValueError when it is not a whole number of cents."""
-    cents = amount.scaleb(CENT_PLACES, EXACT)
-    whole = int(cents)
-    if whole != cents:
-        raise ValueError(f"{amount} is not a whole number of cents")
-    return whole
+    return _whole(amount, CENT_PLACES, "cents")
 
 
 def decimal_to_micros(amount: Decimal) -> int:
     """Return a finite Decimal amount as integer micro-units; ValueError when it is not a whole number of them."""
-    micros = amount.scaleb(MICRO_PLACES, EXACT)
-    whole = int(micros)
-    if whole != micros:
-        raise ValueError(f"{amount} is not a whole number of micro-units")
-    return whole
+    return _whole(amount, MICRO_PLACES, "micro-units")
 
 
 class AmountError(ValueError):

@@ -393,8 +393,13 @@ def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, 
                       anchor=anchor)
 
 
-def png_bytes(chart: Chart) -> bytes:
-    """Return ``chart`` drawn as PNG bytes (zlib level :data:`PNG_COMPRESSION`, no metadata)."""
+def encode_png(image: Image.Image) -> bytes:
+    """Return ``image`` as PNG bytes (zlib level :data:`PNG_COMPRESSION`, no metadata)."""
     buffer = io.BytesIO()
-    draw_chart(chart).save(buffer, format="PNG", compress_level=PNG_COMPRESSION)
+    image.save(buffer, format="PNG", compress_level=PNG_COMPRESSION)
     return buffer.getvalue()
+
+
+def png_bytes(chart: Chart) -> bytes:
+    """Return ``chart`` drawn as PNG bytes."""
+    return encode_png(draw_chart(chart))

@@ -9,7 +9,6 @@ boy (hollow rings), small road (discs), cockroach pig (slashes), and the
 
 from __future__ import annotations
 
-import io
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -136,11 +135,9 @@ def save_roads_png(road: Roads, path: str | Path, title: str = "",
 
 def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> bytes:
     """Return the roads of one shoe drawn as PNG bytes."""
-    from baccarat.results.chart_drawing import PNG_COMPRESSION
+    from baccarat.results.chart_drawing import encode_png
 
-    buffer = io.BytesIO()
-    draw_roads(road, title, pairs).save(buffer, format="PNG", compress_level=PNG_COMPRESSION)
-    return buffer.getvalue()
+    return encode_png(draw_roads(road, title, pairs))
 
 
 def load_shoe(source: str | Path, shoe: int, fmt: str | None = None,
