@@ -398,8 +398,3 @@ def encode_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
     image.save(buffer, format="PNG", compress_level=PNG_COMPRESSION)
     return buffer.getvalue()
-
-
-def png_bytes(chart: Chart) -> bytes:
-    """Return ``chart`` drawn as PNG bytes."""
-    return encode_png(draw_chart(chart))

@@ -177,9 +177,9 @@ class Chart:
 
     def png(self) -> bytes:
         """Return the chart drawn as PNG bytes."""
-        from baccarat.results.chart_drawing import png_bytes
+        from baccarat.results.chart_drawing import draw_chart, encode_png
 
-        return png_bytes(self)
+        return encode_png(draw_chart(self))
 
     def save(self, path: str | Path) -> Path:
         """Write the chart as a PNG file at ``path``; return the path."""
