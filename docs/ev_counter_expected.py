@@ -68,9 +68,12 @@ def main() -> None:
         first_cards = shuffle_shoes(rules, experiment.seed, 1, count)[:, 0]
         turned = first_cards[rounds["shoe"].to_numpy() - 1]
     evs = pair_evs(rounds, rules.decks, rules.side_bets["player_pair"], turned)
-    ledger = (pl.scan_parquet(run / "ledger.parquet").filter(pl.col("strategy") == label)
-              .select("shoe", "hand", *(f"{k}_{b}" for b in ("player_pair", "banker_pair") for k in ("stake", "net")))
-              .collect())
+    ledger = (
+        pl.scan_parquet(run / "ledger.parquet")
+        .filter(pl.col("strategy") == label)
+        .select("shoe", "hand", *(f"{k}_{b}" for b in ("player_pair", "banker_pair") for k in ("stake", "net")))
+        .collect()
+    )
     keyed = rounds.select("shoe", "hand").with_columns(pl.Series("ev", evs))
     ledger = ledger.join(keyed, on=["shoe", "hand"], how="left")
     for bet in ("player_pair", "banker_pair"):
@@ -78,8 +81,10 @@ def main() -> None:
         stake = placed[f"stake_{bet}"].cast(pl.Float64)
         expected = float((stake * placed["ev"]).sum() / stake.sum())
         realised = float(placed[f"net_{bet}"].cast(pl.Float64).sum() / stake.sum())
-        print(f"{label} {bet}: {placed.height:,} bets, exact expected edge {-expected:+.3%}, realised edge {-realised:+.3%} "
-              f"(edge = share of the stake lost; negative = player advantage)")
+        print(
+            f"{label} {bet}: {placed.height:,} bets, exact expected edge {-expected:+.3%}, realised edge {-realised:+.3%} "
+            f"(edge = share of the stake lost; negative = player advantage)"
+        )
 
 
 if __name__ == "__main__":

@@ -17,8 +17,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from baccarat.plugin.manager import BUILT_IN_DISTRIBUTION, DISABLE_ENV, ENTRY_POINT_GROUP  # noqa: E402
 
-THIRD_PARTY_PLUGINS = sorted({ep.name for ep in entry_points(group=ENTRY_POINT_GROUP)
-                              if ep.dist is None or ep.dist.metadata["Name"] != BUILT_IN_DISTRIBUTION})
+THIRD_PARTY_PLUGINS = sorted(
+    {ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.dist is None or ep.dist.metadata["Name"] != BUILT_IN_DISTRIBUTION}
+)
 """Names of the installed third-party entry-point plugins, disabled in the tests."""
 
 if THIRD_PARTY_PLUGINS:

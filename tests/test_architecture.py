@@ -70,8 +70,9 @@ def test_every_module_belongs_to_a_named_layer() -> None:
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(FRAMEWORK)))
 def test_imports_only_go_downward(path: Path) -> None:
     mine = RANK[module_layer(path)]
-    upward = [f"line {line}: {target} ({layer_of(target)})" for line, target in imports_of(path)
-              if RANK.get(layer_of(target), len(LAYERS)) > mine]
+    upward = [
+        f"line {line}: {target} ({layer_of(target)})" for line, target in imports_of(path) if RANK.get(layer_of(target), len(LAYERS)) > mine
+    ]
     assert upward == [], f"{path.relative_to(FRAMEWORK)} ({module_layer(path)}) imports upward"
 
 

@@ -43,7 +43,7 @@ def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.Monk
 
 def test_exact_decimals_hold_every_value_times_its_scale() -> None:
     rng = np.random.default_rng(1)
-    values = np.concatenate([rng.integers(-2**40, 2**40, 500), [0, -1, 1, 2**49, -2**49]]).astype(np.int64)
+    values = np.concatenate([rng.integers(-(2**40), 2**40, 500), [0, -1, 1, 2**49, -(2**49)]]).astype(np.int64)
     for scale in (1, 10_000):  # micro-units, and cents to micro-units
         array = columnar.decimal_micros(values, scale, 38)
         assert [int(v.scaleb(6)) for v in array.to_pylist()] == [int(v) * scale for v in values]
@@ -117,11 +117,18 @@ def test_a_small_run_writes_what_the_compiled_path_writes(tmp_path: Path, monkey
 
 
 def numba_loaded_by_a_run(tmp_path: Path, env: dict[str, str]) -> bool:
-    code = ("import sys\nfrom baccarat.cli import main\n"
-            f"assert main(['run', {str(tmp_path / 'small.yaml')!r}, '--out', {str(tmp_path / env.get('out', 'out'))!r}, "
-            "'--quiet', '--workers', '1']) == 0\nprint('numba' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **{k: v for k, v in env.items() if k != "out"}})
+    code = (
+        "import sys\nfrom baccarat.cli import main\n"
+        f"assert main(['run', {str(tmp_path / 'small.yaml')!r}, '--out', {str(tmp_path / env.get('out', 'out'))!r}, "
+        "'--quiet', '--workers', '1']) == 0\nprint('numba' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **{k: v for k, v in env.items() if k != "out"}},
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout.split()[-1] == "True"
 
@@ -132,8 +139,9 @@ def test_a_small_run_does_not_even_import_numba_and_a_large_one_does(tmp_path: P
     assert numba_loaded_by_a_run(tmp_path, {"out": "kernels", COMPILED_FROM_ENV: "0"})
 
 
-def test_a_bad_line_in_the_environment_is_one_sentence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_bad_line_in_the_environment_is_one_sentence(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "small.yaml").write_text(EXPERIMENT)
     monkeypatch.setenv(COMPILED_FROM_ENV, "lots")
     assert main(["run", str(tmp_path / "small.yaml"), "--out", str(tmp_path / "out"), "--quiet"]) == 2

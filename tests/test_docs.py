@@ -91,8 +91,10 @@ class Block:
 
 def blocks(page: Path) -> list[Block]:
     text = page.read_text(encoding="utf-8")
-    return [Block(page, text[: m.start("lang")].count("\n") + 1, m.group("lang"), m.group("body"), m.group("directive") or "")
-            for m in FENCE.finditer(text)]
+    return [
+        Block(page, text[: m.start("lang")].count("\n") + 1, m.group("lang"), m.group("body"), m.group("directive") or "")
+        for m in FENCE.finditer(text)
+    ]
 
 
 class Sandbox:
@@ -102,9 +104,12 @@ class Sandbox:
         self.folder = folder
         shutil.copytree(ROOT / "configs", folder / "configs")
         shutil.copytree(ROOT / "docs", folder / "docs")
-        self.env = dict(os.environ, PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
-                        PYTHONPATH=os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]),
-                        COLUMNS="200")
+        self.env = dict(
+            os.environ,
+            PATH=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
+            PYTHONPATH=os.pathsep.join([str(folder), *filter(None, [os.environ.get("PYTHONPATH")])]),
+            COLUMNS="200",
+        )
         self.last_stdout = ""
 
     def run(self, command: str, where: str) -> str:
@@ -134,8 +139,7 @@ class Sandbox:
                 os.chdir(previous)
             stdout, stderr = out.getvalue(), err.getvalue()
         else:
-            done = subprocess.run(["bash", "-c", command], cwd=self.folder, env=self.env, capture_output=True, text=True,
-                                  timeout=300)
+            done = subprocess.run(["bash", "-c", command], cwd=self.folder, env=self.env, capture_output=True, text=True, timeout=300)
             status, stdout, stderr = done.returncode, done.stdout, done.stderr
         assert status == 0, f"{where}: `{command}` exited {status}:\n{stdout}\n{stderr}"
         self.last_stdout = stdout
@@ -247,8 +251,7 @@ def play_python(sandbox: Sandbox, block: Block) -> None:
     target.write_text(block.body, encoding="utf-8")
     if "@hookimpl" in block.body:
         folder = shlex.quote(str(target.parent.relative_to(sandbox.folder)))
-        listed = {r["name"] for r in json.loads(sandbox.run(f"baccarat strategies --json --plugins-dir {folder}",
-                                                            block.where()))}
+        listed = {r["name"] for r in json.loads(sandbox.run(f"baccarat strategies --json --plugins-dir {folder}", block.where()))}
         declared = set(re.findall(r'^\s+name = "([^"]+)"', block.body, re.M))
         assert declared and declared <= listed, f"{block.where()}: the plugin's {sorted(declared - listed)} are not listed"
 
@@ -318,8 +321,10 @@ def play(sandbox: Sandbox, block: Block) -> None:
     elif block.lang == "toml":
         play_toml(sandbox, block)
     else:
-        pytest.fail(f"{block.where()}: a ```{block.lang} block must be marked <!-- docs-test: output -->, "
-                    "<!-- docs-test: errors --> or <!-- docs-test: not run: REASON -->")
+        pytest.fail(
+            f"{block.where()}: a ```{block.lang} block must be marked <!-- docs-test: output -->, "
+            "<!-- docs-test: errors --> or <!-- docs-test: not run: REASON -->"
+        )
 
 
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
@@ -368,9 +373,9 @@ def test_every_command_named_in_the_text_exists(page: Path) -> None:
             continue
         parser, named = parser_of(words)
         options = {o for action in parser._actions for o in action.option_strings}
-        for word in words[len(named):]:
+        for word in words[len(named) :]:
             if word.startswith("--"):
                 assert word.strip("[]").split("=")[0] in options, f"{page.name}: `{command}`: {' '.join(named)} has no {word}"
-        rest = [w for w in words[len(named):] if not w.startswith("-")]
+        rest = [w for w in words[len(named) :] if not w.startswith("-")]
         if len(named) == 1 and rest:
             pytest.fail(f"{page.name}: `{command}`: baccarat has no command {rest[0]!r}")

@@ -30,8 +30,9 @@ LIMIT_SECONDS = 60
 
 def baccarat(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     """Run the ``baccarat`` command in a child process, killed after :data:`LIMIT_SECONDS`."""
-    return subprocess.run([sys.executable, "-m", "baccarat", *args], cwd=cwd, capture_output=True, text=True,
-                          timeout=LIMIT_SECONDS, stdin=subprocess.DEVNULL)
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", *args], cwd=cwd, capture_output=True, text=True, timeout=LIMIT_SECONDS, stdin=subprocess.DEVNULL
+    )
 
 
 def one_line(err: str) -> str:
@@ -48,6 +49,7 @@ def fresh_plugins():
 
 # Devices, pipes and oversized files -----------------------------------------------
 
+
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "fifo"])
 @pytest.mark.parametrize("command", ["run", "shoes check", "odds --rules"])
 def test_a_device_or_a_pipe_is_not_a_regular_file(tmp_path: Path, device: str, command: str) -> None:
@@ -56,12 +58,17 @@ def test_a_device_or_a_pipe_is_not_a_regular_file(tmp_path: Path, device: str, c
         device = "fifo.yaml"
     elif not Path(device).exists():
         pytest.skip(f"{device} does not exist on this system")
-    args = {"run": ["run", device, "--out", "out"], "shoes check": ["shoes", "check", device, "--format", "cards"],
-            "odds --rules": ["odds", "--rules", device]}[command]
+    args = {
+        "run": ["run", device, "--out", "out"],
+        "shoes check": ["shoes", "check", device, "--format", "cards"],
+        "odds --rules": ["odds", "--rules", device],
+    }[command]
     done = baccarat(*args, cwd=tmp_path)
     assert done.returncode == 2 and done.stdout == ""
-    assert one_line(done.stderr).endswith("is not a regular file (a device, a pipe or a socket), so it cannot be read as "
-                                          + ("a shoe file" if command == "shoes check" else "a YAML file"))
+    assert one_line(done.stderr).endswith(
+        "is not a regular file (a device, a pipe or a socket), so it cannot be read as "
+        + ("a shoe file" if command == "shoes check" else "a YAML file")
+    )
     assert not (tmp_path / "out").exists()
 
 
@@ -70,8 +77,9 @@ def test_a_recorded_shoe_path_naming_a_pipe_is_refused_before_the_run(tmp_path: 
     (tmp_path / "exp.yaml").write_text("shoes: {source: recorded, format: cards, path: shoes.cards}\n" + EXPERIMENT.split("\n", 1)[1])
     done = baccarat("run", "exp.yaml", "--out", "out", cwd=tmp_path)
     assert done.returncode == 2
-    assert one_line(done.stderr) == ("baccarat: error: exp.yaml:1:48: the shoe file 'shoes.cards' is not a regular file "
-                                     "(a device, a pipe or a socket)")
+    assert one_line(done.stderr) == (
+        "baccarat: error: exp.yaml:1:48: the shoe file 'shoes.cards' is not a regular file (a device, a pipe or a socket)"
+    )
 
 
 def test_an_experiment_larger_than_the_cap_is_refused_unread(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,7 +101,8 @@ def test_the_value_guard_acts_while_the_document_is_read(tmp_path: Path, capsys:
 
 @pytest.mark.parametrize("libyaml", [True, False])
 def test_both_readers_refuse_too_many_or_too_deep_values_at_the_same_place(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], libyaml: bool) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], libyaml: bool
+) -> None:
     import yaml
 
     from baccarat.files import yamlfile
@@ -115,22 +124,33 @@ def test_an_empty_option_value_is_an_error(tmp_path: Path, capsys: pytest.Captur
     with pytest.raises(SystemExit) as stopped:
         main(["run", str(tmp_path / "exp.yaml"), "--out", ""])
     assert stopped.value.code == 2
-    assert one_line(capsys.readouterr().err) == ("baccarat run: error: argument --out: the value is empty; give one or leave "
-                                                 "the option out (see baccarat run --help)")
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat run: error: argument --out: the value is empty; give one or leave the option out (see baccarat run --help)"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml"]
 
 
-@pytest.mark.parametrize(("args", "said"), [
-    (["shoes", "generate", "--rules", "punto-banco-8", "--count", "9" * 20, "--seed", "1", "--out", "g.txt"],
-     f"baccarat shoes generate: error: argument --count: expected at most 100,000,000 shoes, not '{'9' * 20}'"),
-    (["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "9" * 27, "--out", "g.txt"],
-     f"baccarat shoes generate: error: argument --seed: a seed is at most 9,223,372,036,854,775,807, as in an experiment, "
-     f"not '{'9' * 27}'"),
-    (["run", "exp.yaml", "--workers", "99999", "--out", "out"],
-     "baccarat run: error: argument --workers: expected a whole number of workers, 1 to 1,024, not '99999'"),
-])
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["shoes", "generate", "--rules", "punto-banco-8", "--count", "9" * 20, "--seed", "1", "--out", "g.txt"],
+            f"baccarat shoes generate: error: argument --count: expected at most 100,000,000 shoes, not '{'9' * 20}'",
+        ),
+        (
+            ["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "9" * 27, "--out", "g.txt"],
+            f"baccarat shoes generate: error: argument --seed: a seed is at most 9,223,372,036,854,775,807, as in an experiment, "
+            f"not '{'9' * 27}'",
+        ),
+        (
+            ["run", "exp.yaml", "--workers", "99999", "--out", "out"],
+            "baccarat run: error: argument --workers: expected a whole number of workers, 1 to 1,024, not '99999'",
+        ),
+    ],
+)
 def test_numbers_given_as_options_are_range_checked_before_any_work(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], said: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
     with pytest.raises(SystemExit) as stopped:
@@ -142,6 +162,7 @@ def test_numbers_given_as_options_are_range_checked_before_any_work(
 
 
 # Hostile plugins -----------------------------------------------------------------
+
 
 def plugins(tmp_path: Path, **files: str) -> Path:
     folder = tmp_path / "plugins"
@@ -157,27 +178,38 @@ def test_a_plugins_folder_that_is_a_symlink_loop_is_one_line(tmp_path: Path, cap
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
     (tmp_path / "in-file.yaml").write_text(f"plugins_dir: {tmp_path / 'a'}\n" + EXPERIMENT)
     assert main(["run", str(tmp_path / "in-file.yaml"), "--out", str(tmp_path / "out")]) == 2
-    assert one_line(capsys.readouterr().err) == (f"baccarat: error: {tmp_path / 'in-file.yaml'}:1:14: plugins_dir "
-                                                 f"'{tmp_path / 'a'}': the plugins folder cannot be used: "
-                                                 "it is a symbolic link that leads back to itself")
-    for args in (["strategies", "--plugins-dir", str(tmp_path / "a")],
-                 ["run", str(tmp_path / "exp.yaml"), "--plugins-dir", str(tmp_path / "a"), "--out", str(tmp_path / "out")]):
+    assert one_line(capsys.readouterr().err) == (
+        f"baccarat: error: {tmp_path / 'in-file.yaml'}:1:14: plugins_dir "
+        f"'{tmp_path / 'a'}': the plugins folder cannot be used: "
+        "it is a symbolic link that leads back to itself"
+    )
+    for args in (
+        ["strategies", "--plugins-dir", str(tmp_path / "a")],
+        ["run", str(tmp_path / "exp.yaml"), "--plugins-dir", str(tmp_path / "a"), "--out", str(tmp_path / "out")],
+    ):
         assert main(args) == 2
         out, err = capsys.readouterr()
-        assert out == "" and one_line(err) == (f"baccarat: error: {tmp_path / 'a'}: the plugins folder cannot be used: "
-                                               "it is a symbolic link that leads back to itself")
+        assert out == "" and one_line(err) == (
+            f"baccarat: error: {tmp_path / 'a'}: the plugins folder cannot be used: it is a symbolic link that leads back to itself"
+        )
     assert not (tmp_path / "out").exists()
 
 
-@pytest.mark.parametrize(("code", "said"), [
-    ("class Boom(BaseException):\n    pass\nraise Boom('at import')\n", "failed to import and is left out: Boom: at import"),
-    ("raise KeyboardInterrupt\n", "failed to import and is left out: KeyboardInterrupt"),
-    ("raise SystemExit(3)\n", "failed to import and is left out: SystemExit: 3"),
-    ("from baccarat import hookimpl\n\n@hookimpl\ndef register_strategies(register):\n    raise GeneratorExit('in a hook')\n",
-     "failed in register_strategies and is left out of it: GeneratorExit: in a hook"),
-])
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("class Boom(BaseException):\n    pass\nraise Boom('at import')\n", "failed to import and is left out: Boom: at import"),
+        ("raise KeyboardInterrupt\n", "failed to import and is left out: KeyboardInterrupt"),
+        ("raise SystemExit(3)\n", "failed to import and is left out: SystemExit: 3"),
+        (
+            "from baccarat import hookimpl\n\n@hookimpl\ndef register_strategies(register):\n    raise GeneratorExit('in a hook')\n",
+            "failed in register_strategies and is left out of it: GeneratorExit: in a hook",
+        ),
+    ],
+)
 def test_a_plugin_raising_any_base_exception_is_a_warning_naming_it(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str], code: str, said: str) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], code: str, said: str
+) -> None:
     folder = plugins(tmp_path, hostile=code)
     assert main(["strategies", "--json", "--plugins-dir", str(folder)]) == 0
     out, err = capsys.readouterr()
@@ -196,9 +228,11 @@ def test_a_plugin_printing_at_import_does_not_spoil_json_output(tmp_path: Path) 
 def test_a_plugin_changing_the_decimal_context_changes_no_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = plugins(tmp_path, imprecise="import decimal\ndecimal.getcontext().prec = 3\n")
     exp = tmp_path / "exp.yaml"
-    exp.write_text("shoes: {seed: 5, count: 6}\nsession: {bankroll: 12345.67, table_min: 2.5, table_max: 4321.99}\n"
-                   "strategies:\n  - use: martingale\n    params: {side: banker, unit: 12.35}\n"
-                   "  - use: labouchere\n    params: {side: player, unit: 2.5, line: [1.5, 2, 3]}\n")
+    exp.write_text(
+        "shoes: {seed: 5, count: 6}\nsession: {bankroll: 12345.67, table_min: 2.5, table_max: 4321.99}\n"
+        "strategies:\n  - use: martingale\n    params: {side: banker, unit: 12.35}\n"
+        "  - use: labouchere\n    params: {side: player, unit: 2.5, line: [1.5, 2, 3]}\n"
+    )
     assert main(["run", str(exp), "--quiet", "--out", str(tmp_path / "plain")]) == 0
     clear_registry()
     assert main(["run", str(exp), "--quiet", "--plugins-dir", str(folder), "--out", str(tmp_path / "imprecise")]) == 0
@@ -237,14 +271,29 @@ def register_strategies(register):
 
 
 def test_a_strategy_changing_the_decimal_context_while_it_plays_changes_no_result(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = plugins(tmp_path, imprecise=IMPRECISE_STRATEGY)
     body = "shoes: {seed: 5, count: 6}\nsession: {bankroll: 12345.67, table_min: 2.5, table_max: 4321.99}\nstrategies:\n"
     (tmp_path / "plain.yaml").write_text(body + "  - {name: bettor, use: flat, params: {side: banker, unit: 12.35}}\n")
     (tmp_path / "imprecise.yaml").write_text(body + "  - {name: bettor, use: imprecise}\n")
     for name in ("plain", "imprecise"):
-        assert main(["run", str(tmp_path / f"{name}.yaml"), "--quiet", "--workers", "1", "--plugins-dir", str(folder),
-                     "--out", str(tmp_path / name)]) == 0
+        assert (
+            main(
+                [
+                    "run",
+                    str(tmp_path / f"{name}.yaml"),
+                    "--quiet",
+                    "--workers",
+                    "1",
+                    "--plugins-dir",
+                    str(folder),
+                    "--out",
+                    str(tmp_path / name),
+                ]
+            )
+            == 0
+        )
     capsys.readouterr()
     plain, imprecise = (pl.read_parquet(tmp_path / name / "ledger.parquet") for name in ("plain", "imprecise"))
     assert plain.height > 100 and plain.equals(imprecise)
@@ -319,8 +368,9 @@ def register_strategies(register):
 
 def snooping_run(tmp_path: Path, mode: str) -> list[str]:
     folder = plugins(tmp_path, snooper=SNOOPER)
-    (tmp_path / "exp.yaml").write_text(f"shoes: {{seed: 2, count: 2}}\nplugins_dir: {folder}\nstrategies:\n"
-                                       f"  - use: snooper\n    params: {{mode: {mode}}}\n")
+    (tmp_path / "exp.yaml").write_text(
+        f"shoes: {{seed: 2, count: 2}}\nplugins_dir: {folder}\nstrategies:\n  - use: snooper\n    params: {{mode: {mode}}}\n"
+    )
     return ["run", str(tmp_path / "exp.yaml"), "--quiet", "--workers", "1", "--out", str(tmp_path / "out")]
 
 

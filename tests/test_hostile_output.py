@@ -26,8 +26,15 @@ FULL = "baccarat: error: cannot write to standard output: No space left on devic
 
 def command(folder: Path, *args: str, stdout: object = None, close_stdout: bool = False) -> subprocess.CompletedProcess[str]:
     """Run ``baccarat ARGS`` in ``folder`` as a user would (``python -m baccarat``)."""
-    return subprocess.run([sys.executable, "-m", "baccarat", *args], cwd=folder, stdout=stdout, stderr=subprocess.PIPE,
-                          text=True, timeout=300, preexec_fn=(lambda: os.close(1)) if close_stdout else None)
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", *args],
+        cwd=folder,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        text=True,
+        timeout=300,
+        preexec_fn=(lambda: os.close(1)) if close_stdout else None,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -45,8 +52,10 @@ COMMANDS = {
     "strategies --json": (["strategies", "--json"], ""),
     "--help": (["--help"], ""),
     "shoes check": (["shoes", "check", str(SHOES), "--format", "cards"], ""),
-    "shoes generate": (["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "1", "--out", "gen.txt",
-                        "--quiet", "--force"], "; the shoes are in gen.txt"),
+    "shoes generate": (
+        ["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "1", "--out", "gen.txt", "--quiet", "--force"],
+        "; the shoes are in gen.txt",
+    ),
     "roads": (["roads", str(SHOES), "--format", "cards", "--out", "roads.png", "--force"], "; the roads are drawn in roads.png"),
     "report": (["report", "saved"], "; the report is in saved/report.html"),
     "run": (["run", "exp.yaml", "--out", "fresh", "--quiet"], "; the results are in fresh"),
@@ -89,11 +98,13 @@ def test_a_240_character_experiment_name_gets_a_default_folder_that_fits(tmp_pat
 
 
 def test_an_out_name_without_room_for_its_temporary_name_is_refused_before_the_run(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
     assert main(["run", "exp.yaml", "--out", "é" * 120, "--quiet"]) == 2
     assert capsys.readouterr().err == (
         f"baccarat: error: the name {'é' * 40 + '...'!r} of --out is 240 bytes long; it may have at most 223 bytes "
-        "(the file system allows 255, and the temporary name the output is written under is longer); choose a shorter --out\n")
+        "(the file system allows 255, and the temporary name the output is written under is longer); choose a shorter --out\n"
+    )
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml"]

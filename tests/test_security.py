@@ -49,8 +49,9 @@ TAGS = [
 
 
 @pytest.mark.parametrize("text", TAGS)
-def test_yaml_tags_construct_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
-                                     text: str) -> None:
+def test_yaml_tags_construct_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], text: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     marker = tmp_path / "pwned"
     (tmp_path / "exp.yaml").write_text(text.replace("{marker}", str(marker)))
@@ -61,8 +62,9 @@ def test_yaml_tags_construct_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyP
     assert not marker.exists() and not (tmp_path / "out").exists()
 
 
-def test_a_rules_file_constructs_nothing_either(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_rules_file_constructs_nothing_either(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "house.yaml").write_text(f"decks: !!python/object/apply:os.system ['touch {tmp_path / 'pwned'}']\n")
     assert main(["odds", "--rules", "house.yaml"]) == 2
@@ -71,11 +73,17 @@ def test_a_rules_file_constructs_nothing_either(tmp_path: Path, monkeypatch: pyt
 
 
 def test_no_module_uses_an_unsafe_yaml_loader() -> None:
-    unsafe = re.compile(r"yaml\.(load|load_all|unsafe_load|full_load|full_load_all)\(|yaml\.(Unsafe|Full)?Loader\b"
-                        r"|Loader=yaml\.(Loader|FullLoader|UnsafeLoader)")
-    offenders = [f"{path.relative_to(ROOT)}:{n}" for folder in ("framework", "strategies")
-                 for path in (ROOT / folder).rglob("*.py")
-                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1) if unsafe.search(line)]
+    unsafe = re.compile(
+        r"yaml\.(load|load_all|unsafe_load|full_load|full_load_all)\(|yaml\.(Unsafe|Full)?Loader\b"
+        r"|Loader=yaml\.(Loader|FullLoader|UnsafeLoader)"
+    )
+    offenders = [
+        f"{path.relative_to(ROOT)}:{n}"
+        for folder in ("framework", "strategies")
+        for path in (ROOT / folder).rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if unsafe.search(line)
+    ]
     assert offenders == []
 
 
@@ -104,8 +112,9 @@ EVIL_PLUGIN = textwrap.dedent('''
 ''')
 
 
-def test_a_plugins_folder_is_loaded_only_when_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_plugins_folder_is_loaded_only_when_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     work, project = tmp_path / "work", tmp_path / "project"
     for folder in (work / "plugins", project / "plugins", work / "baccarat_plugins"):
         folder.mkdir(parents=True)
@@ -127,28 +136,41 @@ def test_a_plugins_folder_is_loaded_only_when_named(tmp_path: Path, monkeypatch:
 
 # Where a run writes --------------------------------------------------------------------------
 
+
 def test_a_run_writes_only_its_output_folder(tmp_path: Path) -> None:
     home, temp, work, project = (tmp_path / name for name in ("home", "tmp", "work", "project"))
     for folder in (home, temp, work, project):
         folder.mkdir()
     (project / "exp.yaml").write_text(EXPERIMENT)
     (project / "shoes.txt").write_text("# a recorded shoe\n" + "AS 2H 3D 4C 5S 6H 7D 8C 9S TH JD QC KS " * 3 + "\n")
-    (project / "replay.yaml").write_text("shoes: {source: recorded, path: shoes.txt, format: cards}\n"
-                                         "strategies:\n  - use: martingale\n    params: {side: player, unit: 10}\n")
+    (project / "replay.yaml").write_text(
+        "shoes: {source: recorded, path: shoes.txt, format: cards}\n"
+        "strategies:\n  - use: martingale\n    params: {side: player, unit: 10}\n"
+    )
     before = {folder: tree(folder) for folder in (home, temp, work, project)}
-    env = {**os.environ, "HOME": str(home), "TMPDIR": str(temp), "XDG_CACHE_HOME": str(home / ".cache"),
-           "XDG_CONFIG_HOME": str(home / ".config")}
+    env = {
+        **os.environ,
+        "HOME": str(home),
+        "TMPDIR": str(temp),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+    }
     code = "import sys; from baccarat.cli import main; sys.exit(main())"
-    commands = [["run", str(project / "exp.yaml"), "--out", "results/one", "--quiet", "--workers", "2"],
-                ["run", str(project / "replay.yaml"), "--out", "results/two", "--quiet"],
-                ["report", "results/one", "--quiet", "--roads", "1"]]
+    commands = [
+        ["run", str(project / "exp.yaml"), "--out", "results/one", "--quiet", "--workers", "2"],
+        ["run", str(project / "replay.yaml"), "--out", "results/two", "--quiet"],
+        ["report", "results/one", "--quiet", "--roads", "1"],
+    ]
     for args in commands:
         done = subprocess.run([sys.executable, "-c", code, *args], cwd=work, env=env, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
     assert before[project] == tree(project) and before[temp] == tree(temp)
     assert sorted({p.split(os.sep)[0] for p in tree(work)}) == ["results"]
     assert sorted(p for p in tree(work) if os.sep not in p.removeprefix("results" + os.sep)) == [
-        "results", os.path.join("results", "one"), os.path.join("results", "two")]
+        "results",
+        os.path.join("results", "one"),
+        os.path.join("results", "two"),
+    ]
     assert tree(home) == before[home]  # no cache, no settings: nothing at all
 
 
@@ -182,13 +204,16 @@ def without_network(folder: Path, code: str, *args: str) -> subprocess.Completed
     return subprocess.run([sys.executable, "-c", code, *args], cwd=folder, env=env, capture_output=True, text=True)
 
 
-@pytest.mark.parametrize("args", [
-    ["run", "exp.yaml", "--out", "out", "--quiet", "--workers", "2"],
-    ["report", "out", "--quiet"],
-    ["strategies", "--json"],
-    ["odds", "--json"],
-    ["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "1", "--out", "gen.txt", "--quiet"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["run", "exp.yaml", "--out", "out", "--quiet", "--workers", "2"],
+        ["report", "out", "--quiet"],
+        ["strategies", "--json"],
+        ["odds", "--json"],
+        ["shoes", "generate", "--rules", "punto-banco-8", "--count", "2", "--seed", "1", "--out", "gen.txt", "--quiet"],
+    ],
+)
 def test_no_command_touches_the_network(tmp_path: Path, args: list[str]) -> None:
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
     if args[0] == "report":
@@ -199,14 +224,14 @@ def test_no_command_touches_the_network(tmp_path: Path, args: list[str]) -> None
 
 
 def test_the_network_guard_would_catch_a_connection_in_a_worker(tmp_path: Path) -> None:
-    probe = textwrap.dedent('''
+    probe = textwrap.dedent("""
         import multiprocessing, socket
         def connect(_):
             socket.create_connection(("192.0.2.1", 9), timeout=0.01)
         if __name__ == "__main__":
             with multiprocessing.get_context("spawn").Pool(1) as pool:
                 pool.map(connect, [0])
-    ''')
+    """)
     (tmp_path / "probe.py").write_text(probe)
     done = without_network(tmp_path, "import runpy; runpy.run_path('probe.py', run_name='__main__')")
     assert done.returncode != 0 and "RuntimeError: network access: socket." in done.stderr

@@ -33,9 +33,18 @@ class Result:
     statistics are computed from a lazy scan of the ledger.
     """
 
-    def __init__(self, experiment: Experiment, *, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
-                 out_dir: Path | None = None, warnings: list[str] | None = None, baseline: str | None = None,
-                 analysis: Analysis | None = None, stops: pl.DataFrame | None = None) -> None:
+    def __init__(
+        self,
+        experiment: Experiment,
+        *,
+        rounds: pl.DataFrame | None = None,
+        ledger: pl.DataFrame | None = None,
+        out_dir: Path | None = None,
+        warnings: list[str] | None = None,
+        baseline: str | None = None,
+        analysis: Analysis | None = None,
+        stops: pl.DataFrame | None = None,
+    ) -> None:
         self.experiment = experiment
         self.out_dir = out_dir
         self.warnings = list(warnings or [])
@@ -135,8 +144,15 @@ class Result:
         stops = self.stops()  # before sessions.parquet is rewritten
         before = file_states(out)
         show_exact = self.experiment.exact if exact is None else exact
-        self._analysis = write_results(out, self.scan_ledger(), run_facts(self.experiment), self.baseline, roads,
-                                       exact_analysis(self.experiment) if show_exact else None, stops=stops)
+        self._analysis = write_results(
+            out,
+            self.scan_ledger(),
+            run_facts(self.experiment),
+            self.baseline,
+            roads,
+            exact_analysis(self.experiment) if show_exact else None,
+            stops=stops,
+        )
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
         return out
@@ -155,8 +171,14 @@ def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experime
     return source if isinstance(source, Experiment) else load_experiment(source)
 
 
-def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path | None = None,
-        baseline: str | None = None, progress: bool = False, workers: int = 1, force: bool = False) -> Result:
+def run(
+    experiment: str | Path | Mapping[str, Any] | Experiment,
+    out: str | Path | None = None,
+    baseline: str | None = None,
+    progress: bool = False,
+    workers: int = 1,
+    force: bool = False,
+) -> Result:
     """Run an experiment (a YAML path, a mapping shaped like the YAML, or an :class:`Experiment`).
 
     With ``out``, the run folder is written as by ``baccarat run --out``: the
@@ -189,8 +211,9 @@ def run(experiment: str | Path | Mapping[str, Any] | Experiment, out: str | Path
     analysis = result.analysis if baseline is None else None
     if out is not None:
         return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
-    return Result(exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline,
-                  analysis=analysis, stops=result.stops)
+    return Result(
+        exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline, analysis=analysis, stops=result.stops
+    )
 
 
 def load(run_dir: str | Path, baseline: str | None = None) -> Result:
@@ -226,5 +249,4 @@ def check_ledger_file(path: Path) -> None:
         raise InputError(f"cannot be read as Parquet ({read_error_reason(exc)}); the run folder is damaged", path=str(path)) from None
     missing = [name for name in LEDGER_COLUMNS if name not in schema]
     if missing:
-        raise InputError(f"is not a ledger: it has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}",
-                         path=str(path))
+        raise InputError(f"is not a ledger: it has no {', '.join(missing)} column{'s' if len(missing) > 1 else ''}", path=str(path))

@@ -172,8 +172,9 @@ def exit_now(status: int) -> NoReturn:
     os._exit(status)
 
 
-def _show_warning(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                  file: TextIO | None = None, line: str | None = None) -> None:
+def _show_warning(
+    message: Warning | str, category: type[Warning], filename: str, lineno: int, file: TextIO | None = None, line: str | None = None
+) -> None:
     """Show a library's warning as one line, like the command's own warnings."""
     text = " ".join(str(message).split())
     try:

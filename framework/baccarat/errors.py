@@ -21,8 +21,7 @@ class BaccaratError(Exception):
 
     exit_status = 1
 
-    def __init__(self, message: str, *, path: str | None = None,
-                 line: int | None = None, column: int | None = None) -> None:
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None, column: int | None = None) -> None:
         self.message = message
         self.path = path
         self.line = line

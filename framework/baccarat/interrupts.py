@@ -28,8 +28,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
 """Signals that stop a command cleanly."""
 
 SIGNAL_NAMES: dict[int, str] = {signal.SIGINT: "Ctrl-C", **{int(s): s.name for s in STOP_SIGNALS if s != signal.SIGINT}}
@@ -184,8 +183,9 @@ WAKE_SECONDS = 0.2
 """How often a main thread waiting on workers wakes up to let a signal handler run."""
 
 
-def wait_interruptibly(wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...],
-                       check: Callable[[], None] | None = None) -> T:
+def wait_interruptibly(
+    wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...], check: Callable[[], None] | None = None
+) -> T:
     """Return ``wait(WAKE_SECONDS)``, called again while it times out; ``check()`` runs between the waits.
 
     A signal may be delivered to any thread; one blocked in a long wait in

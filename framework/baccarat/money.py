@@ -37,8 +37,13 @@ import decimal
 from decimal import Decimal
 from typing import Any
 
-EXACT = decimal.Context(prec=60, rounding=decimal.ROUND_HALF_EVEN, Emax=999_999, Emin=-999_999,
-                        traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow])
+EXACT = decimal.Context(
+    prec=60,
+    rounding=decimal.ROUND_HALF_EVEN,
+    Emax=999_999,
+    Emin=-999_999,
+    traps=[decimal.InvalidOperation, decimal.DivisionByZero, decimal.Overflow],
+)
 """Sixty digits, and an error (never a silent rounding to infinity) when a value overflows."""
 
 CENTS_PER_UNIT = 100

@@ -63,7 +63,7 @@ def strategy_words(seed: int, label: str) -> tuple[np.ndarray, int]:
     """
     seed_part = seed_words(seed)
     words = np.zeros(len(seed_part) + 6, dtype=np.uint64)
-    words[:len(seed_part)] = seed_part
+    words[: len(seed_part)] = seed_part
     words[len(seed_part)] = STRATEGY_STREAM
     words[len(seed_part) + 1] = label_word(label)
     return words, len(seed_part) + 2

@@ -55,8 +55,7 @@ class EvCounter(Strategy):
     params = {"bets": ["player_pair", "banker_pair"], "threshold": 0, "unit": 10}
     description = "a side bet only when its exact EV from the cards seen exceeds `threshold`"
 
-    def __init__(self, session: SessionInfo, bets: Any = ("player_pair", "banker_pair"), threshold: Any = 0,
-                 unit: Any = 10) -> None:
+    def __init__(self, session: SessionInfo, bets: Any = ("player_pair", "banker_pair"), threshold: Any = 0, unit: Any = 10) -> None:
         super().__init__(session)
         self.watched = watched_bets(bets)
         for bet in self.watched:

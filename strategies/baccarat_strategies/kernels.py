@@ -136,7 +136,7 @@ def _labouchere_stake(state):
 def labouchere_restart(state, params):
     """The line as given."""
     n = params[1]
-    state[3: 3 + n] = params[2: 2 + n]
+    state[3 : 3 + n] = params[2 : 2 + n]
     state[1] = 0
     state[2] = n
     _labouchere_stake(state)
@@ -286,14 +286,17 @@ TWINS: dict[type, Any] = {
     p.Paroli: CompiledProgression(paroli_restart, paroli_won, paroli_lost, lambda piece: [cents(piece.unit), piece.wins], 2),
     p.Fibonacci: CompiledProgression(fibonacci_restart, fibonacci_won, fibonacci_lost, state_size=4),
     p.Dalembert: CompiledProgression(won=dalembert_won, lost=dalembert_lost),
-    p.Labouchere: CompiledProgression(labouchere_restart, labouchere_won, labouchere_lost, labouchere_params,
-                                      labouchere_state_size),
-    p.OneThreeTwoSix: CompiledProgression(one_three_two_six_restart, one_three_two_six_won, one_three_two_six_lost,
-                                          lambda piece: [cents(piece.unit), *piece.SEQUENCE], 2),
-    p.OscarsGrind: CompiledProgression(oscars_grind_restart, oscars_grind_won, oscars_grind_lost,
-                                       lambda piece: [cents(piece.unit), cents(piece.floor)], 2),
-    **{cls: CompiledSelector(fixed_side, lambda piece: [SIDES.index(piece.side)])
-       for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8, *s.SIDE_BET_SELECTORS)},
+    p.Labouchere: CompiledProgression(labouchere_restart, labouchere_won, labouchere_lost, labouchere_params, labouchere_state_size),
+    p.OneThreeTwoSix: CompiledProgression(
+        one_three_two_six_restart, one_three_two_six_won, one_three_two_six_lost, lambda piece: [cents(piece.unit), *piece.SEQUENCE], 2
+    ),
+    p.OscarsGrind: CompiledProgression(
+        oscars_grind_restart, oscars_grind_won, oscars_grind_lost, lambda piece: [cents(piece.unit), cents(piece.floor)], 2
+    ),
+    **{
+        cls: CompiledSelector(fixed_side, lambda piece: [SIDES.index(piece.side)])
+        for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8, *s.SIDE_BET_SELECTORS)
+    },
     s.FollowLast: CompiledSelector(follow_last),
     s.Chop: CompiledSelector(chop),
     s.Streak: CompiledSelector(streak, lambda piece: [piece.length]),

@@ -67,15 +67,26 @@ class Panda8(FixedSide):
 
 
 def _fixed(bet: str, label: str) -> type[FixedSide]:
-    return type(bet.title().replace("_", ""), (FixedSide,), {
-        "name": bet, "side": bet, "description": f"{label} every round", "__doc__": f"{label} every round.",
-        "__module__": __name__})
+    return type(
+        bet.title().replace("_", ""),
+        (FixedSide,),
+        {"name": bet, "side": bet, "description": f"{label} every round", "__doc__": f"{label} every round.", "__module__": __name__},
+    )
 
 
-SIDE_BET_SELECTORS: tuple[type[FixedSide], ...] = tuple(_fixed(bet, label) for bet, label in (
-    ("dragon_bonus_player", "Dragon Bonus on Player"), ("dragon_bonus_banker", "Dragon Bonus on Banker"),
-    ("either_pair", "Either Pair"), ("perfect_pair", "Perfect Pair"), ("big", "Big"), ("small", "Small"),
-    ("lucky_6", "Lucky 6"), ("super_six", "the Super Six side bet")))
+SIDE_BET_SELECTORS: tuple[type[FixedSide], ...] = tuple(
+    _fixed(bet, label)
+    for bet, label in (
+        ("dragon_bonus_player", "Dragon Bonus on Player"),
+        ("dragon_bonus_banker", "Dragon Bonus on Banker"),
+        ("either_pair", "Either Pair"),
+        ("perfect_pair", "Perfect Pair"),
+        ("big", "Big"),
+        ("small", "Small"),
+        ("lucky_6", "Lucky 6"),
+        ("super_six", "the Super Six side bet"),
+    )
+)
 """Fixed sides for the side bets of ``docs/side-bets.md``."""
 globals().update({cls.__name__: cls for cls in SIDE_BET_SELECTORS})
 
@@ -149,6 +160,5 @@ class Random(Selector):
         return "banker" if self.session.rng.random() < 0.5 else "player"
 
 
-BUILT_IN = (Banker, Player, Tie, PlayerPair, BankerPair, Dragon7, Panda8, *SIDE_BET_SELECTORS,
-            FollowLast, Chop, Streak, Pattern, Random)
+BUILT_IN = (Banker, Player, Tie, PlayerPair, BankerPair, Dragon7, Panda8, *SIDE_BET_SELECTORS, FollowLast, Chop, Streak, Pattern, Random)
 """Built-in selectors, in the order `baccarat strategies` lists them."""

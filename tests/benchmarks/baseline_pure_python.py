@@ -26,10 +26,18 @@ import numpy as np
 
 VALUE = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 0, 0, 0, 0]
 BURN = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
-BANKER_DRAWS = {0: set(range(10)), 1: set(range(10)), 2: set(range(10)), 3: {0, 1, 2, 3, 4, 5, 6, 7, 9},
-                4: {2, 3, 4, 5, 6, 7}, 5: {4, 5, 6, 7}, 6: {6, 7}, 7: set()}
+BANKER_DRAWS = {
+    0: set(range(10)),
+    1: set(range(10)),
+    2: set(range(10)),
+    3: {0, 1, 2, 3, 4, 5, 6, 7, 9},
+    4: {2, 3, 4, 5, 6, 7},
+    5: {4, 5, 6, 7},
+    6: {6, 7},
+    7: set(),
+}
 DECK = [rank + 16 * suit for rank in range(1, 14) for suit in range(1, 5)]
-WIN_BANKER = 9500   # basis points of the stake: Banker pays 1:1 less 5% commission
+WIN_BANKER = 9500  # basis points of the stake: Banker pays 1:1 less 5% commission
 WIN = 10000
 LOSE = -10000
 
@@ -154,7 +162,7 @@ class History:
             yield self.winners[i]
 
 
-BANKROLL, TABLE_MIN, TABLE_MAX, UNIT = 100_000, 1_000, 100_000, 1_000   # cents
+BANKROLL, TABLE_MIN, TABLE_MAX, UNIT = 100_000, 1_000, 100_000, 1_000  # cents
 STRATEGIES = {
     "flat banker": lambda: Flat("banker", UNIT),
     "martingale banker": lambda: Martingale("banker", UNIT),
@@ -184,7 +192,7 @@ def simulate(seed: int, shoes: int, shuffle=python_shoe) -> tuple[list[tuple], l
         winners = [record[4] for record in records]
         for label, make in STRATEGIES.items():
             strategy = make()
-            bankroll = BANKROLL * 10_000            # micro-units
+            bankroll = BANKROLL * 10_000  # micro-units
             history = History(winners)
             for hand, winner in enumerate(winners, start=1):
                 history.length = hand - 1
@@ -206,8 +214,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shoes", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--shuffle", choices=SHUFFLES, default="python",
-                        help="python: random.shuffle (pure Python); numpy: the shoes of baccarat run, for an exact check")
+    parser.add_argument(
+        "--shuffle",
+        choices=SHUFFLES,
+        default="python",
+        help="python: random.shuffle (pure Python); numpy: the shoes of baccarat run, for an exact check",
+    )
     args = parser.parse_args()
     start = time.perf_counter()
     rounds, ledger = simulate(args.seed, args.shoes, SHUFFLES[args.shuffle])
@@ -215,8 +227,7 @@ def main() -> None:
     totals: dict[str, int] = {}
     for row in ledger:
         totals[row[0]] = totals.get(row[0], 0) + row[7]
-    print(f"baseline ({args.shuffle} shuffle): {args.shoes} shoes, {len(rounds)} rounds, {len(ledger)} ledger rows "
-          f"in {seconds:.2f} s")
+    print(f"baseline ({args.shuffle} shuffle): {args.shoes} shoes, {len(rounds)} rounds, {len(ledger)} ledger rows in {seconds:.2f} s")
     for label, micros in totals.items():
         print(f"  {label}: net {micros / 1_000_000:.6f}")
 

@@ -69,8 +69,19 @@ def executor_runs(shoes: int, with_ray: bool) -> list[tuple[str, float, str]]:
     with tempfile.TemporaryDirectory(prefix="bench-all-") as tmp:
         for k, (label, options) in enumerate(variants):
             out = Path(tmp) / f"run-{k}"
-            command = [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--quiet", "--out", str(out),
-                       "--set", f"shoes.count={shoes}", *options]
+            command = [
+                sys.executable,
+                "-m",
+                "baccarat",
+                "run",
+                str(HERE / "job.yaml"),
+                "--quiet",
+                "--out",
+                str(out),
+                "--set",
+                f"shoes.count={shoes}",
+                *options,
+            ]
             start = time.perf_counter()
             done = subprocess.run(command, capture_output=True, text=True)
             seconds = time.perf_counter() - start
@@ -136,36 +147,55 @@ def main() -> None:
 
     print("| figure | measured | baseline or target |")
     print("|---|---|---|")
-    print(f"| the job ({args.shoes:,} shoes x 4 strategies, `baccarat run`) | {ours:.1f} s | pure-Python baseline "
-          f"{python_base:.1f} s: **{python_base / ours:.1f}x** faster (target 10x, aim 20x); "
-          f"with numpy's shuffle {numpy_base:.1f} s: {numpy_base / ours:.1f}x |")
+    print(
+        f"| the job ({args.shoes:,} shoes x 4 strategies, `baccarat run`) | {ours:.1f} s | pure-Python baseline "
+        f"{python_base:.1f} s: **{python_base / ours:.1f}x** faster (target 10x, aim 20x); "
+        f"with numpy's shuffle {numpy_base:.1f} s: {numpy_base / ours:.1f}x |"
+    )
     others = ", ".join(f"{float(mb) / 1024:.2f} GB at {shoes} shoes ({float(seconds):.1f} s)" for shoes, seconds, mb in scale)
-    print(f"| its peak memory | {memory / 1024:.2f} GB ({memory_once / 1024:.2f} GB with the pages processes share "
-          f"counted once); {others} | at most 1 GB; "
-          f"baseline {base_memory / 1024:.1f} GB |")
-    print(f"| its totals | every strategy's net {'equal' if totals_equal else 'NOT equal'} to the baseline's on the "
-          f"same shoes | equal to the micro-unit |")
-    print(f"| bulk dealing, one core ({rounds:,.0f} rounds, seeded shuffle included) | {dealing:.1f} M rounds/s | "
-          f"target 8 M; reference dealer {reference_dealer:.2f} M: {dealing / reference_dealer:.0f}x; "
-          f"{identical_rounds:,.0f} rounds identical to it |")
-    print(f"| third-party Python strategies, reference engine, one core | {min(third_party):.2f}-{max(third_party):.2f} "
-          f"M strategy-rounds/s | target 0.5 M |")
+    print(
+        f"| its peak memory | {memory / 1024:.2f} GB ({memory_once / 1024:.2f} GB with the pages processes share "
+        f"counted once); {others} | at most 1 GB; "
+        f"baseline {base_memory / 1024:.1f} GB |"
+    )
+    print(
+        f"| its totals | every strategy's net {'equal' if totals_equal else 'NOT equal'} to the baseline's on the "
+        f"same shoes | equal to the micro-unit |"
+    )
+    print(
+        f"| bulk dealing, one core ({rounds:,.0f} rounds, seeded shuffle included) | {dealing:.1f} M rounds/s | "
+        f"target 8 M; reference dealer {reference_dealer:.2f} M: {dealing / reference_dealer:.0f}x; "
+        f"{identical_rounds:,.0f} rounds identical to it |"
+    )
+    print(
+        f"| third-party Python strategies, reference engine, one core | {min(third_party):.2f}-{max(third_party):.2f} "
+        f"M strategy-rounds/s | target 0.5 M |"
+    )
     for what, rate, ratio in plain:
-        print(f"| {what}, reference engine, one core | {float(rate):.2f} M strategy-rounds/s | naive pure-Python "
-              f"simulator in the same run {naive:.2f} M: **{float(ratio):.2f}x** (target 1x, aim 3x) |")
+        print(
+            f"| {what}, reference engine, one core | {float(rate):.2f} M strategy-rounds/s | naive pure-Python "
+            f"simulator in the same run {naive:.2f} M: **{float(ratio):.2f}x** (target 1x, aim 3x) |"
+        )
     for name, slow, quick, same in fast:
-        print(f"| built-in {name}, fast path, one core | {float(quick):.1f} M strategy-rounds/s | reference engine "
-              f"{float(slow):.2f} M: {float(quick) / float(slow):.0f}x; ledgers {same} |")
+        print(
+            f"| built-in {name}, fast path, one core | {float(quick):.1f} M strategy-rounds/s | reference engine "
+            f"{float(slow):.2f} M: {float(quick) / float(slow):.0f}x; ledgers {same} |"
+        )
     runs = ", ".join(f"{label} {seconds:.1f} s" for label, seconds, _ in executors)
-    print(f"| the same files for any executor (20,000 shoes) | {'yes' if len(digests) == 1 else 'NO'} ({runs}) | "
-          f"identical |")
-    print(f"| a 10-shoe run of the job | {small:.2f} s ({small_lean:.2f} s with `--no-report`) | "
-          f"`python -c \"import numpy, polars, pyarrow.parquet\"` {imports:.2f} s: **{small / imports:.1f}x** "
-          f"({small_lean / imports:.1f}x; target at most 3x, aim 1.5x) |")
-    print(f"| the first run after clearing the kernel cache (10 shoes) | {cold:.1f} s | a warm run {cold_warm:.2f} s: "
-          f"**{cold / cold_warm:.1f}x** (target at most 2.5x; a run this small compiles nothing) |")
-    print(f"| the first run of {big_shoes:,.0f} shoes (compiled) after clearing the kernel cache | {big_cold:.1f} s | "
-          f"a warm run {big_warm:.2f} s: **{big_cold / big_warm:.1f}x** |")
+    print(f"| the same files for any executor (20,000 shoes) | {'yes' if len(digests) == 1 else 'NO'} ({runs}) | identical |")
+    print(
+        f"| a 10-shoe run of the job | {small:.2f} s ({small_lean:.2f} s with `--no-report`) | "
+        f'`python -c "import numpy, polars, pyarrow.parquet"` {imports:.2f} s: **{small / imports:.1f}x** '
+        f"({small_lean / imports:.1f}x; target at most 3x, aim 1.5x) |"
+    )
+    print(
+        f"| the first run after clearing the kernel cache (10 shoes) | {cold:.1f} s | a warm run {cold_warm:.2f} s: "
+        f"**{cold / cold_warm:.1f}x** (target at most 2.5x; a run this small compiles nothing) |"
+    )
+    print(
+        f"| the first run of {big_shoes:,.0f} shoes (compiled) after clearing the kernel cache | {big_cold:.1f} s | "
+        f"a warm run {big_warm:.2f} s: **{big_cold / big_warm:.1f}x** |"
+    )
     for shoes, seconds in drawn:
         print(f"| the four plots and report.html of a {shoes}-shoe run | {float(seconds):.2f} s | at most 0.5 s |")
     print(f"| `baccarat --help` | {help_seconds:.3f} s | at most 0.3 s |")

@@ -51,8 +51,9 @@ def main() -> None:
     command = [str(script)] if script.exists() else [sys.executable, "-m", "baccarat"]
     print(f"{' '.join(command)} --help: {best_of([*command, '--help']):.3f} s (best of 5)")
     subprocess.run([sys.executable, "-c", LOAD_KERNELS], check=True, capture_output=True)  # compile once if needed
-    seconds = min(float(subprocess.run([sys.executable, "-c", LOAD_KERNELS], check=True, capture_output=True,
-                                       text=True).stdout) for _ in range(3))
+    seconds = min(
+        float(subprocess.run([sys.executable, "-c", LOAD_KERNELS], check=True, capture_output=True, text=True).stdout) for _ in range(3)
+    )
     print(f"imports and every compiled kernel loaded from the cache in a fresh process: {seconds:.2f} s")
 
 

@@ -72,8 +72,10 @@ def main() -> None:
     numpy_total = deal_seconds + per_shoe_numpy * args.shoes / 1e6
     print(f"  compiled dealer with numpy's shuffle:      {rounds / numpy_total / 1e6:6.2f} M rounds/s")
     print(f"  reference dealer (shuffle included), {args.sample:,} shoes: {reference_rate / 1e6:6.2f} M rounds/s")
-    print(f"  ratio, with the shuffle: {rounds / (deal_seconds + shuffle_seconds) / reference_rate:.0f}x the reference; "
-          f"{sample_rows:,} rounds identical")
+    print(
+        f"  ratio, with the shuffle: {rounds / (deal_seconds + shuffle_seconds) / reference_rate:.0f}x the reference; "
+        f"{sample_rows:,} rounds identical"
+    )
 
 
 if __name__ == "__main__":

@@ -28,8 +28,7 @@ from baccarat.errors import InputError
 from baccarat.exact import ExactResult, analyse_experiment, bounds
 from baccarat.experiment import load_experiment
 
-PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
-                "oscars-grind")
+PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind")
 
 
 def timed(experiment: object, dense: bool) -> tuple[float, ExactResult | str]:
@@ -48,9 +47,12 @@ def timed(experiment: object, dense: bool) -> tuple[float, ExactResult | str]:
 
 def differs(a: ExactResult, b: ExactResult) -> float:
     """The largest difference between the main figures of two analyses (amounts relative to their size)."""
-    return max(abs(a.risk_of_ruin - b.risk_of_ruin), abs(a.p_profit - b.p_profit),
-               abs(a.expected_net - b.expected_net) / max(1.0, abs(a.expected_net)),
-               abs(a.expected_wagered - b.expected_wagered) / max(1.0, a.expected_wagered))
+    return max(
+        abs(a.risk_of_ruin - b.risk_of_ruin),
+        abs(a.p_profit - b.p_profit),
+        abs(a.expected_net - b.expected_net) / max(1.0, abs(a.expected_net)),
+        abs(a.expected_wagered - b.expected_wagered) / max(1.0, a.expected_wagered),
+    )
 
 
 def main() -> None:
@@ -64,18 +66,26 @@ def main() -> None:
     parser.add_argument("--progressions", default=",".join(PROGRESSIONS))
     parser.add_argument("--no-baseline", dest="baseline", action="store_false", help="time the dense analysis only")
     args = parser.parse_args()
-    print(f"baccarat exact, single-deck, bankroll {args.bankroll}, unit {args.unit}, table {args.unit}-{args.table_max}, "
-          f"{args.rounds} rounds, side {args.side} ({platform.python_version()}, {platform.machine()})")
+    print(
+        f"baccarat exact, single-deck, bankroll {args.bankroll}, unit {args.unit}, table {args.unit}-{args.table_max}, "
+        f"{args.rounds} rounds, side {args.side} ({platform.python_version()}, {platform.machine()})"
+    )
     print("seconds: the analysis; sparse: the same analysis by the sparse numpy program (baseline, same run)")
-    print(f"{'progression':18s} {'seconds':>8s} {'sparse':>8s} {'speed-up':>9s} {'states':>10s} {'risk of ruin':>13s} "
-          f"{'expected net':>13s} {'interpolated':>13s} {'differs':>9s}")
+    print(
+        f"{'progression':18s} {'seconds':>8s} {'sparse':>8s} {'speed-up':>9s} {'states':>10s} {'risk of ruin':>13s} "
+        f"{'expected net':>13s} {'interpolated':>13s} {'differs':>9s}"
+    )
 
     def experiment(name: str, rounds: int) -> object:
-        return load_experiment({
-            "name": "bench", "rules": "single-deck", "shoes": {"source": "seeded", "count": rounds},
-            "session": {"bankroll": args.bankroll, "shoes_per_session": rounds, "table_min": args.unit,
-                        "table_max": args.table_max},
-            "strategies": [{"name": name, "use": name, "params": {"side": args.side, "unit": args.unit}}]})
+        return load_experiment(
+            {
+                "name": "bench",
+                "rules": "single-deck",
+                "shoes": {"source": "seeded", "count": rounds},
+                "session": {"bankroll": args.bankroll, "shoes_per_session": rounds, "table_min": args.unit, "table_max": args.table_max},
+                "strategies": [{"name": name, "use": name, "params": {"side": args.side, "unit": args.unit}}],
+            }
+        )
 
     timed(experiment("martingale", 20), dense=True)  # warm-up: loads the compiled kernels
     for name in args.progressions.split(","):
@@ -92,8 +102,7 @@ def main() -> None:
                 line += f" {base_seconds:8.2f} {base_seconds / seconds:8.1f}x"
         else:
             line += f" {'-':>8s} {'-':>9s}"
-        line += (f" {result.states:>10,} {result.risk_of_ruin:13.6f} {result.expected_net:13.3f} "
-                 f"{result.interpolated:13.3g}")
+        line += f" {result.states:>10,} {result.risk_of_ruin:13.6f} {result.expected_net:13.3f} {result.interpolated:13.3g}"
         if args.baseline and not isinstance(base, str):
             line += f" {differs(result, base):9.1e}"
         print(line, flush=True)

@@ -119,14 +119,26 @@ def machine() -> str:
         pass
     memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
     load = os.getloadavg()[0]
-    return (f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Linux {platform.release()}, "
-            f"Python {platform.python_version()}; load average {load:.2f} at start")
+    return (
+        f"{os.cpu_count()} cores ({model}), {memory:.0f} GiB, Linux {platform.release()}, "
+        f"Python {platform.python_version()}; load average {load:.2f} at start"
+    )
 
 
 def baccarat_run(shoes: int, workers: int | None, folder: Path) -> tuple[float, float, float, str]:
     """Run ``baccarat run job.yaml`` on ``shoes`` shoes into ``folder``."""
-    command = [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--out", str(folder), "--quiet",
-               "--set", f"shoes.count={shoes}"]
+    command = [
+        sys.executable,
+        "-m",
+        "baccarat",
+        "run",
+        str(HERE / "job.yaml"),
+        "--out",
+        str(folder),
+        "--quiet",
+        "--set",
+        f"shoes.count={shoes}",
+    ]
     if workers:
         command += ["--workers", str(workers)]
     return run_measured(command)
@@ -164,14 +176,19 @@ def main() -> None:
         if not args.skip_baseline:
             for shuffle in ("python", "numpy"):
                 base_load = os.getloadavg()[0]
-                base, base_memory, _, base_output = run_measured([sys.executable, str(HERE / "baseline_pure_python.py"),
-                                                               "--shoes", str(args.shoes), "--shuffle", shuffle])
+                base, base_memory, _, base_output = run_measured(
+                    [sys.executable, str(HERE / "baseline_pure_python.py"), "--shoes", str(args.shoes), "--shuffle", shuffle]
+                )
                 baselines[shuffle] = (base, base_memory, base_output)
-                print(f"pure-Python baseline, {shuffle} shuffle: {base:7.2f} s, peak memory {base_memory:7.0f} MB "
-                      f"(load average {base_load:.2f} before)")
-        print(f"baccarat run (Parquet ledger and rounds, summary, plots, report): {seconds:7.2f} s, "
-              f"peak memory {memory:6.0f} MB ({shared_once:.0f} MB with shared pages counted once; load average "
-              f"{load:.2f} before)")
+                print(
+                    f"pure-Python baseline, {shuffle} shuffle: {base:7.2f} s, peak memory {base_memory:7.0f} MB "
+                    f"(load average {base_load:.2f} before)"
+                )
+        print(
+            f"baccarat run (Parquet ledger and rounds, summary, plots, report): {seconds:7.2f} s, "
+            f"peak memory {memory:6.0f} MB ({shared_once:.0f} MB with shared pages counted once; load average "
+            f"{load:.2f} before)"
+        )
         print("  " + summary_line)
         for shuffle, (base, _, _) in baselines.items():
             print(f"  {base / seconds:5.1f}x faster than the pure-Python baseline with the {shuffle} shuffle")
@@ -183,8 +200,10 @@ def main() -> None:
                 print(f"    baccarat run: {ours}\n    baseline:     {theirs}")
         for shoes in (args.shoes // 4, args.shoes // 2, args.shoes * 4):
             part_seconds, part_memory, part_once, _ = baccarat_run(shoes, args.workers, work / f"run-{shoes}")
-            print(f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB "
-                  f"({part_once:.0f} MB with shared pages counted once)")
+            print(
+                f"baccarat run on {shoes:,} shoes: {part_seconds:6.2f} s, peak memory {part_memory:6.0f} MB "
+                f"({part_once:.0f} MB with shared pages counted once)"
+            )
             shutil.rmtree(work / f"run-{shoes}")
 
 

@@ -86,15 +86,19 @@ def main() -> None:
         if money_type.precision > 18:  # as the ledger was encoded before: 16-byte decimals with a dictionary
             return [dictionary_encode(table, False) for table in tables]
         plain = _PLAIN_LEDGER if dictionary_on_money else (*_PLAIN_LEDGER, *money)
-        return [encode_parquet([table], statistics=("session", "shoe"), plain=plain,
-                               required=table.schema.names) for table in tables]
+        return [encode_parquet([table], statistics=("session", "shoe"), plain=plain, required=table.schema.names) for table in tables]
 
     def dictionary_encode(table: pa.Table, as_integer: bool) -> bytes:
         buffer = io.BytesIO()
         schema = pa.schema([field.with_nullable(False) for field in table.schema], metadata=table.schema.metadata)
-        with pq.ParquetWriter(buffer, schema, write_statistics=["session", "shoe"], compression="lz4",
-                              store_decimal_as_integer=as_integer,
-                              use_dictionary=[name for name in schema.names if name not in _PLAIN_LEDGER]) as writer:
+        with pq.ParquetWriter(
+            buffer,
+            schema,
+            write_statistics=["session", "shoe"],
+            compression="lz4",
+            store_decimal_as_integer=as_integer,
+            use_dictionary=[name for name in schema.names if name not in _PLAIN_LEDGER],
+        ) as writer:
             writer.write_table(pa.Table.from_arrays(table.columns, schema=schema), row_group_size=table.num_rows)
         return buffer.getvalue()
 
@@ -118,11 +122,13 @@ def main() -> None:
         back = pl.concat([pl.read_parquet(io.BytesIO(part)) for part in fn()])
         expected = reference.drop(list(dropped))
         same = back.columns == expected.columns and all(
-            back[c].cast(pl.String).equals(expected[c].cast(pl.String)) for c in expected.columns)
+            back[c].cast(pl.String).equals(expected[c].cast(pl.String)) for c in expected.columns
+        )
         print(f"{name:45} {best[name] * 1000:8.1f} {sizes[name] / 1e6:8.2f}  {same}")
 
     encoded = encode(pa.decimal128(18, 6))
     with tempfile.TemporaryDirectory() as tmp:
+
         def one_file() -> None:
             with pq.ParquetWriter(Path(tmp) / "ledger.parquet", parts[0].schema, compression="lz4") as writer:
                 for part in parts:
@@ -136,8 +142,10 @@ def main() -> None:
 
         _, single = best_of(args.repeat, one_file)
         _, dataset = best_of(args.repeat, folder)
-    print(f"main-process time to write the chunk's ledger: one file by ParquetWriter {single * 1000:.1f} ms, "
-          f"dataset folder of encoded parts {dataset * 1000:.1f} ms ({single / dataset:.0f}x)")
+    print(
+        f"main-process time to write the chunk's ledger: one file by ParquetWriter {single * 1000:.1f} ms, "
+        f"dataset folder of encoded parts {dataset * 1000:.1f} ms ({single / dataset:.0f}x)"
+    )
 
 
 if __name__ == "__main__":

@@ -171,10 +171,18 @@ class PyFollowLast(Selector):
 
 
 SELECTORS = (PyBanker, PyFollowLast)
-FREE_FORM = {"flat banker": FlatBanker, "martingale banker": MartingaleBanker, "paroli banker": ParoliBanker,
-             "flat follow-last": FollowLast}
-COMPOSED = {"flat banker": (PyFlat, "py-banker"), "martingale banker": (PyMartingale, "py-banker"),
-            "paroli banker": (PyParoli, "py-banker"), "flat follow-last": (PyFlat, "py-follow-last")}
+FREE_FORM = {
+    "flat banker": FlatBanker,
+    "martingale banker": MartingaleBanker,
+    "paroli banker": ParoliBanker,
+    "flat follow-last": FollowLast,
+}
+COMPOSED = {
+    "flat banker": (PyFlat, "py-banker"),
+    "martingale banker": (PyMartingale, "py-banker"),
+    "paroli banker": (PyParoli, "py-banker"),
+    "flat follow-last": (PyFlat, "py-follow-last"),
+}
 
 
 def play_reference(runs: list[StrategyRun], seed: int, shoes: int) -> tuple[int, dict[str, int]]:
@@ -204,8 +212,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     free_form = [StrategyRun(label, cls, {}) for label, cls in FREE_FORM.items()]
-    composed = [StrategyRun(label, compose(prog, SELECTORS), {"side": side, "unit": naive.UNIT // 100})
-                for label, (prog, side) in COMPOSED.items()]
+    composed = [
+        StrategyRun(label, compose(prog, SELECTORS), {"side": side, "unit": naive.UNIT // 100}) for label, (prog, side) in COMPOSED.items()
+    ]
     play_reference(free_form + composed, args.seed, 20)  # warm up: compile the dealer, import everything
     # The same shoes both ways first: the totals must agree.
     _, check = timed(lambda: naive.simulate(args.seed, 50, naive.numpy_shoe))
@@ -216,8 +225,7 @@ def main() -> None:
     for runs in (free_form, composed):
         _, nets = play_reference(runs, args.seed, 50)
         assert nets == expected, (nets, expected)
-    kinds = {"naive": None, "free-form plain-Python strategies": free_form,
-             "plain-Python progressions + selectors": composed}
+    kinds = {"naive": None, "free-form plain-Python strategies": free_form, "plain-Python progressions + selectors": composed}
     best = dict.fromkeys(kinds, float("inf"))
     for _ in range(args.repeat):  # interleaved, best of each: the machine's load changes from second to second
         for what, runs in kinds.items():
@@ -228,13 +236,13 @@ def main() -> None:
                 (n, _), seconds = timed(lambda runs=runs: play_reference(runs, args.seed, args.shoes))
             best[what] = min(best[what], seconds / (n * 4))
     naive_rate = 1 / best.pop("naive")
-    print(f"{args.shoes:,} seeded 8-deck shoes, one shoe a session, 4 strategies; CPU time of this process (one core), "
-          f"best of {args.repeat}")
+    print(
+        f"{args.shoes:,} seeded 8-deck shoes, one shoe a session, 4 strategies; CPU time of this process (one core), best of {args.repeat}"
+    )
     print(f"  naive pure-Python simulator (deals and plays inline)    {naive_rate / 1e6:6.3f} M strategy-rounds/s")
     for what, seconds in best.items():
         rate = 1 / seconds
-        print(f"  reference engine, {what:37s} {rate / 1e6:6.3f} M strategy-rounds/s  "
-              f"({rate / naive_rate:.2f}x the naive simulator)")
+        print(f"  reference engine, {what:37s} {rate / 1e6:6.3f} M strategy-rounds/s  ({rate / naive_rate:.2f}x the naive simulator)")
     print("  (the totals of both agree on the same shoes)")
 
 

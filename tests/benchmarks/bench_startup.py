@@ -78,8 +78,20 @@ def main() -> None:
         counter = iter(range(10**6))
 
         def run(shoes: int, *options: str) -> list[str]:
-            return [sys.executable, "-m", "baccarat", "run", str(HERE / "job.yaml"), "--quiet", "--set",
-                    f"shoes.count={shoes}", "--force", "--out", str(work / f"run-{next(counter)}"), *options]
+            return [
+                sys.executable,
+                "-m",
+                "baccarat",
+                "run",
+                str(HERE / "job.yaml"),
+                "--quiet",
+                "--set",
+                f"shoes.count={shoes}",
+                "--force",
+                "--out",
+                str(work / f"run-{next(counter)}"),
+                *options,
+            ]
 
         seconds_of(run(10))  # kernels compiled into the package's cache if they are not there yet
         imports = best_of(args.runs, [sys.executable, "-c", IMPORTS])
@@ -94,15 +106,18 @@ def main() -> None:
         print(f"python -c {IMPORTS!r}: {imports:.2f} s (best of {args.runs})")
         print(f"baccarat run, 10 shoes, warm: {warm:.2f} s ({warm / imports:.1f}x the imports)")
         print(f"baccarat run, 10 shoes, --no-report: {lean:.2f} s ({lean / imports:.1f}x the imports)")
-        print(f"first run after clearing the kernel cache: {cold:.2f} s, warm run on that cache {warm_same_cache:.2f} s "
-              f"({cold / warm_same_cache:.1f}x)")
-        print(f"first {COMPILED_SHOES:,}-shoe run (compiled) after clearing the kernel cache: {big_cold:.2f} s, warm run on "
-              f"that cache {big_warm:.2f} s ({big_cold / big_warm:.1f}x)")
+        print(
+            f"first run after clearing the kernel cache: {cold:.2f} s, warm run on that cache {warm_same_cache:.2f} s "
+            f"({cold / warm_same_cache:.1f}x)"
+        )
+        print(
+            f"first {COMPILED_SHOES:,}-shoe run (compiled) after clearing the kernel cache: {big_cold:.2f} s, warm run on "
+            f"that cache {big_warm:.2f} s ({big_cold / big_warm:.1f}x)"
+        )
         for shoes in (10, 20_000):
             folder = work / f"plots-{shoes}"
             seconds_of(run(shoes)[:-2] + ["--out", str(folder)])
-            drawn = float(subprocess.run([sys.executable, "-c", DRAW, str(folder)], capture_output=True, text=True,
-                                         check=True).stdout)
+            drawn = float(subprocess.run([sys.executable, "-c", DRAW, str(folder)], capture_output=True, text=True, check=True).stdout)
             print(f"plots and report of a {shoes:,}-shoe run: {drawn:.2f} s")
 
 

@@ -78,8 +78,12 @@ def main() -> None:
         speed = rate(lambda run=run: run_strategy(run, table, multipliers, rules, config, 7, sessions), n)
         print(f"  reference engine, {cls.name:32s} {speed / 1e6:6.2f} M strategy-rounds/s")
     found = registry()
-    for use, params in (("flat", {"side": "banker"}), ("martingale", {"side": "banker"}), ("paroli", {"side": "banker"}),
-                        ("flat", {"side": "follow-last"})):
+    for use, params in (
+        ("flat", {"side": "banker"}),
+        ("martingale", {"side": "banker"}),
+        ("paroli", {"side": "banker"}),
+        ("flat", {"side": "follow-last"}),
+    ):
         cls, full = found.configure(use, {**params, "unit": 10})
         run = StrategyRun(f"{use} {params['side']}", cls, full)
         fast = play_fast(run, table, multipliers, rules, config, 7, sessions)
@@ -87,8 +91,10 @@ def main() -> None:
         assert fast is not None and all(np.array_equal(fast[k], reference[k]) for k in reference), run.label
         slow = rate(lambda run=run: run_strategy(run, table, multipliers, rules, config, 7, sessions), n)
         quick = rate(lambda run=run: play_fast(run, table, multipliers, rules, config, 7, sessions), n)
-        print(f"  built-in {run.label:23s} reference {slow / 1e6:6.2f} M/s, fast path {quick / 1e6:7.2f} M/s "
-              f"({quick / slow:4.0f}x), ledgers identical")
+        print(
+            f"  built-in {run.label:23s} reference {slow / 1e6:6.2f} M/s, fast path {quick / 1e6:7.2f} M/s "
+            f"({quick / slow:4.0f}x), ledgers identical"
+        )
 
 
 if __name__ == "__main__":

@@ -18,8 +18,10 @@ import tempfile
 import time
 from pathlib import Path
 
-READ = "import sys; from baccarat.shoes.recorded import read_shoes; from baccarat.table.rules import preset; " \
-       "r = read_shoes(sys.argv[1], sys.argv[2], preset('punto-banco-8')); print(len(r.table))"
+READ = (
+    "import sys; from baccarat.shoes.recorded import read_shoes; from baccarat.table.rules import preset; "
+    "r = read_shoes(sys.argv[1], sys.argv[2], preset('punto-banco-8')); print(len(r.table))"
+)
 
 
 def measure(argv: list[str]) -> tuple[float, float]:
@@ -44,21 +46,43 @@ def main() -> None:
     args = parser.parse_args()
     baccarat = str(Path(sys.executable).with_name("baccarat"))
     print(f"# {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"{'format':<9} {'shoes':>8} {'rounds':>10} {'file MiB':>9} {'generate s':>11} {'check s':>8} "
-          f"{'check MiB':>10} {'read s':>7} {'read MiB':>9}")
+    print(
+        f"{'format':<9} {'shoes':>8} {'rounds':>10} {'file MiB':>9} {'generate s':>11} {'check s':>8} "
+        f"{'check MiB':>10} {'read s':>7} {'read MiB':>9}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for fmt in args.formats.split(","):
             for count in args.shoes:
                 path = Path(folder) / f"{count}.{fmt}"
-                gen_s, _ = measure([baccarat, "shoes", "generate", "--rules", "punto-banco-8", "--count", str(count),
-                                    "--seed", "1", "--format", fmt, "--out", str(path), "--quiet"])
+                gen_s, _ = measure(
+                    [
+                        baccarat,
+                        "shoes",
+                        "generate",
+                        "--rules",
+                        "punto-banco-8",
+                        "--count",
+                        str(count),
+                        "--seed",
+                        "1",
+                        "--format",
+                        fmt,
+                        "--out",
+                        str(path),
+                        "--quiet",
+                    ]
+                )
                 check_s, check_mib = measure([baccarat, "shoes", "check", str(path), "--format", fmt])
                 read_s, read_mib = measure([sys.executable, "-c", READ, str(path), fmt])
-                out = subprocess.run([baccarat, "shoes", "check", str(path), "--format", fmt],
-                                     capture_output=True, text=True, check=True).stdout
+                out = subprocess.run(
+                    [baccarat, "shoes", "check", str(path), "--format", fmt], capture_output=True, text=True, check=True
+                ).stdout
                 rounds = next(line.split()[1] for line in out.splitlines() if line.split()[0] == "rounds")
-                print(f"{fmt:<9} {count:>8,} {rounds:>10} {path.stat().st_size / 2**20:>9.1f} {gen_s:>11.1f} {check_s:>8.1f} "
-                      f"{check_mib:>10.0f} {read_s:>7.1f} {read_mib:>9.0f}", flush=True)
+                print(
+                    f"{fmt:<9} {count:>8,} {rounds:>10} {path.stat().st_size / 2**20:>9.1f} {gen_s:>11.1f} {check_s:>8.1f} "
+                    f"{check_mib:>10.0f} {read_s:>7.1f} {read_mib:>9.0f}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -60,7 +60,8 @@ def test_every_bad_input_has_its_expected_message() -> None:
 
 @pytest.mark.parametrize("rel", [p.relative_to(BAD).as_posix() for p in inputs()])
 def test_a_mistake_gets_its_one_line_exit_2_and_nothing_is_written(
-        rel: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    rel: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     work = tmp_path / "bad_inputs"
     shutil.copytree(BAD, work)
     monkeypatch.chdir(work)

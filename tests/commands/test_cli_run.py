@@ -16,9 +16,11 @@ from baccarat.commands.run import default_out
 from baccarat.execution.runner import run_experiment
 from baccarat.experiment import load_experiment
 
-SMALL = ("name: small\nshoes: {seed: 5, count: 4}\nsession: {bankroll: 1000, table_min: 5, table_max: 200, shoes_per_session: 2}\n"
-         "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
-         "  - use: martingale\n    params: {side: player, unit: 5}\n")
+SMALL = (
+    "name: small\nshoes: {seed: 5, count: 4}\nsession: {bankroll: 1000, table_min: 5, table_max: 200, shoes_per_session: 2}\n"
+    "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+    "  - use: martingale\n    params: {side: player, unit: 5}\n"
+)
 
 
 @pytest.fixture
@@ -44,8 +46,9 @@ def test_bad_input_is_one_line_exit_2_and_creates_nothing(workdir: Path, capsys:
 
 def test_a_bad_override_exits_2_and_creates_nothing(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "small.yaml", "--set", "strategies.1.params.unit=abc", "--out", "here"]) == 2
-    assert capsys.readouterr().err == ("baccarat: error: --set strategies.1.params.unit=abc: "
-                                       "parameter 'unit' of strategy 'martingale' must be a number, not 'abc'\n")
+    assert capsys.readouterr().err == (
+        "baccarat: error: --set strategies.1.params.unit=abc: parameter 'unit' of strategy 'martingale' must be a number, not 'abc'\n"
+    )
     assert everything_under(workdir) == ["small.yaml"]
 
 
@@ -61,8 +64,14 @@ def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: 
     assert main(["run", "small.yaml", "--quiet"]) == 0
     runs = list((workdir / "results").iterdir())
     assert len(runs) == 1 and re.fullmatch(r"small-\d{8}-\d{6}", runs[0].name)
-    assert {p.name for p in runs[0].iterdir()} >= {"experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet",
-                                                   "summary.csv", "report.html"}
+    assert {p.name for p in runs[0].iterdir()} >= {
+        "experiment.yaml",
+        "ledger.parquet",
+        "manifest.json",
+        "rounds.parquet",
+        "summary.csv",
+        "report.html",
+    }
     out = capsys.readouterr().out
     assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
     assert out.splitlines()[0].split()[:3] == ["strategy", "sessions", "bets"]
@@ -78,8 +87,7 @@ def test_default_output_folder_never_overwrites_a_run(tmp_path: Path) -> None:
 
 
 def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
-    assert main(["run", "small.yaml", "--out", "out", "--quiet", "--set", "shoes.count=3",
-                 "--set", "strategies.0.params.unit=20"]) == 0
+    assert main(["run", "small.yaml", "--out", "out", "--quiet", "--set", "shoes.count=3", "--set", "strategies.0.params.unit=20"]) == 0
     out = workdir / "out"
     resolved = yaml.safe_load((out / "experiment.yaml").read_text())
     assert resolved["shoes"] == {"source": "seeded", "seed": 5, "count": 3}
@@ -89,8 +97,14 @@ def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
     ledger = pl.read_parquet(out / "ledger.parquet")
     assert manifest["seed"] == 5 and manifest["seeds"] == [5]
     assert manifest["overrides"] == ["shoes.count=3", "strategies.0.params.unit=20"]
-    assert manifest["counts"] == {"seeds": 1, "shoes": 3, "rounds": rounds.height, "strategies": 2, "sessions": 2,
-                                  "ledger_rows": 2 * rounds.height}
+    assert manifest["counts"] == {
+        "seeds": 1,
+        "shoes": 3,
+        "rounds": rounds.height,
+        "strategies": 2,
+        "sessions": 2,
+        "ledger_rows": 2 * rounds.height,
+    }
     assert ledger.height == 2 * rounds.height and rounds["shoe"].unique().sort().to_list() == [1, 2, 3]
     assert {"baccarat", "python", "polars"} <= set(manifest["versions"])
     assert manifest["timings_seconds"]["run"] >= 0
@@ -106,8 +120,9 @@ def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) 
         assert pl.read_parquet(workdir / "first" / name).equals(pl.read_parquet(workdir / "second" / name))
 
 
-def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     real = Path.write_bytes
 
     def failing(path: Path, data: bytes) -> int:
@@ -117,8 +132,9 @@ def test_a_failure_while_writing_leaves_no_folder_and_no_temporary_files(workdir
 
     monkeypatch.setattr(Path, "write_bytes", failing)
     assert main(["run", "small.yaml", "--quiet", "--out", "results/run"]) == 1
-    assert capsys.readouterr().err == ("baccarat: error: results/run: cannot write the results: No space left on device "
-                                       "(the disk is full); nothing was left behind\n")
+    assert capsys.readouterr().err == (
+        "baccarat: error: results/run: cannot write the results: No space left on device (the disk is full); nothing was left behind\n"
+    )
     assert everything_under(workdir) == ["small.yaml"]  # not even results/
 
 
@@ -200,6 +216,8 @@ def test_baseline_sets_the_strategy_compared_with(workdir: Path, capsys: pytest.
     capsys.readouterr()
     assert main(["run", "small.yaml", "--out", "out2", "--baseline", "martingal", "--quiet"]) == 2
     out, err = capsys.readouterr()
-    assert err == ("baccarat: error: --baseline: no strategy is labelled 'martingal' (did you mean 'martingale'?); "
-                   "the strategies are flat banker, martingale\n")
+    assert err == (
+        "baccarat: error: --baseline: no strategy is labelled 'martingal' (did you mean 'martingale'?); "
+        "the strategies are flat banker, martingale\n"
+    )
     assert not (workdir / "out2").exists()

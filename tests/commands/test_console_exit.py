@@ -6,11 +6,13 @@ import json
 import subprocess
 import sys
 
-CONSOLE = ("import atexit, sys\n"
-           "from baccarat import cli\n"
-           "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
-           "sys.argv = ['baccarat', *sys.argv[1:]]\n"
-           "cli.console()\n")
+CONSOLE = (
+    "import atexit, sys\n"
+    "from baccarat import cli\n"
+    "atexit.register(lambda: print('exit handler ran', file=sys.stderr))\n"
+    "sys.argv = ['baccarat', *sys.argv[1:]]\n"
+    "cli.console()\n"
+)
 
 
 def console(*args: str) -> subprocess.CompletedProcess[str]:
@@ -33,7 +35,6 @@ def test_an_error_keeps_its_status_and_its_one_line() -> None:
 
 
 def test_python_dash_m_ends_with_the_command_status() -> None:
-    done = subprocess.run([sys.executable, "-m", "baccarat", "run", "no-such-file.yaml"], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run([sys.executable, "-m", "baccarat", "run", "no-such-file.yaml"], capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert done.stderr.startswith("baccarat: error: no-such-file.yaml") and done.stderr.count("\n") == 1

@@ -83,19 +83,22 @@ def test_the_table_is_readable(capsys) -> None:
     assert any(line.startswith("Dragon 7") and "40:1" in line for line in out.splitlines())
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["--remaining", "X=3"], "'X=3' is not RANK=COUNT"),
-    (["--remaining", "A"], "'A' is not RANK=COUNT"),
-    (["--remaining", "A=1,a=2"], "the rank A is named twice"),
-    (["--remaining", "Q=two"], "the count in 'Q=two' is not a whole number"),
-    (["--remaining", "A=33"], "holds 0 to 32 cards of a rank"),
-    (["--remaining", "9=-1"], "holds 0 to 32 cards of a rank"),
-    (["--remaining", ","], "expected RANK=COUNT items"),
-    (["--decks", "1", "--remaining", "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=1,K=4"], "5 cards left cannot complete a round"),
-    (["--decks", "9"], "--decks must be between 1 and 8"),
-    (["--rules", "punto-banco-9"], "did you mean 'punto-banco-8'"),
-    (["--rules", "missing.yaml"], "missing.yaml: cannot read rules file"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--remaining", "X=3"], "'X=3' is not RANK=COUNT"),
+        (["--remaining", "A"], "'A' is not RANK=COUNT"),
+        (["--remaining", "A=1,a=2"], "the rank A is named twice"),
+        (["--remaining", "Q=two"], "the count in 'Q=two' is not a whole number"),
+        (["--remaining", "A=33"], "holds 0 to 32 cards of a rank"),
+        (["--remaining", "9=-1"], "holds 0 to 32 cards of a rank"),
+        (["--remaining", ","], "expected RANK=COUNT items"),
+        (["--decks", "1", "--remaining", "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=1,K=4"], "5 cards left cannot complete a round"),
+        (["--decks", "9"], "--decks must be between 1 and 8"),
+        (["--rules", "punto-banco-9"], "did you mean 'punto-banco-8'"),
+        (["--rules", "missing.yaml"], "missing.yaml: cannot read rules file"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_status_2(capsys, args: list[str], message: str) -> None:
     assert main(["odds", *args]) == 2
     captured = capsys.readouterr()
@@ -105,8 +108,7 @@ def test_bad_input_is_one_line_and_exit_status_2(capsys, args: list[str], messag
 
 
 def test_the_console_command_prints_json() -> None:
-    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json", "--decks", "1"],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json", "--decks", "1"], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["probabilities"]["banker_pair"] == pytest.approx(3 / 51, abs=1e-15)
 
 

@@ -58,8 +58,11 @@ def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) 
     assert width >= 600 and height >= 600
     # Drawn with the side colours: Banker red and Player blue marks, a green tie when the shoe had one.
     image = np.asarray(Image.open(png).convert("RGB"))
-    present = {side for side in ("banker", "player", "tie")
-               if (image == np.array(ImageColor.getrgb(SIDE_COLOUR[side]), dtype=np.uint8)).all(axis=2).sum() > 20}
+    present = {
+        side
+        for side in ("banker", "player", "tie")
+        if (image == np.array(ImageColor.getrgb(SIDE_COLOUR[side]), dtype=np.uint8)).all(axis=2).sum() > 20
+    }
     assert present == {"banker", "player"} | ({"tie"} if "tie" in seeded_outcomes(2) else set())
 
 
@@ -77,10 +80,13 @@ def test_roads_of_a_recorded_cards_file(tmp_path, capsys, monkeypatch) -> None:
     assert png_size(tmp_path / "roads-shoe-3.png")[0] > 0
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--shoe", "9"], "holds shoes 1 to 3; there is no shoe 9"),
-    (["--shoe", "0"], "--shoe must be a shoe id from 1"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--shoe", "9"], "holds shoes 1 to 3; there is no shoe 9"),
+        (["--shoe", "0"], "--shoe must be a shoe id from 1"),
+    ],
+)
 def test_bad_shoe_is_a_clear_error(run_dir, tmp_path, capsys, monkeypatch, argv, message) -> None:
     monkeypatch.chdir(tmp_path)
     assert main(["roads", str(run_dir), *argv]) == 2

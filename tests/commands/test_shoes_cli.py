@@ -27,8 +27,12 @@ def test_the_command_knows_every_format() -> None:
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_generate_then_check_gives_the_counts_of_the_seeded_run(tmp_path: Path, fmt: str, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "shoes.dat"
-    assert main(["shoes", "generate", "--rules", "punto-banco-6", "--count", "4", "--seed", "31",
-                 "--format", fmt, "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            ["shoes", "generate", "--rules", "punto-banco-6", "--count", "4", "--seed", "31", "--format", fmt, "--out", str(out), "--quiet"]
+        )
+        == 0
+    )
     seeded = seeded_table(preset("punto-banco-6"), 31, 1, 4)
     assert f"4 shoes, {len(seeded)} rounds" in capsys.readouterr().out
     assert main(["shoes", "check", str(out), "--format", fmt, "--rules", "punto-banco-6"]) == 0
@@ -36,14 +40,37 @@ def test_generate_then_check_gives_the_counts_of_the_seeded_run(tmp_path: Path, 
     assert lines[0] == f"{out}: valid {fmt} file under punto-banco-6 (6 decks)"
     printed = {line.split()[0]: line.split()[1] for line in lines[1:]}
     counts = np.bincount(seeded.outcome, minlength=3).tolist()
-    assert printed == {"shoes": "4", "rounds": f"{len(seeded):,}", "banker": f"{counts[0]:,}", "player": f"{counts[1]:,}",
-                       "tie": f"{counts[2]:,}"}
+    assert printed == {
+        "shoes": "4",
+        "rounds": f"{len(seeded):,}",
+        "banker": f"{counts[0]:,}",
+        "player": f"{counts[1]:,}",
+        "tie": f"{counts[2]:,}",
+    }
 
 
 def test_generate_single_deck_writes_one_round_per_shoe(tmp_path: Path) -> None:
     out = tmp_path / "one.csv"
-    assert main(["shoes", "generate", "--rules", "single-deck", "--count", "25", "--seed", "2",
-                 "--format", "rounds", "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "shoes",
+                "generate",
+                "--rules",
+                "single-deck",
+                "--count",
+                "25",
+                "--seed",
+                "2",
+                "--format",
+                "rounds",
+                "--out",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     rows = out.read_text().splitlines()
     assert rows[0] == "shoe,player,banker" and [r.split(",")[0] for r in rows[1:]] == [str(i) for i in range(1, 26)]
     table = read_shoes(out, "rounds", preset("single-deck")).table
@@ -96,8 +123,7 @@ def test_generate_refuses_bad_arguments(tmp_path: Path, args: list[str], message
         ("rounds", "shoe,player,banker\n1,6 K 2,7 K\n", ":2:3: shoe 1, round 1: Player stands on 6, but drew a third card"),
     ],
 )
-def test_check_reports_one_positioned_line(tmp_path: Path, fmt: str, text: str, message: str,
-                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_check_reports_one_positioned_line(tmp_path: Path, fmt: str, text: str, message: str, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad"
     path.write_text(text)
     assert main(["shoes", "check", str(path), "--format", fmt]) == 2
@@ -118,26 +144,53 @@ def test_check_prints_warnings_for_trailing_cards(tmp_path: Path, capsys: pytest
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_shipped_samples_are_what_the_generator_makes(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / SAMPLES[fmt]
-    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "3", "--seed", "7",
-                 "--format", fmt, "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            ["shoes", "generate", "--rules", "punto-banco-8", "--count", "3", "--seed", "7", "--format", fmt, "--out", str(out), "--quiet"]
+        )
+        == 0
+    )
     assert out.read_bytes() == (CONFIGS / "shoes" / SAMPLES[fmt]).read_bytes()
     assert main(["shoes", "check", str(CONFIGS / "shoes" / SAMPLES[fmt]), "--format", fmt]) == 0
 
 
 def _experiment(shoes: dict, strategies: list[dict] | None = None, rules: str = "punto-banco-8") -> dict:
     return {
-        "name": "replay", "rules": rules, "shoes": shoes,
+        "name": "replay",
+        "rules": rules,
+        "shoes": shoes,
         "session": {"bankroll": 1000, "shoes_per_session": 2, "table_min": 10, "table_max": 1000},
-        "strategies": strategies or [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}},
-                                     {"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 10}}],
+        "strategies": strategies
+        or [
+            {"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}},
+            {"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 10}},
+        ],
     }
 
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_run_on_generated_shoes_equals_the_seeded_run(tmp_path: Path, fmt: str) -> None:
     shoes_file = tmp_path / "data" / "shoes.rec"
-    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "5", "--seed", "77",
-                 "--format", fmt, "--out", str(shoes_file), "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "shoes",
+                "generate",
+                "--rules",
+                "punto-banco-8",
+                "--count",
+                "5",
+                "--seed",
+                "77",
+                "--format",
+                fmt,
+                "--out",
+                str(shoes_file),
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     seeded = tmp_path / "seeded.yaml"
     seeded.write_text(yaml.safe_dump(_experiment({"source": "seeded", "seed": 77, "count": 5})))
     recorded = tmp_path / "recorded.yaml"
@@ -168,8 +221,10 @@ def test_a_relative_shoe_path_is_read_from_the_experiment_folder(tmp_path: Path,
     experiment = tmp_path / "exp" / "e.yaml"
     experiment.write_text(yaml.safe_dump(_experiment({"source": "recorded", "path": "sample-cards.txt", "format": "cards"})))
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
-    assert (f"e.yaml:10:9: the shoe file 'sample-cards.txt' does not exist (looked for {tmp_path / 'exp' / 'sample-cards.txt'}"
-            in capsys.readouterr().err)
+    assert (
+        f"e.yaml:10:9: the shoe file 'sample-cards.txt' does not exist (looked for {tmp_path / 'exp' / 'sample-cards.txt'}"
+        in capsys.readouterr().err
+    )
     experiment.write_text(yaml.safe_dump(_experiment({"source": "recorded", "path": "../sample-cards.txt", "format": "cards"})))
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
 
@@ -178,8 +233,9 @@ def test_card_bets_on_outcome_shoes_are_refused_before_the_file_is_read(tmp_path
     experiment = tmp_path / "e.yaml"
     pairs = [{"name": "pairs", "use": "flat", "params": {"side": "player_pair", "unit": 10}}]
     # The shoe file does not even exist: the bet is refused first, and nothing is written.
-    experiment.write_text(yaml.safe_dump(_experiment({"source": "recorded", "path": "missing.txt", "format": "outcomes"},
-                                                     pairs, rules="punto-banco-8-pairs")))
+    experiment.write_text(
+        yaml.safe_dump(_experiment({"source": "recorded", "path": "missing.txt", "format": "outcomes"}, pairs, rules="punto-banco-8-pairs"))
+    )
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 2
     err = capsys.readouterr().err
     assert "the bet 'player_pair' needs the cards, but these shoes record outcomes only" in err
@@ -205,8 +261,12 @@ def test_a_malformed_shoe_file_runs_nothing(tmp_path: Path, capsys: pytest.Captu
 @pytest.mark.parametrize("fmt", ["cards", "outcomes"])  # a rounds CSV holds no comment
 def test_the_header_of_a_generated_file_says_what_it_holds(tmp_path: Path, fmt: str) -> None:
     out = tmp_path / "shoes.dat"
-    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "1", "--seed", "7",
-                 "--format", fmt, "--out", str(out), "--quiet"]) == 0
+    assert (
+        main(
+            ["shoes", "generate", "--rules", "punto-banco-8", "--count", "1", "--seed", "7", "--format", fmt, "--out", str(out), "--quiet"]
+        )
+        == 0
+    )
     header = out.read_text(encoding="utf-8").splitlines()[0]
     assert header.startswith("# 1 seeded shoe(s): rules punto-banco-8, seed 7; ")
     assert ("cards" in header) == (fmt == "cards")

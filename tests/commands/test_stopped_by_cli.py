@@ -76,13 +76,11 @@ def expected_stops(ledger: pl.DataFrame) -> dict[int, str | None]:
     """Worked from the ledger alone: Martingale on Banker sits out only once stopped (or ruined); the rule reported is
     the first, in order (stop_loss, then the plugin's trailing_stop), that holds on the bankroll before that round."""
     out: dict[int, str | None] = {}
-    for (session,), rows in ledger.filter(pl.col("strategy") == "martingale").sort("round").group_by(
-            "session", maintain_order=True):
+    for (session,), rows in ledger.filter(pl.col("strategy") == "martingale").sort("round").group_by("session", maintain_order=True):
         before, high, found = INITIAL, INITIAL, None
         for stake, bankroll in zip(rows["stake"], rows["bankroll"], strict=True):
             high = max(high, before)
-            holding = [name for name, held in (("stop_loss", INITIAL - before >= LIMIT), ("trailing_stop", high - before >= DROP))
-                       if held]
+            holding = [name for name, held in (("stop_loss", INITIAL - before >= LIMIT), ("trailing_stop", high - before >= DROP)) if held]
             if stake == 0:
                 assert before >= 10, "not ruined: stop_loss 70 holds long before a bankroll of 500 is gone"
                 found = holding[0]  # the round it stopped: some rule holds
@@ -93,8 +91,9 @@ def expected_stops(ledger: pl.DataFrame) -> dict[int, str | None]:
     return out
 
 
-def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(workdir: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # compiled, small as the run is
     assert main(["run", "trailing.yaml", "--plugins-dir", "plugins", "--out", "compiled", "--quiet", "--no-report"]) == 0
     assert "reference engine" not in capsys.readouterr().err  # the plugin's twin passed its check: played compiled
@@ -107,7 +106,8 @@ def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(workdir: Pat
     assert compiled.equals(reference)
     mine = compiled.filter(pl.col("strategy") == "martingale")
     assert dict(zip(mine["session"], mine["stopped_by"], strict=True)) == expected_stops(
-        pl.read_parquet(workdir / "compiled" / "ledger.parquet"))
+        pl.read_parquet(workdir / "compiled" / "ledger.parquet")
+    )
     counts = mine["stopped_by"].value_counts()
     assert set(counts["stopped_by"].to_list()) >= {"stop_loss", "trailing_stop"}
     assert compiled.filter(pl.col("strategy") == "flat")["stopped_by"].null_count() == 80  # no stop rule set

@@ -17,14 +17,26 @@ from baccarat.plugin.manager import registry
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 
-PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
-                "oscars-grind")
-SIDES = ({"side": "banker"}, {"side": "player"}, {"side": "tie"}, {"side": "player_pair"}, {"side": "banker_pair"},
-         {"side": "follow-last"}, {"side": "chop"}, {"side": "streak", "length": 2}, {"side": "streak"},
-         {"side": "pattern", "pattern": "BBP"}, {"side": "pattern", "pattern": "p"}, {"side": "random"})
-CONFIGS = (SessionConfig(100_000, 1_000, 100_000, 1),   # plenty of bankroll
-           SessionConfig(20_000, 1_000, 8_000, 2),      # table-maximum restarts, ruin, two shoes a session
-           SessionConfig(4_000, 500, 3_000, 3))         # bankroll caps
+PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind")
+SIDES = (
+    {"side": "banker"},
+    {"side": "player"},
+    {"side": "tie"},
+    {"side": "player_pair"},
+    {"side": "banker_pair"},
+    {"side": "follow-last"},
+    {"side": "chop"},
+    {"side": "streak", "length": 2},
+    {"side": "streak"},
+    {"side": "pattern", "pattern": "BBP"},
+    {"side": "pattern", "pattern": "p"},
+    {"side": "random"},
+)
+CONFIGS = (
+    SessionConfig(100_000, 1_000, 100_000, 1),  # plenty of bankroll
+    SessionConfig(20_000, 1_000, 8_000, 2),  # table-maximum restarts, ruin, two shoes a session
+    SessionConfig(4_000, 500, 3_000, 3),
+)  # bankroll caps
 
 
 def both_paths(use: str, params: dict, rules_name: str, seed: int, config: SessionConfig, shoes: int = 12):
@@ -86,12 +98,21 @@ def test_stop_rules_and_parameters_match_the_reference() -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(use=st.sampled_from(PROGRESSIONS), side=st.sampled_from(SIDES), seed=st.integers(0, 2**64),
-       unit=st.sampled_from([10, 15, "10.50", 25]), bankroll=st.integers(20, 3000), table_max=st.integers(25, 2000),
-       per_session=st.integers(1, 3), stop_loss=st.one_of(st.none(), st.integers(1, 500)),
-       stop_win=st.one_of(st.none(), st.integers(1, 500)), max_rounds=st.one_of(st.none(), st.integers(1, 150)))
-def test_random_experiments_match_the_reference(use, side, seed, unit, bankroll, table_max, per_session,
-                                                stop_loss, stop_win, max_rounds) -> None:
+@given(
+    use=st.sampled_from(PROGRESSIONS),
+    side=st.sampled_from(SIDES),
+    seed=st.integers(0, 2**64),
+    unit=st.sampled_from([10, 15, "10.50", 25]),
+    bankroll=st.integers(20, 3000),
+    table_max=st.integers(25, 2000),
+    per_session=st.integers(1, 3),
+    stop_loss=st.one_of(st.none(), st.integers(1, 500)),
+    stop_win=st.one_of(st.none(), st.integers(1, 500)),
+    max_rounds=st.one_of(st.none(), st.integers(1, 150)),
+)
+def test_random_experiments_match_the_reference(
+    use, side, seed, unit, bankroll, table_max, per_session, stop_loss, stop_win, max_rounds
+) -> None:
     params = {**side, "unit": unit, "stop_loss": stop_loss, "stop_win": stop_win, "max_rounds": max_rounds}
     config = SessionConfig(bankroll * 100, 1_000, table_max * 100, per_session)
     fast, reference = both_paths(use, params, "punto-banco-8-pairs", seed, config, shoes=6)

@@ -40,8 +40,16 @@ class Scripted(Strategy):
     name = "scripted"
     params: dict[str, Any] = {}
 
-    def __init__(self, session: Any, answer: Any = None, fail: BaseException | None = None, at_session: int = 2,
-                 at_round: int = 3, in_settle: bool = False, in_init: bool = False) -> None:
+    def __init__(
+        self,
+        session: Any,
+        answer: Any = None,
+        fail: BaseException | None = None,
+        at_session: int = 2,
+        at_round: int = 3,
+        in_settle: bool = False,
+        in_init: bool = False,
+    ) -> None:
         super().__init__(session)
         self.answer, self.fail, self.in_settle = answer, fail, in_settle
         self.at = (at_session, at_round)
@@ -63,8 +71,9 @@ class Scripted(Strategy):
             raise self.fail
 
 
-def play(bankroll: int = 1000, table_min: int = 10, table_max: int = 500, shoes: tuple[str, ...] = ("BPBPB", "PBTBP", "BBPPB"),
-         **params: Any) -> dict[str, np.ndarray]:
+def play(
+    bankroll: int = 1000, table_min: int = 10, table_max: int = 500, shoes: tuple[str, ...] = ("BPBPB", "PBTBP", "BBPPB"), **params: Any
+) -> dict[str, np.ndarray]:
     table = table_of(list(shoes))
     config = SessionConfig(bankroll * 100, table_min * 100, table_max * 100, 1)
     return run_strategy(StrategyRun("mine", Scripted, params), table, settlement_table(table, RULES), RULES, config, seed=3)
@@ -89,8 +98,10 @@ BAD_BETS = {
     "signalling NaN": ({"banker": Decimal("sNaN")}, "bet an invalid amount on banker: Decimal('sNaN') is not an amount"),
     "numpy NaN": ({"banker": np.float64("nan")}, "bet an invalid amount on banker: "),
     "a tenth of a cent": ({"banker": 10.001}, "bet an invalid amount on banker: 10.001 is not a whole number of cents"),
-    "float arithmetic off by a hair": ({"banker": 0.07 * 300},
-                                       "bet an invalid amount on banker: 21.000000000000004 is not a whole number of cents"),
+    "float arithmetic off by a hair": (
+        {"banker": 0.07 * 300},
+        "bet an invalid amount on banker: 21.000000000000004 is not a whole number of cents",
+    ),
     "a third": ({"banker": Fraction(31, 3)}, "bet an invalid amount on banker: 31/3 is not a whole number of cents"),
     "text": ({"banker": "10"}, "bet an invalid amount on banker: '10' is not an amount"),
     "boolean": ({"banker": True}, "bet an invalid amount on banker: True is not an amount"),
@@ -115,14 +126,17 @@ def test_an_invalid_bet_stops_the_run_where_it_was_made(case: str) -> None:
     assert message.endswith(WHERE)
 
 
-@pytest.mark.parametrize(("fail", "said"), [
-    (ValueError("no luck"), "raised ValueError: no luck"),
-    (ZeroDivisionError(), "raised ZeroDivisionError"),
-    (MemoryError(), "raised MemoryError"),
-    (RecursionError("maximum recursion depth exceeded"), "raised RecursionError: maximum recursion depth exceeded"),
-    (SystemExit(3), "called sys.exit(3)"),
-    (ValueError("first line\nsecond line"), "raised ValueError: first line"),
-])
+@pytest.mark.parametrize(
+    ("fail", "said"),
+    [
+        (ValueError("no luck"), "raised ValueError: no luck"),
+        (ZeroDivisionError(), "raised ZeroDivisionError"),
+        (MemoryError(), "raised MemoryError"),
+        (RecursionError("maximum recursion depth exceeded"), "raised RecursionError: maximum recursion depth exceeded"),
+        (SystemExit(3), "called sys.exit(3)"),
+        (ValueError("first line\nsecond line"), "raised ValueError: first line"),
+    ],
+)
 def test_a_strategy_that_raises_is_named_with_its_place(fail: BaseException, said: str) -> None:
     raise_line = Scripted.bets.__code__.co_firstlineno + 3
     settle_line = Scripted.settle.__code__.co_firstlineno + 2
@@ -134,8 +148,8 @@ def test_a_strategy_that_raises_is_named_with_its_place(fail: BaseException, sai
 def test_a_strategy_that_cannot_start_a_session_is_named_with_its_first_shoe() -> None:
     line = Scripted.__init__.__code__.co_firstlineno + 6
     assert error_of(fail=RuntimeError("no table"), in_init=True) == (
-        f"strategy 'mine' could not start: raised RuntimeError: no table at {__file__}:{line} "
-        "(session 2, shoe 2, before round 1)")
+        f"strategy 'mine' could not start: raised RuntimeError: no table at {__file__}:{line} (session 2, shoe 2, before round 1)"
+    )
 
 
 def test_sitting_out_is_none_or_an_empty_mapping_or_zero() -> None:
@@ -145,10 +159,17 @@ def test_sitting_out_is_none_or_an_empty_mapping_or_zero() -> None:
         assert cols["stake"][row] == 0 and cols["net"][row] == 0 and cols["capped"][row] == 0
 
 
-@pytest.mark.parametrize(("amount", "cents"), [
-    (np.int64(20), 2000), (np.float64(12.5), 1250), (np.float32(10.1), 1010), (Fraction(41, 2), 2050),
-    (Decimal("1E+1"), 1000), (12.3, 1230),
-])
+@pytest.mark.parametrize(
+    ("amount", "cents"),
+    [
+        (np.int64(20), 2000),
+        (np.float64(12.5), 1250),
+        (np.float32(10.1), 1010),
+        (Fraction(41, 2), 2050),
+        (Decimal("1E+1"), 1000),
+        (12.3, 1230),
+    ],
+)
 def test_any_real_number_of_whole_cents_is_an_amount(amount: Any, cents: int) -> None:
     assert amount_to_cents(amount) == cents
 
@@ -203,20 +224,26 @@ def register_strategies(register):
 PLUGIN_RAISE_LINE = 1 + PLUGIN.splitlines().index('                "cent": {"banker": 10.005}, "side": {"dragon": 10}}[self.mode] or 1 / 0')
 
 
-@pytest.mark.parametrize(("mode", "said"), [
-    ("raise", "raised ZeroDivisionError: division by zero"),
-    ("nan", "bet an invalid amount on banker: nan is not an amount"),
-    ("negative", "bet a negative amount (-10) on banker"),
-    ("cent", "bet an invalid amount on banker: 10.005 is not a whole number of cents"),
-    ("side", "bet on 'dragon', which the table does not offer here (banker, player, tie)"),
-])
+@pytest.mark.parametrize(
+    ("mode", "said"),
+    [
+        ("raise", "raised ZeroDivisionError: division by zero"),
+        ("nan", "bet an invalid amount on banker: nan is not an amount"),
+        ("negative", "bet a negative amount (-10) on banker"),
+        ("cent", "bet an invalid amount on banker: 10.005 is not a whole number of cents"),
+        ("side", "bet on 'dragon', which the table does not offer here (banker, player, tie)"),
+    ],
+)
 def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothing(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], mode: str, said: str) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], mode: str, said: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
-    (tmp_path / "exp.yaml").write_text(f"shoes: {{seed: 4, count: 3}}\nplugins_dir: plugins\nstrategies:\n"
-                                       f"  - name: bad one\n    use: hostile\n    params: {{mode: {mode}}}\n")
+    (tmp_path / "exp.yaml").write_text(
+        f"shoes: {{seed: 4, count: 3}}\nplugins_dir: plugins\nstrategies:\n"
+        f"  - name: bad one\n    use: hostile\n    params: {{mode: {mode}}}\n"
+    )
     before = sorted(p.name for p in tmp_path.iterdir())
     assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
     out, err = capsys.readouterr()
@@ -227,13 +254,15 @@ def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothi
 
 
 @pytest.mark.parametrize("how", ["--debug", "BACCARAT_DEBUG"])
-def test_debug_shows_the_plugins_own_traceback(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                               capsys: pytest.CaptureFixture[str], how: str) -> None:
+def test_debug_shows_the_plugins_own_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], how: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
-    (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
-                                       "  - name: bad one\n    use: hostile\n    params: {mode: raise}\n")
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n  - name: bad one\n    use: hostile\n    params: {mode: raise}\n"
+    )
     if how == "BACCARAT_DEBUG":
         monkeypatch.setenv("BACCARAT_DEBUG", "1")
         args = ["run", "exp.yaml", "--quiet", "--out", "out"]
@@ -255,8 +284,10 @@ def test_errors_cross_process_boundaries_whole() -> None:
 
     from baccarat.errors import ParameterError
 
-    for error in (StrategyError("raised ValueError (session 2)", path="exp.yaml", line=3, column=4),
-                  ParameterError("unit must be positive", param="unit", path="exp.yaml", line=5, column=6)):
+    for error in (
+        StrategyError("raised ValueError (session 2)", path="exp.yaml", line=3, column=4),
+        ParameterError("unit must be positive", param="unit", path="exp.yaml", line=5, column=6),
+    ):
         again = pickle.loads(pickle.dumps(error))
         assert type(again) is type(error) and str(again) == str(error) and again.__dict__ == error.__dict__
 
@@ -266,13 +297,15 @@ def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> N
     """Through the real command in a process of its own, as Ray takes over the process it starts in."""
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
-    (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
-                                       "  - name: bad one\n    use: hostile\n    params: {mode: negative}\n")
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n  - name: bad one\n    use: hostile\n    params: {mode: negative}\n"
+    )
     command = [sys.executable, "-m", "baccarat", "run", "exp.yaml", "--quiet", "--out", "out", "--executor", "ray", "--workers", "1"]
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     if done.returncode != 2 and not done.stderr.startswith("baccarat: "):  # Ray's own processes crashed (a raylet abort
         done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300)  # seen on a busy machine)
     assert done.returncode == 2, done.stderr
-    assert done.stderr == ("baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker "
-                           "(session 2, shoe 2, hand 30, round 30)\n")
+    assert done.stderr == (
+        "baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker (session 2, shoe 2, hand 30, round 30)\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml", "plugins"]

@@ -48,6 +48,7 @@ FREE_FORM = sorted(REGISTRY.entries["strategy"])
 
 # Drawing experiments ------------------------------------------------------------------------
 
+
 @st.composite
 def money(draw: st.DrawFn) -> SessionConfig:
     """Random session money in cents: table minimum, maximum and bankroll, the bankroll at least the minimum."""
@@ -112,14 +113,20 @@ def table_and_rules(draw: st.DrawFn) -> tuple[RoundTable, Any]:
 
 # Checking a ledger -------------------------------------------------------------------------
 
-def check_ledger(columns: dict[str, np.ndarray], multipliers: dict[str, np.ndarray], table: RoundTable,
-                 sessions: list[tuple[int, int, int]], config: SessionConfig) -> None:
+
+def check_ledger(
+    columns: dict[str, np.ndarray],
+    multipliers: dict[str, np.ndarray],
+    table: RoundTable,
+    sessions: list[tuple[int, int, int]],
+    config: SessionConfig,
+) -> None:
     initial = config.bankroll_cents * MICROS_PER_CENT
     minimum = config.table_min_cents * MICROS_PER_CENT
     rows = np.concatenate([np.arange(start, stop) for _, start, stop in sessions])
     stake, net, bankroll = columns["stake"], columns["net"], columns["bankroll"]
     assert len(stake) == len(rows)
-    bets = [name[len("stake_"):] for name in columns if name.startswith("stake_")]
+    bets = [name[len("stake_") :] for name in columns if name.startswith("stake_")]
     assert set(bets) == set(multipliers)
     assert np.array_equal(stake, sum(columns[f"stake_{b}"] for b in bets))
     assert np.array_equal(net, sum(columns[f"net_{b}"] for b in bets))
@@ -139,7 +146,7 @@ def check_ledger(columns: dict[str, np.ndarray], multipliers: dict[str, np.ndarr
         assert (s_net >= -s_stake * MICROS_PER_CENT).all()  # never lose more than the stake
         ruined = np.flatnonzero(before < minimum)
         if len(ruined):
-            assert (s_stake[ruined[0]:] == 0).all()  # ruin stops the session's betting
+            assert (s_stake[ruined[0] :] == 0).all()  # ruin stops the session's betting
         first = last
     assert first == len(rows)
 
@@ -191,19 +198,31 @@ def test_free_form_strategies_conserve_money_and_keep_to_the_limits(data: st.Dat
 
 # Worker counts -------------------------------------------------------------------------------
 
+
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63 - 1), count=st.integers(2, 30), per_session=st.integers(1, 4),
-       strategies=st.lists(st.tuples(st.sampled_from(PROGRESSIONS), st.sampled_from(["banker", "player", "follow-last", "random"])),
-                           min_size=1, max_size=3, unique=True))
-def test_any_number_of_workers_gives_the_same_rounds_and_ledger(seed: int, count: int, per_session: int,
-                                                                 strategies: list[tuple[str, str]]) -> None:
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    count=st.integers(2, 30),
+    per_session=st.integers(1, 4),
+    strategies=st.lists(
+        st.tuples(st.sampled_from(PROGRESSIONS), st.sampled_from(["banker", "player", "follow-last", "random"])),
+        min_size=1,
+        max_size=3,
+        unique=True,
+    ),
+)
+def test_any_number_of_workers_gives_the_same_rounds_and_ledger(
+    seed: int, count: int, per_session: int, strategies: list[tuple[str, str]]
+) -> None:
     from baccarat.execution.runner import run_experiment
 
-    exp = load_experiment({
-        "shoes": {"seed": seed, "count": count},
-        "session": {"bankroll": 400, "table_min": 5, "table_max": 300, "shoes_per_session": per_session},
-        "strategies": [{"name": f"{use} {side}", "use": use, "params": {"side": side, "unit": 5}} for use, side in strategies],
-    })
+    exp = load_experiment(
+        {
+            "shoes": {"seed": seed, "count": count},
+            "session": {"bankroll": 400, "table_min": 5, "table_max": 300, "shoes_per_session": per_session},
+            "strategies": [{"name": f"{use} {side}", "use": use, "params": {"side": side, "unit": 5}} for use, side in strategies],
+        }
+    )
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 150)  # many chunks, spread over the workers
         one = run_experiment(exp, workers=1)
@@ -214,9 +233,9 @@ def test_any_number_of_workers_gives_the_same_rounds_and_ledger(seed: int, count
 
 # Generate, then replay -----------------------------------------------------------------------
 
+
 @FEW
-@given(rules_name=st.sampled_from(preset_names()), seed=st.integers(0, 2**63 - 1), count=st.integers(1, 3),
-       fmt=st.sampled_from(FORMATS))
+@given(rules_name=st.sampled_from(preset_names()), seed=st.integers(0, 2**63 - 1), count=st.integers(1, 3), fmt=st.sampled_from(FORMATS))
 def test_generated_shoes_replay_as_dealt(rules_name: str, seed: int, count: int, fmt: str) -> None:
     rules = preset(rules_name)
     count = count * 10 if rules.reshuffle_every_round else count

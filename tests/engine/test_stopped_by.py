@@ -101,14 +101,19 @@ def test_a_free_form_strategy_under_stop_rules_reports_them() -> None:
 
 STOP_PARAMS = ({"stop_loss": 60}, {"stop_win": 40}, {"max_rounds": 30})
 CASES = [
-    ("martingale", {"side": "banker"}), ("paroli", {"side": "follow-last"}), ("fibonacci", {"side": "random"}),
-    ("dalembert", {"side": "chop"}), ("flat", {"side": "player"}),
+    ("martingale", {"side": "banker"}),
+    ("paroli", {"side": "follow-last"}),
+    ("fibonacci", {"side": "random"}),
+    ("dalembert", {"side": "chop"}),
+    ("flat", {"side": "player"}),
 ]
 
 
-@pytest.mark.parametrize("combination", [dict(p) for k in (1, 2, 3) for c in itertools.combinations(STOP_PARAMS, k)
-                                         for p in [{key: v for d in c for key, v in d.items()}]],
-                         ids=lambda p: "+".join(p))
+@pytest.mark.parametrize(
+    "combination",
+    [dict(p) for k in (1, 2, 3) for c in itertools.combinations(STOP_PARAMS, k) for p in [{key: v for d in c for key, v in d.items()}]],
+    ids=lambda p: "+".join(p),
+)
 def test_both_engines_report_the_same_stop_rule_at_the_same_round(combination: dict) -> None:
     rules = preset("punto-banco-8")
     config = SessionConfig(30_000, 1_000, 50_000, 1)

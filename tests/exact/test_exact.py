@@ -39,17 +39,33 @@ from baccarat.table.rules import preset
 SINGLE = outcome_probabilities(value_counts_for_decks(1))
 """Banker, Player and Tie chances of one round off a fresh deck, from the independent reference calculator."""
 
-PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6",
-                "oscars-grind")
+PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind")
 
 
-def write(tmp_path: Path, strategies: list[dict], rules: str = "single-deck", bankroll: int = 1000,
-          rounds: int = 60, table_min: int = 10, table_max: int = 1000, count: int = 100, seed: int = 1) -> Path:
+def write(
+    tmp_path: Path,
+    strategies: list[dict],
+    rules: str = "single-deck",
+    bankroll: int = 1000,
+    rounds: int = 60,
+    table_min: int = 10,
+    table_max: int = 1000,
+    count: int = 100,
+    seed: int = 1,
+) -> Path:
     path = tmp_path / "experiment.yaml"
-    path.write_text(yaml.safe_dump({
-        "name": "exact", "rules": rules, "shoes": {"source": "seeded", "seed": seed, "count": count},
-        "session": {"bankroll": bankroll, "shoes_per_session": rounds, "table_min": table_min, "table_max": table_max},
-        "strategies": strategies}), encoding="utf-8")
+    path.write_text(
+        yaml.safe_dump(
+            {
+                "name": "exact",
+                "rules": rules,
+                "shoes": {"source": "seeded", "seed": seed, "count": count},
+                "session": {"bankroll": bankroll, "shoes_per_session": rounds, "table_min": table_min, "table_max": table_max},
+                "strategies": strategies,
+            }
+        ),
+        encoding="utf-8",
+    )
     return path
 
 
@@ -70,10 +86,17 @@ def lower_quantile(values: list[float], weights: list[float], level: float) -> f
 
 # Closed forms -----------------------------------------------------------------------
 
+
 def test_flat_betting_is_the_trinomial_distribution_of_wins_pushes_and_losses(tmp_path: Path, capsys) -> None:
     n = 60  # 60 rounds of 10 from 1000: ruin is impossible, so the final bankroll is 1000 + 9.5 W - 10 L
-    path = write(tmp_path, [{"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
-                            {"name": "flat tie", "use": "flat", "params": {"side": "tie", "unit": 10}}], rounds=n)
+    path = write(
+        tmp_path,
+        [
+            {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+            {"name": "flat tie", "use": "flat", "params": {"side": "tie", "unit": 10}},
+        ],
+        rounds=n,
+    )
     out = exact_json(capsys, str(path))
     assert out["rules"] == "single-deck" and out["rounds"] == n and out["exact"] is True and out["skipped"] == []
     banker, tie = out["strategies"]
@@ -91,15 +114,22 @@ def test_flat_betting_is_the_trinomial_distribution_of_wins_pushes_and_losses(tm
         assert value == lower_quantile(values, weights, float(level)), level
     # Tie at 8:1 never pushes: a binomial of wins; from 1000, 60 losses of 10 still leave 400.
     assert abs(tie["expected_net"] - n * (80 * pt - 10 * (1 - pt))) < 1e-9
-    assert abs(tie["p_profit"] - sum(math.comb(n, w) * pt**w * (1 - pt) ** (n - w) for w in range(n + 1)
-                                     if 80 * w - 10 * (n - w) > 0)) < 1e-12
+    assert (
+        abs(tie["p_profit"] - sum(math.comb(n, w) * pt**w * (1 - pt) ** (n - w) for w in range(n + 1) if 80 * w - 10 * (n - w) > 0)) < 1e-12
+    )
 
 
 def test_flat_player_between_ruin_and_a_win_goal_is_the_gamblers_ruin(tmp_path: Path, capsys) -> None:
     # 5 units of 10, a goal of 10 units (stop_win 50); ties push, so only decided rounds count.
-    path = write(tmp_path, [{"name": "to ten units", "use": "flat", "params": {"side": "player", "unit": 10, "stop_win": 50}},
-                            {"name": "to eight", "use": "flat", "params": {"side": "player", "unit": 10, "stop_win": 30}}],
-                 bankroll=50, rounds=3000)
+    path = write(
+        tmp_path,
+        [
+            {"name": "to ten units", "use": "flat", "params": {"side": "player", "unit": 10, "stop_win": 50}},
+            {"name": "to eight", "use": "flat", "params": {"side": "player", "unit": 10, "stop_win": 30}},
+        ],
+        bankroll=50,
+        rounds=3000,
+    )
     out = exact_json(capsys, str(path))
     p = SINGLE["player"] / (SINGLE["player"] + SINGLE["banker"])
     ratio = (1 - p) / p
@@ -115,27 +145,37 @@ def test_flat_player_between_ruin_and_a_win_goal_is_the_gamblers_ruin(tmp_path: 
 
 # Brute force through the reference engine ----------------------------------------------
 
+
 def brute_force(use: str, params: dict, config: SessionConfig, rounds: int) -> dict:
     """Play every sequence of ``rounds`` outcomes through the reference engine; weight each by its exact chance."""
     rules = preset("single-deck")
     names = ("banker", "player", "tie")
     sequences = list(itertools.product(names, repeat=rounds))
-    table = RoundTable.from_outcomes((k + 1, [OUTCOME_CODE[name]]) for k, name in
-                                     enumerate(itertools.chain.from_iterable(sequences)))
+    table = RoundTable.from_outcomes((k + 1, [OUTCOME_CODE[name]]) for k, name in enumerate(itertools.chain.from_iterable(sequences)))
     cls, full = registry().configure(use, params)
-    columns = run_strategy(StrategyRun(use, cls, full), table, settlement_table(table, rules), rules,
-                           SessionConfig(config.bankroll_cents, config.table_min_cents, config.table_max_cents, rounds),
-                           seed=0, sessions=session_bounds(table, rounds))
+    columns = run_strategy(
+        StrategyRun(use, cls, full),
+        table,
+        settlement_table(table, rules),
+        rules,
+        SessionConfig(config.bankroll_cents, config.table_min_cents, config.table_max_cents, rounds),
+        seed=0,
+        sessions=session_bounds(table, rounds),
+    )
     chance = np.array([float(math.prod((SINGLE[name] for name in seq), start=Fraction(1))) for seq in sequences])
     bankroll = columns["bankroll"].reshape(len(sequences), rounds) / MICROS_PER_UNIT
     stake = columns["stake"].reshape(len(sequences), rounds) / 100
     initial = config.bankroll_cents / 100
     below = bankroll < config.table_min_cents / 100
     final = bankroll[:, -1]
-    return {"risk_of_ruin": chance[below.any(axis=1)].sum(), "p_profit": chance[final > initial].sum(),
-            "expected_net": (chance * final).sum() - initial, "expected_wagered": (chance * stake.sum(axis=1)).sum(),
-            "ruin_curve": [0.0] + [chance[below[:, :t].any(axis=1)].sum() for t in range(1, rounds + 1)],
-            "quantiles": {str(q): lower_quantile(final.tolist(), chance.tolist(), q) for q in QUANTILES}}
+    return {
+        "risk_of_ruin": chance[below.any(axis=1)].sum(),
+        "p_profit": chance[final > initial].sum(),
+        "expected_net": (chance * final).sum() - initial,
+        "expected_wagered": (chance * stake.sum(axis=1)).sum(),
+        "ruin_curve": [0.0] + [chance[below[:, :t].any(axis=1)].sum() for t in range(1, rounds + 1)],
+        "quantiles": {str(q): lower_quantile(final.tolist(), chance.tolist(), q) for q in QUANTILES},
+    }
 
 
 CASES = [
@@ -193,16 +233,14 @@ SIMULATED = [{"name": name, "use": name, "params": {"side": "banker", "unit": 5}
     # Oscar's Grind on Banker stakes what a series still needs, to the cent: too many states for a test; on Player exact.
     {"name": "oscars-grind", "use": "oscars-grind", "params": {"side": "player", "unit": 5}},
     {"name": "martingale coin stop_win", "use": "martingale", "params": {"side": "random", "unit": 5, "stop_win": 15}},
-    {"name": "dalembert stops", "use": "dalembert", "params": {"side": "banker", "unit": 5, "stop_loss": 20,
-                                                              "max_rounds": 15}},
+    {"name": "dalembert stops", "use": "dalembert", "params": {"side": "banker", "unit": 5, "stop_loss": 20, "max_rounds": 15}},
     {"name": "paroli tie", "use": "paroli", "params": {"side": "tie", "unit": 5, "wins": 2}},
 ]
 
 
 def test_single_deck_simulation_agrees_with_the_exact_figures_within_4_standard_errors(tmp_path: Path, capsys) -> None:
     sessions, rounds = 3000, 20
-    path = write(tmp_path, SIMULATED, bankroll=50, rounds=rounds, table_min=5, table_max=50, count=sessions * rounds,
-                 seed=20261201)
+    path = write(tmp_path, SIMULATED, bankroll=50, rounds=rounds, table_min=5, table_max=50, count=sessions * rounds, seed=20261201)
     exact = {r["strategy"]: r for r in exact_json(capsys, str(path))["strategies"]}
     assert sorted(exact) == sorted(s["name"] for s in SIMULATED)
     assert main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1", "--no-report"]) == 0
@@ -210,8 +248,10 @@ def test_single_deck_simulation_agrees_with_the_exact_figures_within_4_standard_
     for name, figures in exact.items():
         mine = table.filter(table["strategy"] == name)
         assert mine.height == sessions
-        for simulated, p in ((mine["ruined"].to_numpy().mean(), figures["risk_of_ruin"]),
-                             ((mine["net"].cast(float).to_numpy() > 0).mean(), figures["p_profit"])):
+        for simulated, p in (
+            (mine["ruined"].to_numpy().mean(), figures["risk_of_ruin"]),
+            ((mine["net"].cast(float).to_numpy() > 0).mean(), figures["p_profit"]),
+        ):
             error = math.sqrt(p * (1 - p) / sessions)
             assert abs(simulated - p) <= 4 * error, (name, simulated, p)
         for column, mean in (("net", figures["expected_net"]), ("wagered", figures["expected_wagered"])):
@@ -221,10 +261,17 @@ def test_single_deck_simulation_agrees_with_the_exact_figures_within_4_standard_
 
 # What cannot be analysed, and limits ---------------------------------------------------------
 
+
 def test_strategies_without_an_exact_form_are_listed_as_skipped_with_the_reason(tmp_path: Path, capsys) -> None:
-    path = write(tmp_path, [{"name": "follow", "use": "martingale", "params": {"side": "follow-last"}},
-                            {"name": "counter", "use": "ev-counter", "params": {"bets": ["banker"]}},
-                            {"name": "flat", "use": "flat"}], rounds=5)
+    path = write(
+        tmp_path,
+        [
+            {"name": "follow", "use": "martingale", "params": {"side": "follow-last"}},
+            {"name": "counter", "use": "ev-counter", "params": {"bets": ["banker"]}},
+            {"name": "flat", "use": "flat"},
+        ],
+        rounds=5,
+    )
     out = exact_json(capsys, str(path))
     assert [r["strategy"] for r in out["strategies"]] == ["flat"]
     reasons = {s["strategy"]: s["reason"] for s in out["skipped"]}
@@ -255,21 +302,25 @@ def test_an_analysis_beyond_the_memory_bound_is_one_clear_error(tmp_path: Path, 
     found = registry()
     cls, full = found.configure("flat", {})
     with pytest.raises(ExactLimitError):
-        analyse_strategy("f", cls, full, preset("single-deck"), SessionConfig(100_000, 1000, 100_000, 1), 200,
-                         found.exact_forms(), max_states=10)
+        analyse_strategy(
+            "f", cls, full, preset("single-deck"), SessionConfig(100_000, 1000, 100_000, 1), 200, found.exact_forms(), max_states=10
+        )
 
 
 # The report ----------------------------------------------------------------------------------
 
+
 def exact_section(report: Path) -> str:
     page = report.read_text(encoding="utf-8")
     start = page.find("<h2>Exact analysis</h2>")
-    return page[start:page.index("<h2>", start + 5)] if start >= 0 else ""
+    return page[start : page.index("<h2>", start + 5)] if start >= 0 else ""
 
 
 def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_path: Path, capsys) -> None:
-    strategies = [{"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 5}},
-                  {"name": "follow", "use": "flat", "params": {"side": "follow-last", "unit": 5}}]
+    strategies = [
+        {"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 5}},
+        {"name": "follow", "use": "flat", "params": {"side": "follow-last", "unit": 5}},
+    ]
     path = write(tmp_path, strategies, bankroll=50, rounds=20, table_min=5, table_max=50, count=4000)
     assert main(["run", str(path), "--out", str(tmp_path / "plain"), "--quiet", "--workers", "1"]) == 0
     assert exact_section(tmp_path / "plain" / "report.html") == ""  # not asked for
@@ -291,9 +342,14 @@ def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_
     assert "exact must be true or false, not 'yes'" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("use", "params"), [("martingale", {"side": "banker", "unit": 10}),
-                                              ("labouchere", {"side": "player", "unit": 10, "stop_loss": 40}),
-                                              ("oscars-grind", {"side": "banker", "unit": 10, "stop_win": 20})])
+@pytest.mark.parametrize(
+    ("use", "params"),
+    [
+        ("martingale", {"side": "banker", "unit": 10}),
+        ("labouchere", {"side": "player", "unit": 10, "stop_loss": 40}),
+        ("oscars-grind", {"side": "banker", "unit": 10, "stop_win": 20}),
+    ],
+)
 def test_dense_and_sparse_states_give_the_same_figures(use: str, params: dict, monkeypatch) -> None:
     config = SessionConfig(6000, 1000, 8000, 12)
     found = registry()

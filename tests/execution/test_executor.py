@@ -51,8 +51,15 @@ def reference_ledger(exp) -> tuple[pl.DataFrame, pl.DataFrame]:
     table = seeded_table(rules, exp.seed, 1, int(exp.shoes["count"]))
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, exp.session.shoes_per_session)
-    frames = [ledger_frame(run.label, run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
-                           tuple(multipliers), expected_values(rules)) for run in strategy_runs(exp)]
+    frames = [
+        ledger_frame(
+            run.label,
+            run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
+            tuple(multipliers),
+            expected_values(rules),
+        )
+        for run in strategy_runs(exp)
+    ]
     return table.to_frame(), pl.concat(frames)
 
 
@@ -93,8 +100,7 @@ def test_any_number_of_workers_writes_the_same_bytes(small_chunks: None, tmp_pat
     assert_frame_equal(two.rounds, in_memory.rounds)
 
 
-def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path: Path,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exp = experiment(shoes={"source": "seeded", "seed": [3, 4], "count": 10})
     chunked = run_experiment(exp)
     assert len(prepare(exp).chunks) > 2
@@ -120,12 +126,14 @@ def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) 
     """Ray in a process of its own (it takes over the process it starts in), with the same small chunks."""
     exp = experiment()
     run_to_folder(exp, tmp_path / "processes", workers=2)
-    script = ("import ray\nfrom baccarat.execution import chunks as chunking\nfrom baccarat.execution.runner import run_to_folder\n"
-              "from baccarat.experiment import load_experiment\n"
-              f"chunking.LEDGER_ROWS_PER_CHUNK = {chunking.LEDGER_ROWS_PER_CHUNK}\n"
-              "ray.init(num_cpus=2, include_dashboard=False, logging_level='ERROR')\n"
-              f"run_to_folder(load_experiment({EXPERIMENT!r}), {str(tmp_path / 'ray')!r}, workers=2, executor='ray')\n"
-              "ray.shutdown()\n")
+    script = (
+        "import ray\nfrom baccarat.execution import chunks as chunking\nfrom baccarat.execution.runner import run_to_folder\n"
+        "from baccarat.experiment import load_experiment\n"
+        f"chunking.LEDGER_ROWS_PER_CHUNK = {chunking.LEDGER_ROWS_PER_CHUNK}\n"
+        "ray.init(num_cpus=2, include_dashboard=False, logging_level='ERROR')\n"
+        f"run_to_folder(load_experiment({EXPERIMENT!r}), {str(tmp_path / 'ray')!r}, workers=2, executor='ray')\n"
+        "ray.shutdown()\n"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     for name in ("rounds.parquet", "ledger.parquet"):

@@ -23,13 +23,17 @@ from baccarat import interrupts
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 
-@pytest.mark.parametrize(("signum", "to_group", "workers"), [
-    (signal.SIGINT, True, "2"),   # Ctrl-C in a terminal: the whole group, workers included
-    (signal.SIGTERM, False, "2"),  # kill PID, or a job scheduler
-    (signal.SIGINT, True, "1"),
-    (signal.SIGTERM, True, "1"),
-    (signal.SIGHUP, False, "1"),   # the terminal closed
-])
+
+@pytest.mark.parametrize(
+    ("signum", "to_group", "workers"),
+    [
+        (signal.SIGINT, True, "2"),  # Ctrl-C in a terminal: the whole group, workers included
+        (signal.SIGTERM, False, "2"),  # kill PID, or a job scheduler
+        (signal.SIGINT, True, "1"),
+        (signal.SIGTERM, True, "1"),
+        (signal.SIGHUP, False, "1"),  # the terminal closed
+    ],
+)
 def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: bool, workers: str) -> None:
     process = start(tmp_path, "--workers", workers)
     try:
@@ -103,8 +107,10 @@ def test_a_worker_that_dies_ends_the_run_with_one_line_and_nothing_left(tmp_path
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 1
-    assert err == ("baccarat: error: a worker process stopped abruptly (killed, or out of memory); the run was abandoned "
-                   "and nothing was written; try again, with fewer --workers if memory is short\n")
+    assert err == (
+        "baccarat: error: a worker process stopped abruptly (killed, or out of memory); the run was abandoned "
+        "and nothing was written; try again, with fewer --workers if memory is short\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["long.yaml"]
 
 
@@ -126,13 +132,18 @@ sys.exit(main())
 
 
 @pytest.mark.parametrize(("which", "before"), [(1, True), (2, False)])
-def test_a_signal_while_the_workers_start_leaves_none_and_says_one_line(tmp_path: Path, which: int,
-                                                                         before: bool) -> None:
+def test_a_signal_while_the_workers_start_leaves_none_and_says_one_line(tmp_path: Path, which: int, before: bool) -> None:
     (tmp_path / "short.yaml").write_text(LONG.replace("200000", "20000"))
     semaphores = set(Path("/dev/shm").glob("sem.mp-*")) if Path("/dev/shm").is_dir() else set()
     code = SIGNAL_WHILE_A_WORKER_STARTS.format(which=which, before=before)
-    process = subprocess.Popen([sys.executable, "-c", code, "run", "short.yaml", "--out", "out", "--quiet", "--workers", "2"],
-                               cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", code, "run", "short.yaml", "--out", "out", "--quiet", "--workers", "2"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     try:
         _, err = process.communicate(timeout=120)
     finally:

@@ -61,9 +61,16 @@ def experiment(tmp_path: Path, strategies: list[dict], rules: str = "punto-banco
     plugins = tmp_path / "plugins"
     plugins.mkdir(exist_ok=True)
     (plugins / "odd_rounds.py").write_text(textwrap.dedent(PLUGIN), encoding="utf-8")
-    return load_experiment({"name": "columns", "rules": rules, "shoes": {"source": "seeded", "seed": 5, "count": 12},
-                            "session": {"bankroll": 500, "shoes_per_session": 2, "table_min": 10, "table_max": 500},
-                            "plugins_dir": str(plugins), "strategies": strategies})
+    return load_experiment(
+        {
+            "name": "columns",
+            "rules": rules,
+            "shoes": {"source": "seeded", "seed": 5, "count": 12},
+            "session": {"bankroll": 500, "shoes_per_session": 2, "table_min": 10, "table_max": 500},
+            "plugins_dir": str(plugins),
+            "strategies": strategies,
+        }
+    )
 
 
 FLAT_BANKER = {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}}
@@ -77,16 +84,33 @@ def per_bet(ledger: pl.DataFrame) -> list[str]:
     return [name for name in ledger.columns if name.startswith(("stake_", "net_"))]
 
 
-@pytest.mark.parametrize(("strategies", "rules", "columns"), [
-    ([FLAT_BANKER, MARTINGALE_BANKER], "punto-banco-8", []),  # one bet: stake_banker would be stake
-    ([FLAT_BANKER, FOLLOW_LAST], "punto-banco-8", ["stake_banker", "net_banker", "stake_player", "net_player"]),
-    ([FLAT_BANKER, TIE], "punto-banco-8-pairs", ["stake_banker", "net_banker", "stake_tie", "net_tie"]),
-    ([FLAT_BANKER, UNDECLARED], "punto-banco-8-pairs", ["stake_banker", "net_banker", "stake_player", "net_player",
-                                                        "stake_tie", "net_tie", "stake_player_pair", "net_player_pair",
-                                                        "stake_banker_pair", "net_banker_pair"]),
-])
-def test_per_bet_columns_are_written_for_the_bets_the_strategies_declare(tmp_path: Path, strategies: list[dict],
-                                                                         rules: str, columns: list[str]) -> None:
+@pytest.mark.parametrize(
+    ("strategies", "rules", "columns"),
+    [
+        ([FLAT_BANKER, MARTINGALE_BANKER], "punto-banco-8", []),  # one bet: stake_banker would be stake
+        ([FLAT_BANKER, FOLLOW_LAST], "punto-banco-8", ["stake_banker", "net_banker", "stake_player", "net_player"]),
+        ([FLAT_BANKER, TIE], "punto-banco-8-pairs", ["stake_banker", "net_banker", "stake_tie", "net_tie"]),
+        (
+            [FLAT_BANKER, UNDECLARED],
+            "punto-banco-8-pairs",
+            [
+                "stake_banker",
+                "net_banker",
+                "stake_player",
+                "net_player",
+                "stake_tie",
+                "net_tie",
+                "stake_player_pair",
+                "net_player_pair",
+                "stake_banker_pair",
+                "net_banker_pair",
+            ],
+        ),
+    ],
+)
+def test_per_bet_columns_are_written_for_the_bets_the_strategies_declare(
+    tmp_path: Path, strategies: list[dict], rules: str, columns: list[str]
+) -> None:
     run_to_folder(experiment(tmp_path, strategies, rules), tmp_path / "out")
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
     assert per_bet(ledger) == columns
@@ -112,7 +136,10 @@ def test_every_figure_is_the_same_with_every_per_bet_column(tmp_path: Path, monk
 
 def test_a_strategy_that_bets_where_it_does_not_declare_is_refused(tmp_path: Path) -> None:
     exp = experiment(tmp_path, [FLAT_BANKER, {"name": "liar", "use": "says-banker-bets-player"}])
-    with pytest.raises(StrategyError, match=r"strategy 'liar' staked on player, which its sides\(\) does not name "
-                                            r"\(banker\)"):
+    with pytest.raises(
+        StrategyError,
+        match=r"strategy 'liar' staked on player, which its sides\(\) does not name "
+        r"\(banker\)",
+    ):
         run_to_folder(exp, tmp_path / "out")
     assert not (tmp_path / "out").exists()

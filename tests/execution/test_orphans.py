@@ -74,8 +74,7 @@ def kill_all(process: subprocess.Popen[str], pids: list[int]) -> None:
         process.wait()
 
 
-def test_kill_9_of_the_run_leaves_no_worker_and_the_next_run_removes_its_folder(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_kill_9_of_the_run_leaves_no_worker_and_the_next_run_removes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     process = start(tmp_path, "--workers", "2")
     pids: list[int] = []
     try:
@@ -155,16 +154,24 @@ def closed_port() -> int:
 
 
 @pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
-@pytest.mark.parametrize(("address", "status", "said"), [
-    ("not a valid::address", 2, "baccarat: error: RAY_ADDRESS='not a valid::address' is not the address of a Ray cluster"),
-    ("127.0.0.1:{port}", 1, "baccarat: error: the Ray cluster at RAY_ADDRESS='127.0.0.1:{port}' cannot be reached"),
-])
+@pytest.mark.parametrize(
+    ("address", "status", "said"),
+    [
+        ("not a valid::address", 2, "baccarat: error: RAY_ADDRESS='not a valid::address' is not the address of a Ray cluster"),
+        ("127.0.0.1:{port}", 1, "baccarat: error: the Ray cluster at RAY_ADDRESS='127.0.0.1:{port}' cannot be reached"),
+    ],
+)
 def test_a_malformed_or_unreachable_ray_address_is_one_line(tmp_path: Path, address: str, status: int, said: str) -> None:
     port = closed_port()
     (tmp_path / "short.yaml").write_text(SHORT)
-    done = subprocess.run([sys.executable, "-c", CODE, "run", "short.yaml", "--executor", "ray", "--quiet", "--out", "out"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=60,
-                          env={**os.environ, "RAY_ADDRESS": address.format(port=port)})
+    done = subprocess.run(
+        [sys.executable, "-c", CODE, "run", "short.yaml", "--executor", "ray", "--quiet", "--out", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "RAY_ADDRESS": address.format(port=port)},
+    )
     assert done.returncode == status and done.stdout == ""
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(said.format(port=port)), done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["short.yaml"]
@@ -175,15 +182,22 @@ def test_a_run_under_an_address_space_limit_runs_or_says_memory_ran_out(tmp_path
     """1.5 to 2.5 GB are enough for this run (libraries reserve little under a limit); 0.8 GB is not: one line."""
     limit = int(gigabytes * 2**30)
     (tmp_path / "big.yaml").write_text(SHORT.replace("count: 3", "count: 20000"))
-    done = subprocess.run([sys.executable, "-c", CODE, "run", "big.yaml", "--quiet", "--workers", "1", "--out", "out"],
-                          cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)))
+    done = subprocess.run(
+        [sys.executable, "-c", CODE, "run", "big.yaml", "--quiet", "--workers", "1", "--out", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+    )
     if gigabytes >= 1.5:
         assert done.returncode == 0, done.stderr
         assert (tmp_path / "out" / "summary.csv").is_file()
         return
     assert done.returncode == 1 and done.stdout == ""
-    assert done.stderr == (f"baccarat: error: memory ran out within this process's limit of {gigabytes:.1f} GB of address "
-                           "space (ulimit -v); nothing was written; run fewer shoes or strategies, fewer --workers, "
-                           "or allow more memory\n")
+    assert done.stderr == (
+        f"baccarat: error: memory ran out within this process's limit of {gigabytes:.1f} GB of address "
+        "space (ulimit -v); nothing was written; run fewer shoes or strategies, fewer --workers, "
+        "or allow more memory\n"
+    )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.yaml"]

@@ -13,11 +13,12 @@ import pytest
 
 from baccarat.cli import main
 
-SMALL = ("name: small\nshoes: {seed: 5, count: 30}\nsession: {bankroll: 1000, table_min: 5, table_max: 200}\n"
-         "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
-         "  - use: martingale\n    params: {side: player, unit: 5}\n")
-TABLES = ["comparison.csv", "experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet", "sessions.parquet",
-          "summary.csv"]
+SMALL = (
+    "name: small\nshoes: {seed: 5, count: 30}\nsession: {bankroll: 1000, table_min: 5, table_max: 200}\n"
+    "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+    "  - use: martingale\n    params: {side: player, unit: 5}\n"
+)
+TABLES = ["comparison.csv", "experiment.yaml", "ledger.parquet", "manifest.json", "rounds.parquet", "sessions.parquet", "summary.csv"]
 
 
 @pytest.fixture
@@ -57,8 +58,14 @@ def on_a_terminal(folder: Path, *args: str, env: dict[str, str] | None = None) -
 
     main_side, terminal = os.openpty()
     fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))  # a new terminal has no width
-    process = subprocess.Popen([sys.executable, "-m", "baccarat", *args], cwd=folder, stdout=subprocess.PIPE,
-                               stderr=terminal, text=True, env={**os.environ, **(env or {})})
+    process = subprocess.Popen(
+        [sys.executable, "-m", "baccarat", *args],
+        cwd=folder,
+        stdout=subprocess.PIPE,
+        stderr=terminal,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
     os.close(terminal)
     screen = b""
     while True:
@@ -79,8 +86,9 @@ def test_a_first_run_says_it_compiles_then_the_bar_shows_from_the_start_to_every
     from baccarat.execution.compile_notice import MESSAGE
 
     # 6,000 shoes of one strategy: two chunks, played by two workers; kernels compiled into an empty cache first.
-    (tmp_path / "bar.yaml").write_text("name: bar\nshoes: {seed: 1, count: 6000}\n"
-                                       "strategies:\n  - use: flat\n    params: {side: banker, unit: 10}\n")
+    (tmp_path / "bar.yaml").write_text(
+        "name: bar\nshoes: {seed: 1, count: 6000}\nstrategies:\n  - use: flat\n    params: {side: banker, unit: 10}\n"
+    )
     cache = {"NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
     status, cold = on_a_terminal(tmp_path, "run", "bar.yaml", "--out", "cold", "--workers", "2", env=cache)
     assert status == 0 and cold.count(MESSAGE) == 1, cold

@@ -15,31 +15,42 @@ from baccarat.plugin.manager import clear_registry
 
 
 def experiment(tmp_path: Path, strategies: list[dict], **extra) -> Path:
-    data = {"name": "traced", "rules": "punto-banco-8", "shoes": {"source": "seeded", "seed": 11, "count": 6},
-            "session": {"bankroll": 300, "shoes_per_session": 2, "table_min": 10, "table_max": 200},
-            "strategies": strategies, **extra}
+    data = {
+        "name": "traced",
+        "rules": "punto-banco-8",
+        "shoes": {"source": "seeded", "seed": 11, "count": 6},
+        "session": {"bankroll": 300, "shoes_per_session": 2, "table_min": 10, "table_max": 200},
+        "strategies": strategies,
+        **extra,
+    }
     path = tmp_path / "experiment.yaml"
     path.write_text(yaml.safe_dump(data), encoding="utf-8")
     return path
 
 
 def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_state(tmp_path: Path, capsys) -> None:
-    path = experiment(tmp_path, [{"name": "flat", "use": "flat"},
-                                 {"name": "mart", "use": "martingale", "params": {"side": "follow-last", "unit": 10}}])
+    path = experiment(
+        tmp_path, [{"name": "flat", "use": "flat"}, {"name": "mart", "use": "martingale", "params": {"side": "follow-last", "unit": 10}}]
+    )
     assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     capsys.readouterr()
     assert main(["trace", str(path), "--strategy", "mart", "--session", "2"]) == 0
     out = capsys.readouterr().out.splitlines()
-    ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet").filter(
-        (pl.col("strategy") == "mart") & (pl.col("session") == 2)).sort("round")
+    ledger = (
+        pl.read_parquet(tmp_path / "out" / "ledger.parquet").filter((pl.col("strategy") == "mart") & (pl.col("session") == 2)).sort("round")
+    )
     assert out[0].startswith("strategy 'mart', session 2: ") and "shoes 3, 4" in out[0]
     assert out[1].split() == ["ROUND", "SHOE", "HAND", "OUTCOME", "BET", "STAKE", "NET", "BANKROLL", "STATE"]
     rows = [line.split() for line in out[2:]]
     assert len(rows) == ledger.height > 100
     stakes = []
     for row, expected in zip(rows, ledger.iter_rows(named=True), strict=True):
-        assert [int(row[0]), int(row[1]), int(row[2]), row[3]] == [expected["round"], expected["shoe"], expected["hand"],
-                                                                   expected["outcome"]]
+        assert [int(row[0]), int(row[1]), int(row[2]), row[3]] == [
+            expected["round"],
+            expected["shoe"],
+            expected["hand"],
+            expected["outcome"],
+        ]
         assert float(row[5]) == pytest.approx(float(expected["stake"]))
         assert float(row[6]) == pytest.approx(float(expected["net"]))
         assert float(row[7]) == pytest.approx(float(expected["bankroll"]))
@@ -61,11 +72,12 @@ def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, c
     path = experiment(tmp_path, [{"name": "martingale one", "use": "martingale"}])
     assert main(["trace", str(path), "--strategy", "martingale on"]) == 2
     err = capsys.readouterr().err
-    assert err == ("baccarat: error: the experiment has no strategy labelled 'martingale on' (did you mean "
-                   "'martingale one'?); its strategies are 'martingale one'\n")
+    assert err == (
+        "baccarat: error: the experiment has no strategy labelled 'martingale on' (did you mean "
+        "'martingale one'?); its strategies are 'martingale one'\n"
+    )
     assert main(["trace", str(path), "--strategy", "martingale one", "--session", "4"]) == 2
-    assert capsys.readouterr().err == ("baccarat: error: --session 4 is not a session of this experiment: "
-                                       "its sessions are 1 to 3\n")
+    assert capsys.readouterr().err == ("baccarat: error: --session 4 is not a session of this experiment: its sessions are 1 to 3\n")
 
 
 WRONG_TWIN = """
@@ -116,12 +128,14 @@ def test_check_names_the_first_difference_with_both_stakes_and_states(tmp_path: 
     rules = preset(RULES)
     table = seeded_table_fast(rules, SEED, 1, 30)
     cls, params = registry([folder]).configure("plus-two", {"side": "banker", "unit": 10})
-    ref = run_strategy(StrategyRun("x", cls, params), table, settlement_table(table, rules), rules, CONFIGS[0], SEED,
-                       session_bounds(table, 1))
+    ref = run_strategy(
+        StrategyRun("x", cls, params), table, settlement_table(table, rules), rules, CONFIGS[0], SEED, session_bounds(table, 1)
+    )
     lost = next(k for k in range(len(ref["net"]) - 1) if ref["net"][k] < 0 and ref["session"][k + 1] == ref["session"][k])
     row = lost + 1
-    assert (f"at session {ref['session'][row]}, shoe {ref['shoe'][row]}, hand {ref['hand'][row]}, "
-            f"round {ref['round'][row]} (columns") in out
+    assert (
+        f"at session {ref['session'][row]}, shoe {ref['shoe'][row]}, hand {ref['hand'][row]}, round {ref['round'][row]} (columns"
+    ) in out
     assert f"reference: stake {ref['stake'][row] / 100:.2f}" in out and "stake 20.00" in out
     assert "state after the round: stake=" in out and "progression [" in out
     assert ref["stake"][row] == 3000  # the reference: one unit plus two after the loss
@@ -138,19 +152,24 @@ def test_check_a_built_in_selector_and_what_has_no_twin(capsys) -> None:
     assert "(did you mean 'martingale'?)" in capsys.readouterr().err
 
 
-def test_a_run_warns_of_a_twin_that_fails_its_parity_check_and_plays_the_reference(tmp_path: Path, capsys,
-                                                                                    monkeypatch) -> None:
+def test_a_run_warns_of_a_twin_that_fails_its_parity_check_and_plays_the_reference(tmp_path: Path, capsys, monkeypatch) -> None:
     folder = tmp_path / "plugins"
     folder.mkdir()
     (folder / "wrong.py").write_text(textwrap.dedent(WRONG_TWIN), encoding="utf-8")
-    path = experiment(tmp_path, [{"name": "plus two", "use": "plus-two", "params": {"side": "banker", "unit": 10}},
-                                 {"name": "mart", "use": "martingale"}], plugins_dir="plugins")
+    path = experiment(
+        tmp_path,
+        [{"name": "plus two", "use": "plus-two", "params": {"side": "banker", "unit": 10}}, {"name": "mart", "use": "martingale"}],
+        plugins_dir="plugins",
+    )
     clear_registry()
     monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # a run this small plays the reference otherwise, and checks no twin
     assert main(["run", str(path), "--out", str(tmp_path / "compiled"), "--quiet", "--workers", "1"]) == 0
     err = capsys.readouterr().err
-    assert re.search(r"baccarat: warning: strategy 'plus two' runs on the reference engine: its compiled twin differs "
-                     r"from the reference at session \d+, shoe \d+, hand \d+, round \d+\n", err), err
+    assert re.search(
+        r"baccarat: warning: strategy 'plus two' runs on the reference engine: its compiled twin differs "
+        r"from the reference at session \d+, shoe \d+, hand \d+, round \d+\n",
+        err,
+    ), err
     assert "'mart'" not in err
     monkeypatch.setenv("BACCARAT_NO_FAST_PATH", "1")
     assert main(["run", str(path), "--out", str(tmp_path / "reference"), "--quiet", "--workers", "1"]) == 0

@@ -51,8 +51,9 @@ def run_limited(folder: Path, max_bytes: int, *args: str) -> subprocess.Complete
 def test_an_output_folder_under_a_file_is_refused_before_the_run(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "notes.txt").write_text("mine")
     assert main(["run", "exp.yaml", "--out", "notes.txt/run", "--quiet"]) == 2
-    assert capsys.readouterr().err == ("baccarat: error: the output folder notes.txt/run cannot be made: "
-                                       f"{work / 'notes.txt'} is not a folder; choose another --out\n")
+    assert capsys.readouterr().err == (
+        f"baccarat: error: the output folder notes.txt/run cannot be made: {work / 'notes.txt'} is not a folder; choose another --out\n"
+    )
     assert names(work) == ["exp.yaml", "notes.txt"]
 
 
@@ -64,21 +65,25 @@ def test_a_folder_that_refuses_new_folders_is_exit_1_before_the_run(work: Path, 
     assert err.count("\n") == 1 and names(work) == ["exp.yaml"]
 
 
-def test_a_folder_without_write_permission_is_exit_1(work: Path, monkeypatch: pytest.MonkeyPatch,
-                                                     capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_folder_without_write_permission_is_exit_1(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     def refused(*args: object, **kwargs: object) -> str:
         raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
     monkeypatch.setattr(outfolder.tempfile, "mkdtemp", refused)
     assert main(["run", "exp.yaml", "--out", "runs/one", "--quiet"]) == 1
-    assert capsys.readouterr().err == ("baccarat: error: the output folder runs/one cannot be made: "
-                                       f"{work} refuses new folders (Permission denied (the folder cannot be written to)); "
-                                       "choose another --out\n")
+    assert capsys.readouterr().err == (
+        "baccarat: error: the output folder runs/one cannot be made: "
+        f"{work} refuses new folders (Permission denied (the folder cannot be written to)); "
+        "choose another --out\n"
+    )
     assert names(work) == ["exp.yaml"]
 
 
-def test_a_full_disk_while_the_report_is_written_leaves_nothing(work: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_full_disk_while_the_report_is_written_leaves_nothing(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     import baccarat.results.report
 
     real = baccarat.results.report._write_atomic
@@ -90,8 +95,9 @@ def test_a_full_disk_while_the_report_is_written_leaves_nothing(work: Path, monk
 
     monkeypatch.setattr(baccarat.results.report, "_write_atomic", full)
     assert main(["run", "exp.yaml", "--out", "deep/er/run", "--quiet"]) == 1
-    assert capsys.readouterr().err == ("baccarat: error: deep/er/run: cannot write the results: No space left on device "
-                                       "(the disk is full); nothing was left behind\n")
+    assert capsys.readouterr().err == (
+        "baccarat: error: deep/er/run: cannot write the results: No space left on device (the disk is full); nothing was left behind\n"
+    )
     assert names(work) == ["exp.yaml"]  # the folders made for the run are gone too
 
 
@@ -100,24 +106,39 @@ def test_files_that_outgrow_the_limit_end_the_run_with_one_line_and_nothing_left
     (tmp_path / "exp.yaml").write_text(LARGE)
     done = run_limited(tmp_path, 200_000, "run", "exp.yaml", "--out", "out", "--quiet")
     assert done.returncode == 1
-    assert done.stderr == ("baccarat: error: out: cannot write the results: File too large "
-                           "(larger than this system allows a file to be); nothing was left behind\n")
+    assert done.stderr == (
+        "baccarat: error: out: cannot write the results: File too large "
+        "(larger than this system allows a file to be); nothing was left behind\n"
+    )
     assert names(tmp_path) == ["exp.yaml"]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
 def test_a_shoe_file_that_cannot_be_finished_leaves_the_old_one(tmp_path: Path) -> None:
     (tmp_path / "shoes.txt").write_text("# the shoes of last week\n")
-    done = run_limited(tmp_path, 20_000, "shoes", "generate", "--rules", "punto-banco-8", "--count", "200", "--seed", "1",
-                       "--out", "shoes.txt", "--force", "--quiet")
+    done = run_limited(
+        tmp_path,
+        20_000,
+        "shoes",
+        "generate",
+        "--rules",
+        "punto-banco-8",
+        "--count",
+        "200",
+        "--seed",
+        "1",
+        "--out",
+        "shoes.txt",
+        "--force",
+        "--quiet",
+    )
     assert done.returncode == 1
     assert done.stderr.startswith("baccarat: error: shoes.txt: cannot write the shoe file: File too large")
     assert done.stderr.count("\n") == 1
     assert names(tmp_path) == ["shoes.txt"] and (tmp_path / "shoes.txt").read_text() == "# the shoes of last week\n"
 
 
-def test_a_device_or_pipe_is_never_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                            capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_device_or_pipe_is_never_replaced(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.chdir(tmp_path)
     os.mkfifo(tmp_path / "pipe")
     assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "1", "--seed", "1", "--out", "pipe", "--force"]) == 2
@@ -141,13 +162,16 @@ def test_a_previous_run_holding_the_users_files_is_not_replaced(work: Path, caps
     (work / "out" / "notes.txt").write_text("mine")
     (work / "out" / "extra").mkdir()
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
-    assert capsys.readouterr().err == ("baccarat: error: the output folder out holds a previous run and also extra, notes.txt, "
-                                       "which replacing the run would delete; move them or choose another --out\n")
+    assert capsys.readouterr().err == (
+        "baccarat: error: the output folder out holds a previous run and also extra, notes.txt, "
+        "which replacing the run would delete; move them or choose another --out\n"
+    )
     assert (work / "out" / "notes.txt").read_text() == "mine"
 
 
-def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(work: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                           capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     files = [p for p in (work / "out").rglob("*") if p.is_file()]  # the ledger and rounds are folders of parts
     before = {str(p.relative_to(work)): p.read_bytes() for p in files}
@@ -166,8 +190,9 @@ def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(work
     assert names(work) == listed
 
 
-def test_a_saved_run_whose_shoe_file_has_moved_still_rebuilds_its_report(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_saved_run_whose_shoe_file_has_moved_still_rebuilds_its_report(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     shoes = Path(__file__).resolve().parents[2] / "configs" / "shoes" / "sample-cards.txt"
     (tmp_path / "shoes.txt").write_bytes(shoes.read_bytes())

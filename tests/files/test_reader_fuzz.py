@@ -23,12 +23,52 @@ from baccarat.table.rules import load_rules
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 # Pieces of real experiment files, so that the fuzzing reaches past the YAML parser into the checks.
-PIECES = ["name: x\n", "rules: punto-banco-8\n", "rules: {decks: 6, commission: 4%}\n", "shoes:\n", "  seed: 7\n",
-          "  count: 3\n", "  source: recorded\n", "  format: cards\n", "  path: s.txt\n", "session:\n", "  bankroll: 100\n",
-          "  table_min: 10\n", "  table_max: 50\n", "  shoes_per_session: 2\n", "strategies:\n", "  - use: flat\n",
-          "  - use: martingale\n", "    params: {side: banker, unit: 10}\n", "    params: {side: streak, length: 0}\n",
-          "    grid: {unit: [10, 20]}\n", "    name: a\n", "plugins_dir: .\n", "&a ", "*a\n", "!!python/name:os.system ",
-          "- ", "? ", ": ", "{", "}", "[", "]", "'", '"', "\t", "\n", " ", "-1", "1e9", "nan", "~", "yes", "9:1", "\ufeff"]
+PIECES = [
+    "name: x\n",
+    "rules: punto-banco-8\n",
+    "rules: {decks: 6, commission: 4%}\n",
+    "shoes:\n",
+    "  seed: 7\n",
+    "  count: 3\n",
+    "  source: recorded\n",
+    "  format: cards\n",
+    "  path: s.txt\n",
+    "session:\n",
+    "  bankroll: 100\n",
+    "  table_min: 10\n",
+    "  table_max: 50\n",
+    "  shoes_per_session: 2\n",
+    "strategies:\n",
+    "  - use: flat\n",
+    "  - use: martingale\n",
+    "    params: {side: banker, unit: 10}\n",
+    "    params: {side: streak, length: 0}\n",
+    "    grid: {unit: [10, 20]}\n",
+    "    name: a\n",
+    "plugins_dir: .\n",
+    "&a ",
+    "*a\n",
+    "!!python/name:os.system ",
+    "- ",
+    "? ",
+    ": ",
+    "{",
+    "}",
+    "[",
+    "]",
+    "'",
+    '"',
+    "\t",
+    "\n",
+    " ",
+    "-1",
+    "1e9",
+    "nan",
+    "~",
+    "yes",
+    "9:1",
+    "\ufeff",
+]
 yamlish = st.lists(st.sampled_from(PIECES), max_size=25).map("".join)
 
 
@@ -73,8 +113,16 @@ def test_rules_file_reader_on_arbitrary_text(text: str) -> None:
 
 
 @FUZZ
-@given(text=st.one_of(st.text(max_size=80), st.builds(lambda k, v: f"{k}={v}", st.sampled_from(
-    ["session.bankroll", "strategies.0.params.unit", "shoes.seed", "rules.decks", "strategies.5", "", ".", "a..b"]), yamlish)))
+@given(
+    text=st.one_of(
+        st.text(max_size=80),
+        st.builds(
+            lambda k, v: f"{k}={v}",
+            st.sampled_from(["session.bankroll", "strategies.0.params.unit", "shoes.seed", "rules.decks", "strategies.5", "", ".", "a..b"]),
+            yamlish,
+        ),
+    )
+)
 def test_overrides_on_arbitrary_text(text: str) -> None:
     try:
         parse_override(text)
@@ -97,12 +145,15 @@ def run_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(name=st.sampled_from(["ledger.parquet/00000-0000000.parquet", "manifest.json", "experiment.yaml",
-                             "rounds.parquet/0000000.parquet"]),
-       data=st.one_of(st.binary(max_size=300), st.text(max_size=200).map(str.encode)),
-       keep=st.integers(0, 4000), flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 255)), max_size=20))
-def test_report_on_a_damaged_run_folder(run_folder: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes,
-                                        keep: int, flips: list[tuple[int, int]]) -> None:
+@given(
+    name=st.sampled_from(["ledger.parquet/00000-0000000.parquet", "manifest.json", "experiment.yaml", "rounds.parquet/0000000.parquet"]),
+    data=st.one_of(st.binary(max_size=300), st.text(max_size=200).map(str.encode)),
+    keep=st.integers(0, 4000),
+    flips=st.lists(st.tuples(st.integers(0, 10**6), st.integers(1, 255)), max_size=20),
+)
+def test_report_on_a_damaged_run_folder(
+    run_folder: Path, capsys: pytest.CaptureFixture[str], name: str, data: bytes, keep: int, flips: list[tuple[int, int]]
+) -> None:
     with tempfile.TemporaryDirectory() as folder:
         damaged = Path(folder) / "run"
         shutil.copytree(run_folder, damaged)
@@ -120,24 +171,73 @@ def test_report_on_a_damaged_run_folder(run_folder: Path, capsys: pytest.Capture
         assert status in (0, 2), err
         lines = err.splitlines()
         assert "Traceback" not in err and all(line.startswith("baccarat: warning: ") for line in lines[:-1] if status), err
-        assert (len(lines) >= 1 and lines[-1].startswith("baccarat: error: ")) if status else \
-            all(line.startswith("baccarat: warning: ") for line in lines), err
+        assert (
+            (len(lines) >= 1 and lines[-1].startswith("baccarat: error: "))
+            if status
+            else all(line.startswith("baccarat: warning: ") for line in lines)
+        ), err
 
 
 # Command lines -------------------------------------------------------------------------------
 
-TOKENS = ["odds", "shoes", "check", "generate", "roads", "report", "strategies", "--json", "--rules", "--decks",
-          "--remaining", "--format", "cards", "outcomes", "rounds", "--shoe", "--count", "--seed", "--out", "--force",
-          "--baseline", "--roads", "--plugins-dir", "punto-banco-8", "single-deck", "x.yaml", "shoes.txt", "run-folder",
-          "0", "1", "-1", "8", "9", "A=0", "T=300,K=-2", "1,x", "", " ", "--", "-h", "\u00e9", "nan", "1e99"]
+TOKENS = [
+    "odds",
+    "shoes",
+    "check",
+    "generate",
+    "roads",
+    "report",
+    "strategies",
+    "--json",
+    "--rules",
+    "--decks",
+    "--remaining",
+    "--format",
+    "cards",
+    "outcomes",
+    "rounds",
+    "--shoe",
+    "--count",
+    "--seed",
+    "--out",
+    "--force",
+    "--baseline",
+    "--roads",
+    "--plugins-dir",
+    "punto-banco-8",
+    "single-deck",
+    "x.yaml",
+    "shoes.txt",
+    "run-folder",
+    "0",
+    "1",
+    "-1",
+    "8",
+    "9",
+    "A=0",
+    "T=300,K=-2",
+    "1,x",
+    "",
+    " ",
+    "--",
+    "-h",
+    "\u00e9",
+    "nan",
+    "1e99",
+]
 
 
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(args=st.builds(lambda first, rest: first + rest,
-                      st.sampled_from([["odds"], ["shoes", "check"], ["shoes", "generate"], ["roads"], ["report"], ["strategies"]]),
-                      st.lists(st.sampled_from(TOKENS), max_size=7)))
-def test_any_command_line_gives_a_result_or_one_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                                    capsys: pytest.CaptureFixture[str], args: list[str]) -> None:
+@given(
+    args=st.builds(
+        lambda first, rest: first + rest,
+        st.sampled_from([["odds"], ["shoes", "check"], ["shoes", "generate"], ["roads"], ["report"], ["strategies"]]),
+        st.lists(st.sampled_from(TOKENS), max_size=7),
+    )
+)
+def test_any_command_line_gives_a_result_or_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str]
+) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "x.yaml").write_text("decks: 6\n")
     (tmp_path / "shoes.txt").write_text("AS 2H 3D 4C 5S 6H\nBPT\n")

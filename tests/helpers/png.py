@@ -13,4 +13,3 @@ def png_size(data: bytes) -> tuple[int, int]:
     length, kind = struct.unpack(">I4s", data[8:16])
     assert kind == b"IHDR" and length == 13
     return struct.unpack(">II", data[16:24])
-

@@ -23,19 +23,31 @@ def scripted(outcomes: str, shoe_lengths: list[int] | None = None) -> RoundTable
     assert sum(shoe_lengths) == len(codes)
     shoes, start = [], 0
     for shoe_id, length in enumerate(shoe_lengths, start=1):
-        shoes.append((shoe_id, codes[start:start + length]))
+        shoes.append((shoe_id, codes[start : start + length]))
         start += length
     return RoundTable.from_outcomes(shoes)
 
 
-def play(use: str, outcomes: str | RoundTable, bankroll: float = 1000, table_min: float = 10, table_max: float = 1000,
-         shoes_per_session: int = 1, shoe_lengths: list[int] | None = None, rules: str = "punto-banco-8",
-         label: str | None = None, seed: int = 1, plugins_dirs: tuple[Path, ...] = (), **params) -> dict[str, np.ndarray]:
+def play(
+    use: str,
+    outcomes: str | RoundTable,
+    bankroll: float = 1000,
+    table_min: float = 10,
+    table_max: float = 1000,
+    shoes_per_session: int = 1,
+    shoe_lengths: list[int] | None = None,
+    rules: str = "punto-banco-8",
+    label: str | None = None,
+    seed: int = 1,
+    plugins_dirs: tuple[Path, ...] = (),
+    **params,
+) -> dict[str, np.ndarray]:
     """Play strategy ``use`` (with the plugins of ``plugins_dirs`` too) on scripted outcomes; return its ledger columns."""
     the_rules = preset(rules)
     table = outcomes if isinstance(outcomes, RoundTable) else scripted(outcomes, shoe_lengths)
-    config = SessionConfig(int(Decimal(str(bankroll)) * 100), int(Decimal(str(table_min)) * 100),
-                           int(Decimal(str(table_max)) * 100), shoes_per_session)
+    config = SessionConfig(
+        int(Decimal(str(bankroll)) * 100), int(Decimal(str(table_min)) * 100), int(Decimal(str(table_max)) * 100), shoes_per_session
+    )
     probe = default_session(the_rules, config.bankroll_cents, config.table_min_cents, config.table_max_cents)
     cls, full = (registry(list(plugins_dirs)) if plugins_dirs else registry()).resolve(use, params, probe)
     run = StrategyRun(label or use, cls, full)
@@ -57,4 +69,3 @@ def sides(cols) -> list[str]:
         placed = [bet for bet in ("banker", "player", "tie") if cols[f"stake_{bet}"][i]]
         out.append(placed[0][0].upper() if placed else "-")
     return out
-

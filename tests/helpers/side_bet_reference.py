@@ -77,12 +77,14 @@ def end_distribution(values: Sequence[int]) -> dict[End, Fraction]:
 
 def dragon_bonus(side: str) -> Callable[[End], Fraction | None]:
     """Dragon Bonus on ``side``: its result per unit staked on a round's end (None: loses)."""
+
     def result(end: End) -> Fraction:
         pt, bt, _, _, natural = end
         margin = pt - bt if side == "player" else bt - pt
         if natural:
             return Fraction(1) if margin > 0 else Fraction(0) if margin == 0 else Fraction(-1)
         return Fraction({9: 30, 8: 10, 7: 6, 6: 4, 5: 2, 4: 1}.get(margin, -1))
+
     return result
 
 

@@ -63,8 +63,9 @@ def stake_of(name: str, state: dict, unit: Fraction) -> Fraction:
     return state["stake"]
 
 
-def next_state(name: str, state: dict, unit: Fraction, won: bool, net: Fraction, asked: Fraction,
-               params: dict, table_min: Fraction) -> dict:
+def next_state(
+    name: str, state: dict, unit: Fraction, won: bool, net: Fraction, asked: Fraction, params: dict, table_min: Fraction
+) -> dict:
     s = dict(state)
     if name == "flat":
         return s
@@ -125,9 +126,20 @@ def choose(selector: str, shoe: list[str], params: dict, coin) -> str | None:
     raise ValueError(selector)
 
 
-def play_session(name: str, selector: str, shoes: list[list[tuple[str, bool, bool]]], *, bankroll: Fraction,
-                 table_min: Fraction, table_max: Fraction, unit: Fraction, params: dict, coin=None,
-                 commission: Fraction = Fraction(1, 20), tie_pays: Fraction = Fraction(8)) -> list[tuple[Fraction, Fraction, bool]]:
+def play_session(
+    name: str,
+    selector: str,
+    shoes: list[list[tuple[str, bool, bool]]],
+    *,
+    bankroll: Fraction,
+    table_min: Fraction,
+    table_max: Fraction,
+    unit: Fraction,
+    params: dict,
+    coin=None,
+    commission: Fraction = Fraction(1, 20),
+    tie_pays: Fraction = Fraction(8),
+) -> list[tuple[Fraction, Fraction, bool]]:
     """Return ``(stake, bankroll after, capped)`` for each round of one session."""
     rows = []
     state = first_state(name, unit, params)

@@ -67,8 +67,10 @@ CASES = [
     (preset("punto-banco-8-pairs"), STANDARD),
     (preset("ez-baccarat-8"), EZ),
     (preset("super-6-8"), SUPER_6),
-    (rules_from_mapping({"name": "four-percent-tie-nine", "commission": "4%", "tie_pays": "9:1"}, preset("punto-banco-8")),
-     FOUR_PERCENT_TIE_NINE),
+    (
+        rules_from_mapping({"name": "four-percent-tie-nine", "commission": "4%", "tie_pays": "9:1"}, preset("punto-banco-8")),
+        FOUR_PERCENT_TIE_NINE,
+    ),
 ]
 
 
@@ -89,8 +91,10 @@ def hand_table() -> RoundTable:
 
 def test_the_hands_end_as_their_comments_say() -> None:
     ends = {key: play_round([parse_card(t) for t in cards.split()]) for key, cards in HANDS.items()}
-    summary = {key: (r.outcome, r.player_total, len(r.player), r.banker_total, len(r.banker), r.player_pair, r.banker_pair)
-               for key, r in ends.items()}
+    summary = {
+        key: (r.outcome, r.player_total, len(r.player), r.banker_total, len(r.banker), r.player_pair, r.banker_pair)
+        for key, r in ends.items()
+    }
     assert summary == {
         "A": ("banker", 6, 2, 7, 3, True, True),
         "B": ("player", 8, 3, 7, 2, False, False),
@@ -135,14 +139,25 @@ def test_commission_on_a_small_stake_is_kept_exactly() -> None:
 SHOE = "2S 3H 3D 4C 7S KH KD AS 5H".split()  # nine cards that can make every kind of end, pairs included
 
 
-@pytest.mark.parametrize("rules", [
-    preset("punto-banco-8-pairs"),
-    preset("ez-baccarat-8"),
-    preset("super-6-8"),
-    rules_from_mapping({"name": "everything", "commission": "4%", "tie_pays": "9:1", "banker_three_card_seven_pushes": True,
-                        "banker_six_pays": "1:2",
-                        "side_bets": {"player_pair": "11:1", "banker_pair": "5:1", "dragon7": "40:1", "panda8": "25:1"}}),
-], ids=lambda r: r.name)
+@pytest.mark.parametrize(
+    "rules",
+    [
+        preset("punto-banco-8-pairs"),
+        preset("ez-baccarat-8"),
+        preset("super-6-8"),
+        rules_from_mapping(
+            {
+                "name": "everything",
+                "commission": "4%",
+                "tie_pays": "9:1",
+                "banker_three_card_seven_pushes": True,
+                "banker_six_pays": "1:2",
+                "side_bets": {"player_pair": "11:1", "banker_pair": "5:1", "dragon7": "40:1", "panda8": "25:1"},
+            }
+        ),
+    ],
+    ids=lambda r: r.name,
+)
 def test_settlement_over_every_possible_deal_averages_to_the_exact_value(rules: Rules) -> None:
     cards = [parse_card(t) for t in SHOE]
     rounds = [play_round(order) for order in itertools.permutations(cards, 6)]
@@ -156,6 +171,7 @@ def test_settlement_over_every_possible_deal_averages_to_the_exact_value(rules: 
 
 
 # --- refused before the run ------------------------------------------------------------
+
 
 def test_a_bet_the_rules_do_not_offer_is_refused() -> None:
     with pytest.raises(RulesError, match=r"'dragon7' is not offered by the rules 'punto-banco-8'.*offer banker, player, tie$"):
@@ -185,8 +201,11 @@ def test_outcome_only_tables_settle_only_what_the_winner_decides() -> None:
 
 def experiment_yaml(tmp_path, rules: str, side: str) -> str:
     path = tmp_path / "bad.yaml"
-    path.write_text(f"name: bad\nrules: {rules}\nshoes: {{source: seeded, seed: 1, count: 2}}\n"
-                    f"strategies:\n  - name: flat\n    use: flat\n    params: {{side: {side}, unit: 10}}\n", encoding="utf-8")
+    path.write_text(
+        f"name: bad\nrules: {rules}\nshoes: {{source: seeded, seed: 1, count: 2}}\n"
+        f"strategies:\n  - name: flat\n    use: flat\n    params: {{side: {side}, unit: 10}}\n",
+        encoding="utf-8",
+    )
     return str(path)
 
 
@@ -201,18 +220,26 @@ def test_the_command_refuses_an_unoffered_bet_before_running(tmp_path, capsys) -
 
 # --- expected result in the ledger -----------------------------------------------------
 
+
 def test_run_ledger_carries_the_expected_result_of_the_bets_placed(tmp_path) -> None:
-    experiment = load_experiment({
-        "name": "ev", "rules": "ez-baccarat-8", "shoes": {"source": "seeded", "seed": 3, "count": 20},
-        "session": {"bankroll": 100, "table_min": 5, "table_max": 1000},
-        "strategies": [{"name": "banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
-                       {"name": "dragon", "use": "martingale", "params": {"side": "dragon7", "unit": 5}}],
-    })
+    experiment = load_experiment(
+        {
+            "name": "ev",
+            "rules": "ez-baccarat-8",
+            "shoes": {"source": "seeded", "seed": 3, "count": 20},
+            "session": {"bankroll": 100, "table_min": 5, "table_max": 1000},
+            "strategies": [
+                {"name": "banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+                {"name": "dragon", "use": "martingale", "params": {"side": "dragon7", "unit": 5}},
+            ],
+        }
+    )
     ledger = run_experiment(experiment).ledger
     ev = bet_odds(experiment.rules)
     stakes = ledger.select(pl.col("stake_banker").cast(pl.Float64), pl.col("stake_dragon7").cast(pl.Float64))
-    wanted = (stakes["stake_banker"] * float(ev["banker"].expected_value)
-              + stakes["stake_dragon7"] * float(ev["dragon7"].expected_value)).to_numpy()
+    wanted = (
+        stakes["stake_banker"] * float(ev["banker"].expected_value) + stakes["stake_dragon7"] * float(ev["dragon7"].expected_value)
+    ).to_numpy()
     assert np.allclose(ledger["expected_net"].to_numpy(), wanted, rtol=0, atol=1e-9)
     sitting_out = ledger.filter(pl.col("stake") == 0)
     assert sitting_out.height > 0 and (sitting_out["expected_net"] == 0).all()

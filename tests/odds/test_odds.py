@@ -29,6 +29,7 @@ def reference(decks: int) -> dict[str, Fraction]:
 
 # --- published figures ----------------------------------------------------------------
 
+
 def test_eight_deck_probabilities_and_edges_match_the_published_figures() -> None:
     events = round_odds(shoe_counts(8)).events()
     assert float(events["banker"]) == pytest.approx(0.458597423, abs=5e-10)
@@ -64,8 +65,11 @@ def test_variant_edges_match_the_published_figures() -> None:
 
 # --- the point-value reference: full and depleted shoes ---------------------------------
 
-@pytest.mark.parametrize("decks", [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow),
-                                   pytest.param(6, marks=pytest.mark.slow), 8])
+
+@pytest.mark.parametrize(
+    "decks",
+    [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow), 8],
+)
 def test_full_shoes_equal_the_reference_exactly(decks: int) -> None:
     events = round_odds(shoe_counts(decks)).events()
     ref = reference(decks)
@@ -103,10 +107,23 @@ RULE_SETS = [
     preset("punto-banco-8-pairs"),
     preset("ez-baccarat-8"),
     preset("super-6-8"),
-    rules_from_mapping({"name": "four-percent-tie-nine-pairs", "commission": "4%", "tie_pays": "9:1",
-                        "side_bets": {"player_pair": "11:1", "banker_pair": "11:1"}}),
-    rules_from_mapping({"name": "super-6-ez", "commission": 0, "banker_six_pays": "1:2", "banker_three_card_seven_pushes": True,
-                        "side_bets": {"dragon7": "40:1", "panda8": "25:1", "player_pair": "11:1"}}),
+    rules_from_mapping(
+        {
+            "name": "four-percent-tie-nine-pairs",
+            "commission": "4%",
+            "tie_pays": "9:1",
+            "side_bets": {"player_pair": "11:1", "banker_pair": "11:1"},
+        }
+    ),
+    rules_from_mapping(
+        {
+            "name": "super-6-ez",
+            "commission": 0,
+            "banker_six_pays": "1:2",
+            "banker_three_card_seven_pushes": True,
+            "side_bets": {"dragon7": "40:1", "panda8": "25:1", "player_pair": "11:1"},
+        }
+    ),
 ]
 
 
@@ -166,8 +183,10 @@ def test_every_bet_equals_rank_brute_force_exactly(rules: Rules, counts: list[in
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.dictionaries(st.integers(1, 13), st.integers(1, 4), min_size=2, max_size=5).filter(lambda c: sum(c.values()) >= 6),
-       st.sampled_from(RULE_SETS))
+@given(
+    st.dictionaries(st.integers(1, 13), st.integers(1, 4), min_size=2, max_size=5).filter(lambda c: sum(c.values()) >= 6),
+    st.sampled_from(RULE_SETS),
+)
 def test_random_small_compositions_equal_rank_brute_force(by_rank: dict[int, int], rules: Rules) -> None:
     counts = [by_rank.get(rank, 0) for rank in range(1, 14)]
     exact = bet_odds(rules, counts)
@@ -175,6 +194,7 @@ def test_random_small_compositions_equal_rank_brute_force(by_rank: dict[int, int
 
 
 # --- each variant's edge, derived here from the reference's event probabilities -----------
+
 
 def test_each_variant_edge_derives_from_the_event_probabilities() -> None:
     ref = reference(8)
@@ -211,6 +231,7 @@ def test_ez_banker_pushes_on_ties_and_on_three_card_sevens() -> None:
 
 
 # --- the API --------------------------------------------------------------------------
+
 
 def test_fast_values_equal_the_exact_fractions_on_depleted_eight_deck_shoes() -> None:
     rules = dataclasses.replace(priced_rules(preset("ez-baccarat-8")), tie_pays=F(9))

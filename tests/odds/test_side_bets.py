@@ -36,8 +36,7 @@ from baccarat.table.cards import make_card, parse_card
 from baccarat.table.dealer import play_round
 from baccarat.table.rules import Rules, preset, rules_from_mapping
 
-NEW_BETS = ("dragon_bonus_player", "dragon_bonus_banker", "either_pair", "perfect_pair", "big", "small", "lucky_6",
-            "super_six")
+NEW_BETS = ("dragon_bonus_player", "dragon_bonus_banker", "either_pair", "perfect_pair", "big", "small", "lucky_6", "super_six")
 SIDE_RULES = preset("punto-banco-8-side-bets")
 SIX_CARDS_8_DECKS = math.perm(416, 6)
 
@@ -47,6 +46,7 @@ def ev(bet: str, counts, rules: Rules = SIDE_RULES) -> Fraction:
 
 
 # --- the preset and the registry ---------------------------------------------------------------
+
 
 def test_the_preset_offers_every_new_side_bet_with_the_standard_main_bets() -> None:
     assert set(NEW_BETS) <= set(SIDE_RULES.bets)
@@ -66,8 +66,10 @@ def test_the_built_in_bets_are_registered_through_the_hook_in_the_documented_ord
 
 
 def test_pay_tables_read_from_rules_standard_mappings_and_single_payouts() -> None:
-    rules = rules_from_mapping({"side_bets": {"dragon_bonus_player": "standard", "lucky_6": {"three_cards": "23:1"},
-                                              "either_pair": "standard"}}, preset("punto-banco-8"))
+    rules = rules_from_mapping(
+        {"side_bets": {"dragon_bonus_player": "standard", "lucky_6": {"three_cards": "23:1"}, "either_pair": "standard"}},
+        preset("punto-banco-8"),
+    )
     assert rules.side_bets["dragon_bonus_player"]["by_9"] == 30
     assert rules.side_bets["lucky_6"] == {"two_cards": 12, "three_cards": 23}
     assert rules.side_bets["either_pair"] == 5
@@ -87,8 +89,11 @@ DEPLETED = [20, 31, 28, 32, 25, 30, 32, 19, 22, 25, 27, 31, 29]
 """A composition part way through an 8-deck shoe (fewer aces, eights and nines)."""
 
 
-@pytest.mark.parametrize("counts, decks", [(list(shoe_counts(8)), 8), (DEPLETED, 8), ([4] * 9 + [2, 4, 3, 4], 1)],
-                         ids=["full 8 decks", "depleted 8 decks", "depleted 1 deck"])
+@pytest.mark.parametrize(
+    "counts, decks",
+    [(list(shoe_counts(8)), 8), (DEPLETED, 8), ([4] * 9 + [2, 4, 3, 4], 1)],
+    ids=["full 8 decks", "depleted 8 decks", "depleted 1 deck"],
+)
 def test_bets_of_the_end_of_a_round_match_the_independent_enumeration(counts: list[int], decks: int) -> None:
     distribution = end_distribution(value_counts(counts))
     rules = Rules(decks=decks, side_bets={bet: "standard" and SIDE_RULES.side_bets[bet] for bet in END_BETS})
@@ -116,7 +121,8 @@ def test_perfect_pair_from_known_suits_matches_inclusion_and_exclusion() -> None
             p = perfect_pair_probability(suited.tolist())
             assert ev("perfect_pair", suited, Rules(decks=decks, side_bets={"perfect_pair": 25})) == 26 * p - 1
             assert exact_evs(Rules(decks=decks, side_bets={"perfect_pair": 25}), suited.tolist(), ["perfect_pair"])[
-                "perfect_pair"] == pytest.approx(float(26 * p - 1), abs=1e-15)
+                "perfect_pair"
+            ] == pytest.approx(float(26 * p - 1), abs=1e-15)
 
 
 def test_perfect_pair_from_ranks_only_averages_over_the_unknown_suits_of_the_cards_gone() -> None:
@@ -138,18 +144,31 @@ def test_perfect_pair_from_ranks_only_averages_over_the_unknown_suits_of_the_car
 
 # --- published figures ----------------------------------------------------------------------------
 
+
 def test_dragon_bonus_lines_are_the_published_combinations() -> None:
     """Wizard of Odds, "Baccarat Side Bets", Dragon Bonus (8 decks): the combinations of each line out of 416P6.
 
     https://wizardofodds.com/games/baccarat/appendix/5/ -- house edges 2.65% (Player) and 9.37% (Banker).
     """
     published = {
-        "dragon_bonus_player": {"by_9": 18_409_431_764_992, "by_8": 34_097_645_543_424, "by_7": 89_590_261_473_280,
-                                "by_6": 141_238_897_317_888, "by_5": 166_169_165_987_840, "by_4": 186_780_352_174_080,
-                                "natural": 812_685_054_124_032},
-        "dragon_bonus_banker": {"by_9": 15_390_342_909_952, "by_8": 28_305_092_784_128, "by_7": 79_517_099_278_336,
-                                "by_6": 119_200_072_366_080, "by_5": 157_275_882_332_160, "by_4": 201_147_167_287_296,
-                                "natural": 812_685_054_124_032},
+        "dragon_bonus_player": {
+            "by_9": 18_409_431_764_992,
+            "by_8": 34_097_645_543_424,
+            "by_7": 89_590_261_473_280,
+            "by_6": 141_238_897_317_888,
+            "by_5": 166_169_165_987_840,
+            "by_4": 186_780_352_174_080,
+            "natural": 812_685_054_124_032,
+        },
+        "dragon_bonus_banker": {
+            "by_9": 15_390_342_909_952,
+            "by_8": 28_305_092_784_128,
+            "by_7": 79_517_099_278_336,
+            "by_6": 119_200_072_366_080,
+            "by_5": 157_275_882_332_160,
+            "by_4": 201_147_167_287_296,
+            "natural": 812_685_054_124_032,
+        },
     }
     odds = bet_odds(SIDE_RULES)
     for bet, lines in published.items():
@@ -190,6 +209,7 @@ def test_pairs_big_and_small_agree_with_published_house_edges() -> None:
 
 # --- settlement of every pay-table line on hand-made rounds ------------------------------------------
 
+
 def hand_made(*cards: str) -> RoundTable:
     """Rounds played by the reference dealer from card sequences (``"AS 2H ..."``, one string per round)."""
     rounds = [play_round([parse_card(c) for c in text.split()]) for text in cards]
@@ -213,27 +233,27 @@ def test_every_pay_table_line_settles_on_a_hand_made_round() -> None:
     cases = [
         # (cards in deal order P B P B [P3] [B3], {bet: the line it pays, 'push', or None for a loss})
         ("9S 2H KD 3C", {"dragon_bonus_player": "natural", "dragon_bonus_banker": None, "small": "win", "big": None}),
-        ("8S 9H KD KC", {"dragon_bonus_banker": "natural", "dragon_bonus_player": None}),                # 8 v 9
-        ("8S 8H KD KC", {"dragon_bonus_player": "push", "dragon_bonus_banker": "push"}),                # a natural tie
-        ("5S KH KD KC 4D KS", {"dragon_bonus_player": "by_9", "big": "win", "small": None}),            # P 9 v B 0
-        ("5S KH KD KC 3D KS", {"dragon_bonus_player": "by_8"}),                                         # P 8 v B 0
+        ("8S 9H KD KC", {"dragon_bonus_banker": "natural", "dragon_bonus_player": None}),  # 8 v 9
+        ("8S 8H KD KC", {"dragon_bonus_player": "push", "dragon_bonus_banker": "push"}),  # a natural tie
+        ("5S KH KD KC 4D KS", {"dragon_bonus_player": "by_9", "big": "win", "small": None}),  # P 9 v B 0
+        ("5S KH KD KC 3D KS", {"dragon_bonus_player": "by_8"}),  # P 8 v B 0
         ("5S KH KD KC 2D KS", {"dragon_bonus_player": "by_7"}),
         ("5S KH KD KC AD KS", {"dragon_bonus_player": "by_6"}),
         ("5S KH KD KC KD KS", {"dragon_bonus_player": "by_5"}),
         ("4S KH KD KC KH KS", {"dragon_bonus_player": "by_4"}),
-        ("3S KH KD KC KH KS", {"dragon_bonus_player": None, "dragon_bonus_banker": None}),              # by 3: loses
-        ("KS 3H KD KC KH 6S", {"dragon_bonus_banker": "by_9", "dragon_bonus_player": None}),            # P 0 v B 3+6
+        ("3S KH KD KC KH KS", {"dragon_bonus_player": None, "dragon_bonus_banker": None}),  # by 3: loses
+        ("KS 3H KD KC KH 6S", {"dragon_bonus_banker": "by_9", "dragon_bonus_player": None}),  # P 0 v B 3+6
         ("KS 3H KD KC KH 5S", {"dragon_bonus_banker": "by_8"}),
         ("KS 3H KD KC KH 4S", {"dragon_bonus_banker": "by_7"}),
         ("KS 3H KD KC KH 3S", {"dragon_bonus_banker": "by_6"}),
         ("KS 3H KD KC KH 2S", {"dragon_bonus_banker": "by_5"}),
         ("KS 3H KD KC KH AS", {"dragon_bonus_banker": "by_4"}),
-        ("KS 6H AD KC 2S", {"lucky_6": "two_cards", "super_six": "win", "big": "win"}),                 # P 3 v B 6
-        ("KS 3H KD KC 5D 3S", {"lucky_6": "three_cards", "super_six": "win", "big": "win"}),            # P 5 v B 3+3
-        ("6S 6H QD KC", {"lucky_6": None, "super_six": None, "small": "win"}),                          # a tie on 6
-        ("3S 3H 3C 3D", {"either_pair": "win", "perfect_pair": None, "player_pair": "win"}),            # pairs, not suited
-        ("3S KH 3S QC 2D", {"either_pair": "win", "perfect_pair": "win", "banker_pair": None}),         # P 3S 3S
-        ("KS QH AD QH 2C 2D", {"either_pair": "win", "perfect_pair": "win", "banker_pair": "win"}),     # B QH QH
+        ("KS 6H AD KC 2S", {"lucky_6": "two_cards", "super_six": "win", "big": "win"}),  # P 3 v B 6
+        ("KS 3H KD KC 5D 3S", {"lucky_6": "three_cards", "super_six": "win", "big": "win"}),  # P 5 v B 3+3
+        ("6S 6H QD KC", {"lucky_6": None, "super_six": None, "small": "win"}),  # a tie on 6
+        ("3S 3H 3C 3D", {"either_pair": "win", "perfect_pair": None, "player_pair": "win"}),  # pairs, not suited
+        ("3S KH 3S QC 2D", {"either_pair": "win", "perfect_pair": "win", "banker_pair": None}),  # P 3S 3S
+        ("KS QH AD QH 2C 2D", {"either_pair": "win", "perfect_pair": "win", "banker_pair": "win"}),  # B QH QH
         ("AS 2H 3S 4C 5D", {"either_pair": None, "perfect_pair": None, "big": "win"}),
     ]
     table = hand_made(*(cards for cards, _ in cases))
@@ -253,17 +273,18 @@ def test_the_rounds_settle_in_the_ledger_exactly(tmp_path: Path) -> None:
 
     experiment = tmp_path / "side.yaml"
     strategies = "\n".join(f"  - {{name: {bet}, use: flat, params: {{side: {bet}, unit: 10}}}}" for bet in NEW_BETS)
-    experiment.write_text(f"rules: punto-banco-8-side-bets\nshoes: {{source: seeded, seed: 5, count: 3}}\n"
-                          f"session: {{bankroll: 100000, table_min: 1, table_max: 100}}\nstrategies:\n{strategies}\n",
-                          encoding="utf-8")
+    experiment.write_text(
+        f"rules: punto-banco-8-side-bets\nshoes: {{source: seeded, seed: 5, count: 3}}\n"
+        f"session: {{bankroll: 100000, table_min: 1, table_max: 100}}\nstrategies:\n{strategies}\n",
+        encoding="utf-8",
+    )
     result = baccarat.run(experiment)
     rounds = result.rounds
     for bet in NEW_BETS:
         ledger = result.ledger.filter(pl.col("strategy") == bet).sort("shoe", "hand")
         assert f"stake_{bet}" in ledger.columns and f"net_{bet}" in ledger.columns
         assert len(ledger) == len(rounds)
-        for row, record in zip(rounds.sort("shoe", "hand").iter_rows(named=True), ledger.iter_rows(named=True),
-                               strict=True):
+        for row, record in zip(rounds.sort("shoe", "hand").iter_rows(named=True), ledger.iter_rows(named=True), strict=True):
             cards = [parse_card(c) for c in record_cards(row)]
             again = multipliers_of(RoundTable.from_rounds([(1, [play_round(cards)])]))[bet][0]
             assert record[f"net_{bet}"] == record[f"stake_{bet}"] * again / 10_000
@@ -283,6 +304,7 @@ def record_cards(row: dict) -> list[str]:
 
 # --- shoes without suits, or without cards ---------------------------------------------------------
 
+
 def test_bets_that_read_suits_are_refused_on_cards_recorded_by_rank_only() -> None:
     ranks_only = hand_made("3 3 6 Q", "A 2 8 4")
     assert not ranks_only.has_suits() and hand_made("3S 3H 6D QC").has_suits()
@@ -297,6 +319,7 @@ def test_bets_that_read_suits_are_refused_on_cards_recorded_by_rank_only() -> No
 
 
 # --- the fast path --------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("use", ["flat", "martingale", "paroli"])
 def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
@@ -320,6 +343,7 @@ def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
 
 # --- ev-counter and view.exact_ev ------------------------------------------------------------------
 
+
 def test_ev_counter_counts_any_offered_side_bet() -> None:
     """It bets a watched side bet exactly in the rounds whose EV from the unseen cards (recounted here) is above the
     threshold: Perfect Pair from the unseen cards' ranks and suits (inclusion and exclusion), Dragon Bonus and Big
@@ -333,8 +357,9 @@ def test_ev_counter_counts_any_offered_side_bet() -> None:
     watched = ["dragon_bonus_player", "perfect_pair", "big"]
     threshold = Fraction(-3, 100)
     cls, full = registry().resolve("ev-counter", {"bets": watched, "threshold": -0.03, "unit": 1}, default_session(rules))
-    columns = run_strategy(StrategyRun("counter", cls, full), table, settlement_table(table, rules), rules,
-                           SessionConfig(1_000_000, 100, 10_000, 1), seed=1)
+    columns = run_strategy(
+        StrategyRun("counter", cls, full), table, settlement_table(table, rules), rules, SessionConfig(1_000_000, 100, 10_000, 1), seed=1
+    )
     placed = {bet: 0 for bet in watched}
     for row in range(len(table)):
         first = row
@@ -345,9 +370,11 @@ def test_ev_counter_counts_any_offered_side_bet() -> None:
             seen += [int(c) for c in (*table.player_cards[r], *table.banker_cards[r]) if c]
         suited = suited_counts(8, seen)
         odds = round_odds(suited.reshape(13, 4).sum(axis=1), 8)
-        wanted = {"perfect_pair": 26 * perfect_pair_probability(suited.tolist()) - 1 > threshold,
-                  "dragon_bonus_player": odds.bet(rules, "dragon_bonus_player").expected_value > threshold,
-                  "big": odds.bet(rules, "big").expected_value > threshold}
+        wanted = {
+            "perfect_pair": 26 * perfect_pair_probability(suited.tolist()) - 1 > threshold,
+            "dragon_bonus_player": odds.bet(rules, "dragon_bonus_player").expected_value > threshold,
+            "big": odds.bet(rules, "big").expected_value > threshold,
+        }
         for bet, want in wanted.items():
             stake = columns[f"stake_{bet}"][row]
             placed[bet] += bool(stake)
@@ -357,7 +384,7 @@ def test_ev_counter_counts_any_offered_side_bet() -> None:
 
 # --- a plugin's own bet, end to end -------------------------------------------------------------------
 
-PLUGIN = '''
+PLUGIN = """
 from fractions import Fraction
 
 from baccarat import hookimpl
@@ -370,7 +397,7 @@ NINE_NINE = BetDefinition(name="nine_nine", label="Nine-Nine", needs=frozenset({
 @hookimpl
 def register_bets(register):
     register(NINE_NINE)
-'''
+"""
 
 
 @pytest.fixture
@@ -391,11 +418,13 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
     p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == 9), Fraction(0))
     assert bet_odds(rules)["nine_nine"].expected_value == 61 * p - 1
     experiment = tmp_path / "nine.yaml"
-    experiment.write_text(f"plugins_dir: {plugin_dir}\nrules: {{preset: punto-banco-8, side_bets: {{nine_nine: '60:1'}}}}\n"
-                          "shoes: {source: seeded, seed: 2, count: 20}\nsession: {bankroll: 100000, table_min: 1}\n"
-                          "strategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n"
-                          "  - {name: counter, use: ev-counter, params: {bets: [nine_nine], threshold: -1, unit: 1}}\n",
-                          encoding="utf-8")
+    experiment.write_text(
+        f"plugins_dir: {plugin_dir}\nrules: {{preset: punto-banco-8, side_bets: {{nine_nine: '60:1'}}}}\n"
+        "shoes: {source: seeded, seed: 2, count: 20}\nsession: {bankroll: 100000, table_min: 1}\n"
+        "strategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n"
+        "  - {name: counter, use: ev-counter, params: {bets: [nine_nine], threshold: -1, unit: 1}}\n",
+        encoding="utf-8",
+    )
     out = tmp_path / "out"
     clear_registry()  # the run loads the plugin itself, before the rules that offer its bet
     assert main(["run", str(experiment), "--out", str(out)]) == 0

@@ -52,6 +52,7 @@ def python_blocks(markdown: Path) -> list[str]:
 
 # One test per hook (the meta-tests below check there is one) ----------------------
 
+
 def test_hook_register_strategies(tmp_path: Path) -> None:
     # The free-form strategy of the quick start in docs/plugins.md, as a reader would save it.
     folder = plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
@@ -71,7 +72,9 @@ def test_hook_register_selectors(tmp_path: Path) -> None:
 
 
 def test_hook_register_progressions(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, plus_two="""
+    folder = plugin_folder(
+        tmp_path,
+        plus_two="""
         from baccarat import hookimpl
         from baccarat.plugin import Progression
 
@@ -87,7 +90,8 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
         @hookimpl
         def register_progressions(register):
             register(PlusTwo)
-    """)
+    """,
+    )
     assert stakes(play_with(folder, "plus-two", "PPBP")) == [10, 30, 50, 10]
     # Composed with a built-in selector (chop: P P B B B) and restarted when 50 would exceed 40; with a stop rule.
     assert stakes(play_with(folder, "plus-two", "BBPPPB", side="chop", table_max=40)) == [0, 10, 30, 10, 30, 10]
@@ -156,8 +160,10 @@ def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params)
     sessions = session_bounds(table, config.shoes_per_session)
     cls, full = registry([] if folder is None else [folder]).configure(use, params)
     run = StrategyRun(use, cls, full)
-    return (play_fast(run, table, multipliers, rules, config, seed, sessions),
-            run_strategy(run, table, multipliers, rules, config, seed, sessions))
+    return (
+        play_fast(run, table, multipliers, rules, config, seed, sessions),
+        run_strategy(run, table, multipliers, rules, config, seed, sessions),
+    )
 
 
 def test_hook_register_exact_forms(tmp_path: Path) -> None:
@@ -166,7 +172,9 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
     from baccarat.odds.exact_odds import bet_distribution
     from baccarat.table.rules import preset
 
-    folder = plugin_folder(tmp_path, mine="""
+    folder = plugin_folder(
+        tmp_path,
+        mine="""
         from baccarat import hookimpl
         from baccarat.plugin.exact_forms import ExactProgression
         from baccarat.plugin import Progression
@@ -191,7 +199,8 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
         @hookimpl
         def register_exact_forms(register):
             register(PlusTwo, ExactProgression(("stake",)))
-    """)
+    """,
+    )
     found = registry([folder])
     rules = preset("single-deck")
     config = SessionConfig(10_000, 1_000, 10_000, 3)
@@ -231,7 +240,9 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
     fast, reference = both_engines(folder, "plus-two", config, side="banker", unit=10)
     assert fast is None and reference["stake"].sum() > 0
     # A piece of another plugin cannot be given a twin: a warning names the plugin, the rest still works.
-    other = plugin_folder(tmp_path / "other", thief="""
+    other = plugin_folder(
+        tmp_path / "other",
+        thief="""
         from baccarat import hookimpl
         from baccarat.plugin.kernels import CompiledProgression
         from baccarat_strategies.progressions import Martingale
@@ -239,7 +250,8 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
         @hookimpl
         def register_kernels(register):
             register(Martingale, CompiledProgression())
-    """)
+    """,
+    )
     found = registry([other])
     found.kernels()
     assert any("plugin 'thief'" in w and "register_kernels" in w and "this plugin registers" in w for w in found.warnings)
@@ -248,7 +260,9 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
 
 
 def test_hook_register_stop_rules(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, below="""
+    folder = plugin_folder(
+        tmp_path,
+        below="""
         from baccarat import hookimpl
         from baccarat.plugin import positive_amount, StopRule
 
@@ -266,7 +280,8 @@ def test_hook_register_stop_rules(tmp_path: Path) -> None:
         @hookimpl
         def register_stop_rules(register):
             register(StopBelow)
-    """)
+    """,
+    )
     assert stakes(play_with(folder, "flat", "PPPPP", bankroll=100, stop_below=75)) == [10, 10, 10, 0, 0]
     assert stakes(play_with(folder, "martingale", "PPPPP", bankroll=1000)) == [10, 20, 40, 80, 160]
     with pytest.raises(StrategyError, match="strategy 'flat': stop_below must be an amount"):
@@ -291,15 +306,16 @@ def test_hook_register_bets(tmp_path: Path) -> None:
     reg = registry([folder])
     assert reg.bets["tie_on_6"].name == "tie_six" and "tie_on_6" in reg.selectors
     rules = rules_from_mapping({"side_bets": {"tie_on_6": "35:1"}}, preset("punto-banco-8"))
-    p = sum((q for (pt, bt, _, _, _), q in end_distribution(value_counts(list(shoe_counts(8)))).items() if pt == bt == 6),
-            Fraction(0))
+    p = sum((q for (pt, bt, _, _, _), q in end_distribution(value_counts(list(shoe_counts(8)))).items() if pt == bt == 6), Fraction(0))
     assert bet_odds(rules)["tie_on_6"].expected_value == 36 * p - 1
     rounds = [play_round([parse_card(c) for c in text.split()]) for text in ("6S 6H QD KC", "7S 6H QD KC", "AS AH 5D 5C")]
     assert settlement_table(RoundTable.from_rounds([(1, rounds)]), rules)["tie_on_6"].tolist() == [350_000, -10_000, 350_000]
 
 
 def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, sloppy="""
+    folder = plugin_folder(
+        tmp_path,
+        sloppy="""
         from fractions import Fraction
         from baccarat import hookimpl
         from baccarat.table.bet_registry import BetDefinition
@@ -308,7 +324,8 @@ def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp
         def register_bets(register):
             register(BetDefinition(name="sloppy", label="Sloppy", needs=frozenset({"totals"}),
                                    pays={"win": Fraction(2)}, wins=lambda r: {"win": r.natural}))
-    """)
+    """,
+    )
     clear_registry()
     try:
         reg = registry([folder])
@@ -320,9 +337,17 @@ def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp
 
 # Meta-tests ---------------------------------------------------------------------
 
+
 def test_every_hookspec_has_a_test_named_after_it() -> None:
-    assert HOOKS == ["register_bets", "register_exact_forms", "register_kernels", "register_progressions",
-                     "register_selectors", "register_stop_rules", "register_strategies"]
+    assert HOOKS == [
+        "register_bets",
+        "register_exact_forms",
+        "register_kernels",
+        "register_progressions",
+        "register_selectors",
+        "register_stop_rules",
+        "register_strategies",
+    ]
     for hook in HOOKS:
         assert callable(globals().get(f"test_hook_{hook}")), hook
 
@@ -346,6 +371,7 @@ def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures()
 
 # Loading ------------------------------------------------------------------------
 
+
 def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
     from importlib.metadata import entry_points
 
@@ -354,14 +380,46 @@ def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
     reg = registry()
     builtin = next(p for p in reg.plugins if p.name == "builtin")
     assert builtin.origin == "built-in" and builtin.source.startswith("baccarat-backtest ")
-    spec = {"progression": ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
-                            "1-3-2-6", "oscars-grind"],
-            "selector": ["banker", "player", "tie", "player_pair", "banker_pair", "dragon7", "panda8",
-                         "dragon_bonus_player", "dragon_bonus_banker", "either_pair", "perfect_pair", "big", "small",
-                         "lucky_6", "super_six", "follow-last", "chop", "streak", "pattern", "random",
-                         "road-ask", "road-follow", "road-consensus"],
-            "stop-rule": ["stop_loss", "stop_win", "max_rounds"],
-            "strategy": ["ev-counter"]}
+    spec = {
+        "progression": [
+            "flat",
+            "martingale",
+            "grand-martingale",
+            "paroli",
+            "fibonacci",
+            "dalembert",
+            "labouchere",
+            "1-3-2-6",
+            "oscars-grind",
+        ],
+        "selector": [
+            "banker",
+            "player",
+            "tie",
+            "player_pair",
+            "banker_pair",
+            "dragon7",
+            "panda8",
+            "dragon_bonus_player",
+            "dragon_bonus_banker",
+            "either_pair",
+            "perfect_pair",
+            "big",
+            "small",
+            "lucky_6",
+            "super_six",
+            "follow-last",
+            "chop",
+            "streak",
+            "pattern",
+            "random",
+            "road-ask",
+            "road-follow",
+            "road-consensus",
+        ],
+        "stop-rule": ["stop_loss", "stop_win", "max_rounds"],
+        "strategy": ["ev-counter"],
+    }
     for kind, names in spec.items():
         mine = [name for name, e in reg.entries[kind].items() if e.plugin.name == "builtin"]
         assert mine == names
@@ -378,8 +436,12 @@ def test_readme_plugin_snippets_work_as_written(tmp_path: Path) -> None:
 
 
 def test_a_plugin_that_fails_to_import_is_reported_by_name_and_the_rest_load(tmp_path: Path, capsys) -> None:
-    folder = plugin_folder(tmp_path, broken="import a_module_that_is_not_there\n", syntax="def (:\n", exits="raise SystemExit(3)\n",
-                           good="""
+    folder = plugin_folder(
+        tmp_path,
+        broken="import a_module_that_is_not_there\n",
+        syntax="def (:\n",
+        exits="raise SystemExit(3)\n",
+        good="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
 
@@ -389,7 +451,8 @@ def test_a_plugin_that_fails_to_import_is_reported_by_name_and_the_rest_load(tmp
         @hookimpl
         def register_selectors(register):
             register(Chop2)
-    """)
+    """,
+    )
     reg = registry([folder])
     assert "chop-again" in reg.selectors and "martingale" in reg.progressions
     text = "\n".join(reg.warnings)
@@ -402,7 +465,9 @@ def test_a_plugin_that_fails_to_import_is_reported_by_name_and_the_rest_load(tmp
 
 
 def test_a_plugin_whose_hook_fails_is_left_out_of_that_hook(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, raises="""
+    folder = plugin_folder(
+        tmp_path,
+        raises="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
 
@@ -413,37 +478,46 @@ def test_a_plugin_whose_hook_fails_is_left_out_of_that_hook(tmp_path: Path) -> N
         def register_selectors(register):
             register(Chop3)
             raise RuntimeError("boom")
-    """, notaclass="""
+    """,
+        notaclass="""
         from baccarat import hookimpl
 
         @hookimpl
         def register_progressions(register):
             register(42)
-    """, badsig="""
+    """,
+        badsig="""
         from baccarat import hookimpl
 
         @hookimpl
         def register_selectors(reg):
             pass
-    """, typo="""
+    """,
+        typo="""
         from baccarat import hookimpl
 
         @hookimpl
         def register_selector(register):
             pass
-    """)
+    """,
+    )
     reg = registry([folder])
     assert "chop-three" not in reg.selectors
     text = "\n".join(reg.warnings)
     assert "plugin 'raises' (file: " in text and "failed in register_selectors" in text and "RuntimeError: boom" in text
     assert "plugin 'notaclass'" in text and "not 42" in text
     assert "plugin 'badsig'" in text and "is invalid" in text
-    assert re.search(r"plugin 'typo' .* implements 'register_selector', which is not a baccarat hook "
-                     r"\(did you mean 'register_selectors'\?\)", text)
+    assert re.search(
+        r"plugin 'typo' .* implements 'register_selector', which is not a baccarat hook "
+        r"\(did you mean 'register_selectors'\?\)",
+        text,
+    )
 
 
 def test_two_plugins_registering_one_name_is_an_error_naming_both(tmp_path: Path, capsys) -> None:
-    folder = plugin_folder(tmp_path, clash="""
+    folder = plugin_folder(
+        tmp_path,
+        clash="""
         from baccarat import hookimpl
         from baccarat.plugin import Strategy
 
@@ -453,7 +527,8 @@ def test_two_plugins_registering_one_name_is_an_error_naming_both(tmp_path: Path
         @hookimpl
         def register_strategies(register):
             register(Mine)
-    """)
+    """,
+    )
     with pytest.raises(StrategyError) as info:
         registry([folder])
     message = str(info.value)
@@ -483,7 +558,9 @@ def test_two_plugin_files_registering_one_selector_name(tmp_path: Path) -> None:
 
 
 def test_parameters_that_would_clash_in_one_strategy_are_an_error_naming_both(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, wide="""
+    folder = plugin_folder(
+        tmp_path,
+        wide="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Streak
 
@@ -494,11 +571,17 @@ def test_parameters_that_would_clash_in_one_strategy_are_an_error_naming_both(tm
         @hookimpl
         def register_selectors(register):
             register(Wide)
-    """)
-    with pytest.raises(StrategyError, match=r"parameter 'wins' belongs to both selector 'wide' of plugin 'wide' \(file: .*\) "
-                                            r"and progression 'paroli' of plugin 'builtin' \(built-in"):
+    """,
+    )
+    with pytest.raises(
+        StrategyError,
+        match=r"parameter 'wins' belongs to both selector 'wide' of plugin 'wide' \(file: .*\) "
+        r"and progression 'paroli' of plugin 'builtin' \(built-in",
+    ):
         registry([folder])
-    folder = plugin_folder(tmp_path / "b", unit="""
+    folder = plugin_folder(
+        tmp_path / "b",
+        unit="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Streak
 
@@ -509,7 +592,8 @@ def test_parameters_that_would_clash_in_one_strategy_are_an_error_naming_both(tm
         @hookimpl
         def register_selectors(register):
             register(Unit)
-    """)
+    """,
+    )
     with pytest.raises(StrategyError, match="parameter 'unit' of selector 'unit-selector' .* is already a parameter of every composed"):
         registry([folder])
 
@@ -527,8 +611,10 @@ def test_a_missing_plugins_folder_is_an_error(tmp_path: Path) -> None:
 
 
 def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypatch) -> None:
-    folder = plugin_folder(tmp_path, broken="import a_module_that_is_not_there\n",
-                           extra="""
+    folder = plugin_folder(
+        tmp_path,
+        broken="import a_module_that_is_not_there\n",
+        extra="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
 
@@ -538,7 +624,8 @@ def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypa
         @hookimpl
         def register_selectors(register):
             register(Extra)
-    """)
+    """,
+    )
     monkeypatch.setenv(DISABLE_ENV, ",".join(["broken, extra ,nosuch", *THIRD_PARTY_PLUGINS]))
     reg = registry([folder])
     assert "extra-chop" not in reg.selectors and "banker" in reg.selectors
@@ -550,7 +637,9 @@ def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypa
 
 
 def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    folder = plugin_folder(tmp_path, counter="""
+    folder = plugin_folder(
+        tmp_path,
+        counter="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
 
@@ -587,9 +676,9 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch
         @hookimpl
         def register_bets(register):
             CALLS.append("register_bets")
-    """)
-    experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale",
-                                                        "params": {"side": "counted"}}], count=6)
+    """,
+    )
+    experiment = write_experiment(tmp_path, "plugins", [{"name": "counted", "use": "martingale", "params": {"side": "counted"}}], count=6)
     assert main(["run", str(experiment), "--out", str(tmp_path / "small"), "--quiet"]) == 0
     calls = sys.modules["baccarat_plugin_counter"].CALLS
     # Exact forms only when asked; compiled twins only for a run large enough to play them.
@@ -606,12 +695,17 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch
 
 # Plugins folders in experiments and on the command line -----------------------------
 
+
 def write_experiment(tmp_path: Path, plugins_dir: str | None, strategies: list[dict], count: int = 2) -> Path:
     import yaml
 
-    data = {"name": "plugins", "rules": "punto-banco-8", "shoes": {"source": "seeded", "seed": 3, "count": count},
-            "session": {"bankroll": 1000, "shoes_per_session": 2, "table_min": 10, "table_max": 1000},
-            "strategies": strategies}
+    data = {
+        "name": "plugins",
+        "rules": "punto-banco-8",
+        "shoes": {"source": "seeded", "seed": 3, "count": count},
+        "session": {"bankroll": 1000, "shoes_per_session": 2, "table_min": 10, "table_max": 1000},
+        "strategies": strategies,
+    }
     if plugins_dir is not None:
         data["plugins_dir"] = plugins_dir
     path = tmp_path / "experiment.yaml"
@@ -621,8 +715,11 @@ def write_experiment(tmp_path: Path, plugins_dir: str | None, strategies: list[d
 
 def test_plugins_dir_in_the_experiment_is_relative_to_its_file(tmp_path: Path, monkeypatch) -> None:
     plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
-    experiment = write_experiment(tmp_path, "plugins", [{"name": "p", "use": "player-after-banker"},
-                                                        {"name": "m", "use": "martingale", "params": {"side": "second-last"}}])
+    experiment = write_experiment(
+        tmp_path,
+        "plugins",
+        [{"name": "p", "use": "player-after-banker"}, {"name": "m", "use": "martingale", "params": {"side": "second-last"}}],
+    )
     monkeypatch.chdir(ROOT)
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
@@ -648,9 +745,15 @@ def test_plugins_dir_option_of_run_and_strategies(tmp_path: Path, capsys) -> Non
 def test_strategies_command_lists_name_kind_parameters_and_origin(capsys) -> None:
     assert main(["strategies", "--json"]) == 0
     records = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
-    assert records["paroli"] == {"name": "paroli", "kind": "progression", "params": {"side": "banker", "unit": 10, "wins": 3},
-                                 "origin": "built-in", "plugin": "builtin", "source": records["paroli"]["source"],
-                                 "description": records["paroli"]["description"]}
+    assert records["paroli"] == {
+        "name": "paroli",
+        "kind": "progression",
+        "params": {"side": "banker", "unit": 10, "wins": 3},
+        "origin": "built-in",
+        "plugin": "builtin",
+        "source": records["paroli"]["source"],
+        "description": records["paroli"]["description"],
+    }
     assert records["labouchere"]["params"]["line"] == [1, 2, 3, 4]
     assert records["streak"]["kind"] == "selector" and records["streak"]["params"] == {"length": 3}
     assert records["stop_loss"]["kind"] == "stop-rule" and records["stop_loss"]["params"] == {"stop_loss": None}
@@ -662,6 +765,7 @@ def test_strategies_command_lists_name_kind_parameters_and_origin(capsys) -> Non
 
 # The example package ------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def example_site(tmp_path_factory) -> Path:
     """docs/example-plugin installed (built by pip, as a user would) into a temporary folder."""
@@ -669,9 +773,23 @@ def example_site(tmp_path_factory) -> Path:
     source = work / "src"
     shutil.copytree(ROOT / "docs" / "example-plugin", source)
     site = work / "site"
-    done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--disable-pip-version-check", "--target", str(site), str(source)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--target",
+            str(site),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, f"pip could not install the example plugin (setuptools>=70.1 is a test extra): {done.stderr}"
     assert (site / "baccarat_example_plugin-0.1.0.dist-info" / "entry_points.txt").is_file()
     return site
@@ -696,8 +814,12 @@ def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(exa
     done = subprocess.run([sys.executable, "-m", "baccarat", "strategies", "--json"], capture_output=True, text=True, env=env)
     assert done.returncode == 0, done.stderr
     records = {r["name"]: r for r in json.loads(done.stdout)}
-    for name, kind in (("banker-and-tie", "strategy"), ("reverse-dalembert", "progression"), ("majority", "selector"),
-                       ("trailing_stop", "stop-rule")):
+    for name, kind in (
+        ("banker-and-tie", "strategy"),
+        ("reverse-dalembert", "progression"),
+        ("majority", "selector"),
+        ("trailing_stop", "stop-rule"),
+    ):
         assert records[name]["kind"] == kind
         assert (records[name]["origin"], records[name]["plugin"]) == ("package", "example")
         assert records[name]["source"] == "baccarat-example-plugin 0.1.0"
@@ -724,8 +846,9 @@ def test_example_package_twins_play_compiled_with_the_reference_ledger(example_i
 def test_example_package_twins_pass_the_check_command_in_a_fresh_process(example_site: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     for name in ("reverse-dalembert", "majority"):
-        done = subprocess.run([sys.executable, "-m", "baccarat", "strategies", "check", name, "--shoes", "40"],
-                              capture_output=True, text=True, env=env)
+        done = subprocess.run(
+            [sys.executable, "-m", "baccarat", "strategies", "check", name, "--shoes", "40"], capture_output=True, text=True, env=env
+        )
         assert done.returncode == 0, done.stdout + done.stderr
         assert done.stderr == ""
         assert "identical ledgers" in done.stdout and f"'{name}'" in done.stdout
@@ -740,8 +863,7 @@ def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> 
     from baccarat.odds.compositions import shoe_counts
 
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
-    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json"], capture_output=True, text=True, env=env,
-                          check=False)
+    done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json"], capture_output=True, text=True, env=env, check=False)
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
     distribution = end_distribution(value_counts(list(shoe_counts(8))))
@@ -777,7 +899,9 @@ def test_a_missing_plugins_dir_in_the_experiment_is_a_positioned_error(tmp_path:
 
 
 def test_a_folder_named_in_the_experiment_and_by_plugins_dir_is_loaded_once(tmp_path: Path, capsys) -> None:
-    folder = plugin_folder(tmp_path, my_strategies="""
+    folder = plugin_folder(
+        tmp_path,
+        my_strategies="""
         from baccarat import hookimpl
         from baccarat_strategies.selectors import Chop
 
@@ -787,10 +911,24 @@ def test_a_folder_named_in_the_experiment_and_by_plugins_dir_is_loaded_once(tmp_
         @hookimpl
         def register_selectors(register):
             register(Again)
-    """)
+    """,
+    )
     experiment = write_experiment(tmp_path, "plugins", [{"name": "a", "use": "flat", "params": {"side": "again-chop"}}])
-    status = main(["run", str(experiment), "--plugins-dir", str(folder), "--plugins-dir", str(folder / ".." / "plugins"),
-                   "--out", str(tmp_path / "out"), "--quiet", "--workers", "1"])
+    status = main(
+        [
+            "run",
+            str(experiment),
+            "--plugins-dir",
+            str(folder),
+            "--plugins-dir",
+            str(folder / ".." / "plugins"),
+            "--out",
+            str(tmp_path / "out"),
+            "--quiet",
+            "--workers",
+            "1",
+        ]
+    )
     assert status == 0, capsys.readouterr().err
     import baccarat
 

@@ -12,13 +12,16 @@ from baccarat.results.chart_drawing import dashes, nice_ticks, tick_texts
 from baccarat.results.charts import Band, Chart, Line, Panel
 
 
-@pytest.mark.parametrize(("low", "high", "target", "expected"), [
-    (0, 10, 5, [0, 2, 4, 6, 8, 10]),
-    (-3, 97, 5, [0, 20, 40, 60, 80]),
-    (0.013, 0.061, 4, [0.02, 0.04, 0.06]),
-    (950, 1420, 5, [1000, 1100, 1200, 1300, 1400]),
-    (-120, 40, 4, [-100, -50, 0]),
-])
+@pytest.mark.parametrize(
+    ("low", "high", "target", "expected"),
+    [
+        (0, 10, 5, [0, 2, 4, 6, 8, 10]),
+        (-3, 97, 5, [0, 20, 40, 60, 80]),
+        (0.013, 0.061, 4, [0.02, 0.04, 0.06]),
+        (950, 1420, 5, [1000, 1100, 1200, 1300, 1400]),
+        (-120, 40, 4, [-100, -50, 0]),
+    ],
+)
 def test_ticks_step_by_one_two_or_five_times_a_power_of_ten(low, high, target, expected) -> None:
     values, step = nice_ticks(low, high, target)
     assert values == pytest.approx(expected)

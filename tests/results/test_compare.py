@@ -87,11 +87,14 @@ def test_the_table_says_whether_the_runs_pair(runs: Path, capsys) -> None:
         assert label in out
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (["a"], "compare needs two run folders or more"),
-    (["a", "nowhere"], "nowhere: no such run folder"),
-    (["a", "b", "--baseline", "a: mart"], "no strategy is labelled 'a: mart' (did you mean 'a: marti'?)"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["a"], "compare needs two run folders or more"),
+        (["a", "nowhere"], "nowhere: no such run folder"),
+        (["a", "b", "--baseline", "a: mart"], "no strategy is labelled 'a: mart' (did you mean 'a: marti'?)"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_status_2(runs: Path, capsys, monkeypatch, args: list[str], message: str) -> None:
     monkeypatch.chdir(runs)
     capsys.readouterr()

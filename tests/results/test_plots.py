@@ -19,11 +19,14 @@ STRATEGIES = ["flat banker", "martingale", "sits out"]
 
 
 def ledger():
-    return flat_ledger({
-        "flat banker": ["WLLTWLWWLW", "LLLWWLWLWW", "WWWWLLLTTW", "LWLWLWLWLW"],
-        "martingale": ["WLLLLLLLLL", "LLWWWWLWLW", "WWLLLLLLLL", "TTTTTLLLLL"],
-        "sits out": ["----------", "---", "-----", "--"],
-    }, initial=60)
+    return flat_ledger(
+        {
+            "flat banker": ["WLLTWLWWLW", "LLLWWLWLWW", "WWWWLLLTTW", "LWLWLWLWLW"],
+            "martingale": ["WLLLLLLLLL", "LLWWWWLWLW", "WWLLLLLLLL", "TTTTTLLLLL"],
+            "sits out": ["----------", "---", "-----", "--"],
+        },
+        initial=60,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -59,8 +62,9 @@ def test_bankroll_curves_have_one_titled_panel_per_strategy_with_bands_and_sampl
     chart = analysis.figure("bankroll")
     assert [panel.title for panel in chart.panels] == STRATEGIES
     assert all(p.xlabel == "round of the session" and p.ylabel == "bankroll" for p in chart.panels)
-    assert {"median", "25-75% of sessions", "5-95% of sessions", "sample sessions", "initial bankroll",
-            "ruin (table minimum)"} <= set(chart.legend_labels())
+    assert {"median", "25-75% of sessions", "5-95% of sessions", "sample sessions", "initial bankroll", "ruin (table minimum)"} <= set(
+        chart.legend_labels()
+    )
     assert chart.title
     first = chart.panels[0]
     # The median line of the first panel starts at the initial bankroll and follows the bands' p50.

@@ -91,8 +91,16 @@ def parse(path) -> Page:
 
 
 def test_the_run_folder_holds_summary_comparison_plots_and_report(run_dir) -> None:
-    for name in ("sessions.parquet", "summary.csv", "comparison.csv",
-                 "bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png", "report.html"):
+    for name in (
+        "sessions.parquet",
+        "summary.csv",
+        "comparison.csv",
+        "bankroll.png",
+        "final_bankroll.png",
+        "ruin.png",
+        "comparison.png",
+        "report.html",
+    ):
         assert (run_dir / name).is_file(), name
     for name in ("bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png"):
         png_size((run_dir / name).read_bytes())
@@ -122,7 +130,8 @@ def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None
     definition = stats.session_table(ledger, 150, 10)
     assert sessions.equals(definition.select(SESSION_FILE_COLUMNS))
     assert pl.read_csv(run_dir / "summary.csv").get_column("net").to_list() == pytest.approx(
-        stats.summary_table(sessions).get_column("net").cast(pl.Float64).to_list())
+        stats.summary_table(sessions).get_column("net").cast(pl.Float64).to_list()
+    )
     # One row per strategy and session; the peak, by hand from the ledger: the highest bankroll, the initial 150 counted.
     assert sessions.height == len(LABELS) * 12
     peaks = ledger.group_by("strategy", "session").agg(pl.col("bankroll").max().alias("top"))
@@ -182,8 +191,7 @@ def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
 
 def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
     before = (run_dir / "summary.csv").read_text()
-    for name in ("sessions.parquet", "summary.csv", "comparison.csv",
-                 "bankroll.png", "ruin.png", "report.html"):
+    for name in ("sessions.parquet", "summary.csv", "comparison.csv", "bankroll.png", "ruin.png", "report.html"):
         (run_dir / name).unlink()
     assert cli.main(["report", str(run_dir)]) == 0
     out = capsys.readouterr().out
@@ -248,8 +256,13 @@ def test_format_summary_prints_labels_whole_even_past_its_width() -> None:
 
 def test_write_results_works_without_experiment_files(tmp_path) -> None:
     ledger = flat_ledger({"a": ["WLW", "LL"], "b": ["TTT", "WW"]})
-    experiment = load_experiment({"name": "bare", "session": {"bankroll": 100, "table_min": 10},
-                                  "strategies": [{"name": "a", "use": "flat"}, {"name": "b", "use": "flat"}]})
+    experiment = load_experiment(
+        {
+            "name": "bare",
+            "session": {"bankroll": 100, "table_min": 10},
+            "strategies": [{"name": "a", "use": "flat"}, {"name": "b", "use": "flat"}],
+        }
+    )
     analysis = write_results(tmp_path, ledger.lazy(), run_facts(experiment))
     assert analysis.summary.equals(analyse(ledger, 100, 10).summary)
     page = parse(tmp_path / "report.html")

@@ -54,17 +54,29 @@ PROBE = """<script>
 })();
 </script>"""
 
-UNITS = ("flat", "martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind",
-         "grand-martingale")
+UNITS = ("flat", "martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind", "grand-martingale")
 
 
 def layout(page: Path, tmp_path: Path) -> dict:
     """Load ``page`` (with the probe added) in headless Chromium at the window size; return the probe's figures."""
     probed = tmp_path / f"probed-{page.parent.name}.html"
     probed.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    done = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                           f"--user-data-dir={tmp_path / 'chromium-profile'}", f"--window-size={WINDOW[0]},{WINDOW[1]}",
-                           "--dump-dom", probed.as_uri()], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            f"--user-data-dir={tmp_path / 'chromium-profile'}",
+            f"--window-size={WINDOW[0]},{WINDOW[1]}",
+            "--dump-dom",
+            probed.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     found = re.search(r'data-layout="([^"]*)"', done.stdout)
     assert found, f"Chromium printed no measurement (status {done.returncode}): {done.stderr[-2000:]}"
     return json.loads(html.unescape(found.group(1)))
@@ -86,8 +98,12 @@ def reports(tmp_path_factory) -> dict[int, Path]:
     folder = tmp_path_factory.mktemp("layout")
     out = {}
     for count in (1, 2, 7, 12):
-        experiment = {"name": f"layout-{count}", "shoes": {"seed": 3, "count": 12},
-                      "session": {"bankroll": 300, "table_min": 10, "table_max": 1000}, "strategies": strategies(count)}
+        experiment = {
+            "name": f"layout-{count}",
+            "shoes": {"seed": 3, "count": 12},
+            "session": {"bankroll": 300, "table_min": 10, "table_max": 1000},
+            "strategies": strategies(count),
+        }
         baccarat.run(experiment, out=folder / f"run-{count}")
         out[count] = folder / f"run-{count}" / "report.html"
     return out
@@ -108,9 +124,12 @@ def test_the_report_fits_a_1400_pixel_window(reports: dict[int, Path], tmp_path:
 def test_the_probe_sees_a_page_too_wide_for_the_window(tmp_path: Path) -> None:
     wide = tmp_path / "wide" / "report.html"
     wide.parent.mkdir()
-    wide.write_text('<!DOCTYPE html><html><body><div style="overflow-x:auto"><table id="summary"><thead><tr>'
-                    '<th style="white-space:nowrap">' + "wide " * 400 + "</th></tr></thead></table></div>"
-                    '<p style="width:1600px">x</p></body></html>', encoding="utf-8")
+    wide.write_text(
+        '<!DOCTYPE html><html><body><div style="overflow-x:auto"><table id="summary"><thead><tr>'
+        '<th style="white-space:nowrap">' + "wide " * 400 + "</th></tr></thead></table></div>"
+        '<p style="width:1600px">x</p></body></html>',
+        encoding="utf-8",
+    )
     measured = layout(wide, tmp_path)
     assert measured["page"] > measured["client"]
     assert any(item["scrolls"] for item in measured["over"]) and any(item["tag"] == "P" for item in measured["over"])

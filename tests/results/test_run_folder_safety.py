@@ -26,8 +26,10 @@ from helpers.datasets import dataset_bytes
 from baccarat.cli import main
 from baccarat.execution import run_folder
 
-EXPERIMENT = ("shoes: {seed: 4, count: 3}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
-              "  - name: martingale\n    use: martingale\n    params: {side: banker, unit: 10}\n")
+EXPERIMENT = (
+    "shoes: {seed: 4, count: 3}\nstrategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+    "  - name: martingale\n    use: martingale\n    params: {side: banker, unit: 10}\n"
+)
 
 
 @pytest.fixture
@@ -68,14 +70,15 @@ def manifest_of(folder: Path) -> dict:
 
 # Replacing a previous run --------------------------------------------------------------------------------------
 
-def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(
-        work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+
+def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     before = everything(work)
     capsys.readouterr()
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--set", "shoes.seed=5"]) == 2
-    assert one_line(capsys.readouterr().err) == ("baccarat: error: the output folder out holds a previous run; "
-                                                 "give --force to replace it, or choose another --out")
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: the output folder out holds a previous run; give --force to replace it, or choose another --out"
+    )
     assert everything(work) == before
 
 
@@ -94,13 +97,17 @@ def test_a_rebuilt_report_keeps_the_run_replaceable(work: Path, capsys: pytest.C
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0, capsys.readouterr().err
 
 
-USERS_FILES = {"notes.csv": "my notes\n", "my-experiment.yaml": "name: mine\n", "analysis.json": "{}\n",
-               "my-figure.png": "\x89PNG mine", "writeup.html": "<p>mine</p>\n"}
+USERS_FILES = {
+    "notes.csv": "my notes\n",
+    "my-experiment.yaml": "name: mine\n",
+    "analysis.json": "{}\n",
+    "my-figure.png": "\x89PNG mine",
+    "writeup.html": "<p>mine</p>\n",
+}
 
 
 @pytest.mark.parametrize("force", [False, True])
-def test_a_run_folder_holding_the_users_files_is_never_replaced(work: Path, capsys: pytest.CaptureFixture[str],
-                                                                 force: bool) -> None:
+def test_a_run_folder_holding_the_users_files_is_never_replaced(work: Path, capsys: pytest.CaptureFixture[str], force: bool) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     for name, text in USERS_FILES.items():
         (work / "out" / name).write_text(text)
@@ -109,7 +116,8 @@ def test_a_run_folder_holding_the_users_files_is_never_replaced(work: Path, caps
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", *(["--force"] if force else [])]) == 2
     assert one_line(capsys.readouterr().err) == (
         "baccarat: error: the output folder out holds a previous run and also analysis.json, my-experiment.yaml, "
-        "my-figure.png and 2 more, which replacing the run would delete; move them or choose another --out")
+        "my-figure.png and 2 more, which replacing the run would delete; move them or choose another --out"
+    )
     assert everything(work) == before
 
 
@@ -132,12 +140,14 @@ def test_a_previous_run_whose_file_was_edited_is_not_replaced(work: Path, capsys
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
     assert one_line(capsys.readouterr().err) == (
         "baccarat: error: the output folder out holds a previous run whose summary.csv changed after the run wrote it, "
-        "which replacing the run would lose; move them or choose another --out")
+        "which replacing the run would lose; move them or choose another --out"
+    )
     assert everything(work) == before
 
 
-def test_a_users_file_put_in_the_folder_during_the_run_keeps_it_there(work: Path, monkeypatch: pytest.MonkeyPatch,
-                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_users_file_put_in_the_folder_during_the_run_keeps_it_there(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     import baccarat.execution.runner
 
@@ -169,15 +179,18 @@ def test_an_old_run_that_cannot_be_removed_is_refused_before_the_run(work: Path,
         before = everything(work)
         capsys.readouterr()
         assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 2
-        assert one_line(capsys.readouterr().err) == ("baccarat: error: the previous run in out cannot be removed: "
-                                                     "rounds.parquet is write-protected or immutable; nothing was changed")
+        assert one_line(capsys.readouterr().err) == (
+            "baccarat: error: the previous run in out cannot be removed: "
+            "rounds.parquet is write-protected or immutable; nothing was changed"
+        )
         assert everything(work) == before  # no hidden folder, nothing moved
     finally:
         _immutable(locked, False)
 
 
 def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidden(
-        work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A file made immutable during the run (simulated: removing it fails) is left in sight, and the message says so."""
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     old_ledger = (work / "out" / LEDGER_PART).read_bytes()
@@ -195,10 +208,13 @@ def test_an_old_run_that_resists_removal_at_the_end_is_said_and_nothing_is_hidde
     assert one_line(capsys.readouterr().err) == (
         "baccarat: error: out: the new results are in place, but the previous run could not be removed entirely "
         f"({LEDGER_PART}: Operation not permitted); what is left of it is in "
-        "out.previous-run")
+        "out.previous-run"
+    )
     assert sorted(os.listdir(work)) == ["exp.yaml", "out", "out.previous-run"]  # nothing hidden
     assert [str(p.relative_to(work / "out.previous-run")) for p in sorted((work / "out.previous-run").rglob("*"))] == [
-        "ledger.parquet", LEDGER_PART]
+        "ledger.parquet",
+        LEDGER_PART,
+    ]
     assert (work / "out.previous-run" / LEDGER_PART).read_bytes() == old_ledger
     assert (work / "out" / LEDGER_PART).read_bytes() != old_ledger
     assert main(["report", "out", "--quiet"]) == 0  # the new run is whole
@@ -208,14 +224,16 @@ def test_roads_out_refuses_an_existing_file_without_force(work: Path, capsys: py
     shoes = Path(__file__).resolve().parents[2] / "configs" / "shoes" / "sample-cards.txt"
     (work / "ledger.parquet").write_bytes(b"a ledger of mine")
     assert main(["roads", str(shoes), "--format", "cards", "--out", "ledger.parquet"]) == 2
-    assert one_line(capsys.readouterr().err) == ("baccarat: error: ledger.parquet: exists already; give another --out, "
-                                                 "or --force to replace it")
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: ledger.parquet: exists already; give another --out, or --force to replace it"
+    )
     assert (work / "ledger.parquet").read_bytes() == b"a ledger of mine"
     assert main(["roads", str(shoes), "--format", "cards", "--out", "ledger.parquet", "--force"]) == 0
     assert (work / "ledger.parquet").read_bytes().startswith(b"\x89PNG")
 
 
 # What the manifest records ------------------------------------------------------------------------------------
+
 
 def test_the_manifest_lists_every_file_the_run_wrote_with_checksums_rows_and_schema(saved_run: Path) -> None:
     files = manifest_of(saved_run)["files"]
@@ -232,8 +250,10 @@ def test_the_manifest_lists_every_file_the_run_wrote_with_checksums_rows_and_sch
         assert files[name]["schema"] == {column: str(dtype) for column, dtype in ledger.schema.items()}
         assert files[name]["rows_by_strategy"] == dict(pl.read_parquet(saved_run / name).group_by("strategy").len().iter_rows())
     by_strategy = dict(ledger.group_by("strategy").len().iter_rows())
-    assert [files[name]["rows_by_strategy"] for name in parts] == [{"flat banker": by_strategy["flat banker"]},
-                                                                   {"martingale": by_strategy["martingale"]}]
+    assert [files[name]["rows_by_strategy"] for name in parts] == [
+        {"flat banker": by_strategy["flat banker"]},
+        {"martingale": by_strategy["martingale"]},
+    ]
     assert files[ROUNDS_PART]["rows"] == pl.read_parquet(saved_run / "rounds.parquet").height
     kinds = {name: entry["kind"] for name, entry in files.items()}
     assert {name for name, kind in kinds.items() if kind == "data"} == {*parts, ROUNDS_PART, "experiment.yaml"}
@@ -262,6 +282,7 @@ def test_a_file_a_new_version_writes_is_listed_without_being_named_anywhere(work
 
 # report refuses tampered results ------------------------------------------------------------------------------
 
+
 def _net_one_row(frame: pl.DataFrame, value: object) -> pl.DataFrame:
     row = pl.int_range(pl.len()) == 7
     return frame.with_columns(pl.when(row).then(pl.lit(value, dtype=frame["net"].dtype)).otherwise(pl.col("net")).alias("net"))
@@ -280,47 +301,57 @@ def _rewrite(folder: Path, part: str, change) -> None:
 
 
 TAMPERING = {
-    "a strategy's part removed": (
-        lambda f: (f / MARTINGALE_PART).unlink(), f"{MARTINGALE_PART} is missing (the run wrote it)"),
+    "a strategy's part removed": (lambda f: (f / MARTINGALE_PART).unlink(), f"{MARTINGALE_PART} is missing (the run wrote it)"),
     "a strategy's rows relabelled": (
         lambda f: _rewrite(f, MARTINGALE_PART, lambda frame: frame.with_columns(strategy=pl.lit("flat banker"))),
-        f"{MARTINGALE_PART} is not the file the run wrote: strategy 'martingale' is missing ("),
+        f"{MARTINGALE_PART} is not the file the run wrote: strategy 'martingale' is missing (",
+    ),
     "a net edited to 1,000,000": (
         lambda f: _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, 1_000_000)),
-        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote ("),
+        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote (",
+    ),
     "money rewritten as floats": (
         lambda f: _rewrite(f, LEDGER_PART, lambda frame: frame.with_columns(pl.col("stake", "net", "bankroll").cast(pl.Float64))),
-        f"{LEDGER_PART} is not the file the run wrote: its column stake is Float64 where the run wrote Decimal("),
+        f"{LEDGER_PART} is not the file the run wrote: its column stake is Float64 where the run wrote Decimal(",
+    ),
     "a null net": (
         lambda f: _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, None)),
-        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote ("),
+        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote (",
+    ),
     "another run's ledger": (_other_run, f"{LEDGER_PART} is not the file the run wrote: "),
     "a part added to the ledger": (
         lambda f: shutil.copyfile(f / LEDGER_PART, f / "ledger.parquet" / "00000-0000001.parquet"),
-        "ledger.parquet/00000-0000001.parquet is not a file the run wrote, and would be read as part of ledger.parquet"),
+        "ledger.parquet/00000-0000001.parquet is not a file the run wrote, and would be read as part of ledger.parquet",
+    ),
     "a hidden file in the ledger": (
         lambda f: shutil.copyfile(f / LEDGER_PART, f / "ledger.parquet" / ".more.parquet"),
-        "ledger.parquet/.more.parquet is not a file the run wrote, and would be read as part of ledger.parquet"),
+        "ledger.parquet/.more.parquet is not a file the run wrote, and would be read as part of ledger.parquet",
+    ),
     "rounds cut short": (
         lambda f: _rewrite(f, ROUNDS_PART, lambda frame: frame.head(10)),
-        f"{ROUNDS_PART} is not the file the run wrote: it holds 10 rows where the run wrote "),
+        f"{ROUNDS_PART} is not the file the run wrote: it holds 10 rows where the run wrote ",
+    ),
     "an edited experiment": (
         lambda f: (f / "experiment.yaml").write_text((f / "experiment.yaml").read_text().replace("seed: 4", "seed: 5")),
         "experiment.yaml is not the file the run wrote: its content differs from what the run wrote (the same size, "
-        "another SHA-256 checksum)"),
+        "another SHA-256 checksum)",
+    ),
     "a ledger part that is not Parquet": (
         lambda f: (f / LEDGER_PART).write_bytes(b"not parquet at all"),
-        f"{LEDGER_PART} is not the file the run wrote: it cannot be read as Parquet ("),
+        f"{LEDGER_PART} is not the file the run wrote: it cannot be read as Parquet (",
+    ),
     "missing rounds": (lambda f: shutil.rmtree(f / "rounds.parquet"), f"{ROUNDS_PART} is missing (the run wrote it)"),
     "a manifest without its list of files": (
         lambda f: (f / "manifest.json").write_text(json.dumps({k: v for k, v in manifest_of(f).items() if k != "files"})),
-        "its manifest.json does not list the run's files"),
+        "its manifest.json does not list the run's files",
+    ),
 }
 
 
 @pytest.mark.parametrize("case", list(TAMPERING))
 def test_report_refuses_results_changed_after_the_run_naming_what_differs(
-        case: str, saved_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    case: str, saved_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     folder = tmp_path / "run"
     shutil.copytree(saved_run, folder)
     (tmp_path / "exp.yaml").write_text(EXPERIMENT)
@@ -345,8 +376,9 @@ def test_report_rebuilds_deleted_results_of_an_intact_run(saved_run: Path, tmp_p
     assert files["summary.csv"]["sha256"] == hashlib.sha256((folder / "summary.csv").read_bytes()).hexdigest()
 
 
-def test_compare_does_not_use_a_session_table_changed_after_the_run(saved_run: Path, tmp_path: Path,
-                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_compare_does_not_use_a_session_table_changed_after_the_run(
+    saved_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     for name in ("a", "b", "changed"):
         shutil.copytree(saved_run, tmp_path / name)
     sessions = tmp_path / "changed" / "sessions.parquet"

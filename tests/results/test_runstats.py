@@ -29,9 +29,14 @@ STRATEGIES = [
 
 
 def experiment(**changes):
-    data = {"name": "gathered", "rules": "punto-banco-8-pairs", "shoes": {"source": "seeded", "seed": [3, 8], "count": 30},
-            "session": {"bankroll": 250, "shoes_per_session": 2, "table_min": 10, "table_max": 160},
-            "strategies": STRATEGIES, **changes}
+    data = {
+        "name": "gathered",
+        "rules": "punto-banco-8-pairs",
+        "shoes": {"source": "seeded", "seed": [3, 8], "count": 30},
+        "session": {"bankroll": 250, "shoes_per_session": 2, "table_min": 10, "table_max": 160},
+        "strategies": STRATEGIES,
+        **changes,
+    }
     return load_experiment(data)
 
 
@@ -48,21 +53,30 @@ def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) 
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_statistics_gathered_while_playing_equal_the_ledger_definition(tmp_path: Path, workers: int,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_statistics_gathered_while_playing_equal_the_ledger_definition(
+    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
     if workers == 1:  # bands in many small blocks, the spool read a few sessions at a time
         monkeypatch.setattr(curves, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_ROWS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
-    reference = report.analyse(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), run_facts(exp).bankroll,
-                               run_facts(exp).table_min, stops=reference_engine_stops(exp, monkeypatch))
+    reference = report.analyse(
+        pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
+        run_facts(exp).bankroll,
+        run_facts(exp).table_min,
+        stops=reference_engine_stops(exp, monkeypatch),
+    )
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
     stopped = result.analysis.sessions.group_by("strategy", maintain_order=True).agg(pl.col("stopped_by").unique().sort())
-    assert stopped.rows() == [("martingale", [None]), ("labouchere chop", [None, "stop_win"]),
-                              ("random flat", [None, "stop_loss"]), ("pairs", [None, "max_rounds"])]
+    assert stopped.rows() == [
+        ("martingale", [None]),
+        ("labouchere chop", [None, "stop_win"]),
+        ("random flat", [None, "stop_loss"]),
+        ("pairs", [None, "max_rounds"]),
+    ]
     assert_same_analysis(result.analysis, reference)
     assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")]
 
@@ -82,13 +96,20 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
         "        return {'banker': 10, 'tie': 10} if view.round % 2 else None\n\n\n"
         "@hookimpl\n"
         "def register_strategies(register):\n"
-        "    register(EveryOther)\n")
-    exp = experiment(shoes={"source": "recorded", "path": str(tmp_path / "shoes.txt"), "format": "cards"},
-                     strategies=[*STRATEGIES[:2], {"name": "every other", "use": "every-other"}],
-                     plugins_dir=str(plugin))
+        "    register(EveryOther)\n"
+    )
+    exp = experiment(
+        shoes={"source": "recorded", "path": str(tmp_path / "shoes.txt"), "format": "cards"},
+        strategies=[*STRATEGIES[:2], {"name": "every other", "use": "every-other"}],
+        plugins_dir=str(plugin),
+    )
     result = run_to_folder(exp, tmp_path / "run", workers=2)
-    reference = report.analyse(pl.scan_parquet(tmp_path / "run" / "ledger.parquet"), run_facts(exp).bankroll,
-                               run_facts(exp).table_min, stops=reference_engine_stops(exp, monkeypatch))
+    reference = report.analyse(
+        pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
+        run_facts(exp).bankroll,
+        run_facts(exp).table_min,
+        stops=reference_engine_stops(exp, monkeypatch),
+    )
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
     assert ledger.filter(pl.col("strategy") == "every other")["stake_tie"].cast(pl.Float64).max() == 10
@@ -97,10 +118,18 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
 # No -0.0: equal values sort in any order, and only the sign of a zero could tell which one was read (a bankroll,
 # an integer of micro-units divided by 10**6, is never -0.0).
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.lists(st.floats(min_value=-1e12, max_value=1e12, allow_nan=False).map(lambda x: x + 0.0)
-                         | st.sampled_from([0.0, 250.0]),
-                         min_size=1, max_size=40), min_size=1, max_size=4).filter(lambda rows: len({len(r) for r in rows}) == 1),
-       st.lists(st.integers(0, 100), min_size=1, max_size=6))
+@given(
+    st.lists(
+        st.lists(
+            st.floats(min_value=-1e12, max_value=1e12, allow_nan=False).map(lambda x: x + 0.0) | st.sampled_from([0.0, 250.0]),
+            min_size=1,
+            max_size=40,
+        ),
+        min_size=1,
+        max_size=4,
+    ).filter(lambda rows: len({len(r) for r in rows}) == 1),
+    st.lists(st.integers(0, 100), min_size=1, max_size=6),
+)
 def test_percentiles_of_sorted_rows_are_numpys_bit_for_bit(rows: list[list[float]], percentiles: list[int]) -> None:
     matrix = np.sort(np.asarray(rows, dtype=np.float64), axis=1)
     expected = np.percentile(matrix, percentiles, axis=1).T

@@ -88,12 +88,14 @@ def test_expected_columns_are_empty_when_the_ledger_has_no_expected_net() -> Non
 
 
 def test_risk_of_ruin_counts_ruin_at_any_point_and_rounds_to_ruin() -> None:
-    ledger = make_ledger({
-        ("s", 1): [(95, -95), (0, 0), (5, 5), (10, 10)],           # 5 after round 1 (ruined), ends at 20
-        ("s", 2): [(10, -10), (10, 10)],                            # never below 10
-        ("s", 3): [(50, -50), (50, -45), (0, 0)],                   # 5 after round 2
-        ("s", 4): [(10, -10)] * 5 + [(50, -45)],                    # 50 after round 5, 5 after round 6
-    })
+    ledger = make_ledger(
+        {
+            ("s", 1): [(95, -95), (0, 0), (5, 5), (10, 10)],  # 5 after round 1 (ruined), ends at 20
+            ("s", 2): [(10, -10), (10, 10)],  # never below 10
+            ("s", 3): [(50, -50), (50, -45), (0, 0)],  # 5 after round 2
+            ("s", 4): [(10, -10)] * 5 + [(50, -45)],  # 50 after round 5, 5 after round 6
+        }
+    )
     row = summary_row(ledger, initial=100, table_min=10)
     assert row["risk_of_ruin"] == pytest.approx(3 / 4)
     assert row["rounds_to_ruin_mean"] == pytest.approx((1 + 2 + 6) / 3)
@@ -173,9 +175,25 @@ def test_batches_of_sessions_and_a_parquet_scan_give_the_same_summary(tmp_path) 
 
 
 def test_summary_has_every_column_of_the_contract() -> None:
-    contract = ["strategy", "sessions", "rounds", "wagered", "net", "final_bankroll_mean", "final_bankroll_median",
-                "edge", "edge_ci_low", "edge_ci_high", "expected_net", "risk_of_ruin", "max_drawdown",
-                "longest_losing_streak", "max_stake", "capped_bets", "sessions_in_profit"]
+    contract = [
+        "strategy",
+        "sessions",
+        "rounds",
+        "wagered",
+        "net",
+        "final_bankroll_mean",
+        "final_bankroll_median",
+        "edge",
+        "edge_ci_low",
+        "edge_ci_high",
+        "expected_net",
+        "risk_of_ruin",
+        "max_drawdown",
+        "longest_losing_streak",
+        "max_stake",
+        "capped_bets",
+        "sessions_in_profit",
+    ]
     columns = stats.summarize(flat_ledger(TWO_SESSIONS), 100, 10).columns
     assert [c for c in columns if c in contract] == contract
     assert "rounds_to_ruin_mean" in columns and "expected_edge" in columns
@@ -188,13 +206,20 @@ def test_an_empty_ledger_gives_an_empty_summary() -> None:
 
 # Paired comparison -------------------------------------------------------------------------------------
 
+
 def paired_ledger() -> pl.DataFrame:
     # Baseline a: nets -10, +10, -20 on stakes 10, 10, 20.
     # b: nets 0, +30, -20 on the same sessions; in session 3 it falls to 5 (ruin) before winning back to 80.
-    return make_ledger({
-        ("a", 1): [(10, -10)], ("a", 2): [(10, 10)], ("a", 3): [(20, -20)],
-        ("b", 1): [(10, 0)], ("b", 2): [(30, 30)], ("b", 3): [(95, -95), (95, 75)],
-    })
+    return make_ledger(
+        {
+            ("a", 1): [(10, -10)],
+            ("a", 2): [(10, 10)],
+            ("a", 3): [(20, -20)],
+            ("b", 1): [(10, 0)],
+            ("b", 2): [(30, 30)],
+            ("b", 3): [(95, -95), (95, 75)],
+        }
+    )
 
 
 def test_paired_difference_of_net_per_session() -> None:
@@ -226,10 +251,16 @@ def test_edge_difference_is_the_difference_of_realised_edges() -> None:
 def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interval() -> None:
     # The baseline loses exactly 10% of its stake in every session, so it adds no variance:
     # the paired interval of the difference is as wide as the strategy's own edge interval.
-    ledger = make_ledger({
-        ("steady", 1): [(10, -1)], ("steady", 2): [(30, -3)], ("steady", 3): [(20, -2)],
-        ("wild", 1): [(10, -10)], ("wild", 2): [(20, 10)], ("wild", 3): [(30, -30)],
-    })
+    ledger = make_ledger(
+        {
+            ("steady", 1): [(10, -1)],
+            ("steady", 2): [(30, -3)],
+            ("steady", 3): [(20, -2)],
+            ("wild", 1): [(10, -10)],
+            ("wild", 2): [(20, 10)],
+            ("wild", 3): [(30, -30)],
+        }
+    )
     sessions = stats.session_table(ledger, 100, 10)
     wild = stats.summary_table(sessions).row(1, named=True)
     row = comparisons.paired_comparison(sessions).row(0, named=True)
@@ -242,8 +273,17 @@ def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> No
     ledger = pl.concat([one, one.with_columns(pl.lit("copy").alias("strategy"))])
     row = comparisons.paired_comparison(stats.session_table(ledger, 100, 10)).row(0, named=True)
     assert row["net_diff"] == 0
-    for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high",
-                "risk_of_ruin_diff", "sessions_better", "sessions_worse"):
+    for key in (
+        "net_diff_mean",
+        "net_diff_ci_low",
+        "net_diff_ci_high",
+        "edge_diff",
+        "edge_diff_ci_low",
+        "edge_diff_ci_high",
+        "risk_of_ruin_diff",
+        "sessions_better",
+        "sessions_worse",
+    ):
         assert row[key] == pytest.approx(0), key
 
 
@@ -262,6 +302,7 @@ def test_a_single_strategy_has_nothing_to_compare() -> None:
 
 
 # Aggregates for the plots ------------------------------------------------------------------------------
+
 
 def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None:
     # Bankrolls after each round: session 1: 110 120 (ends), session 2: 90 80 70, session 3: 100 110 120.
@@ -287,12 +328,14 @@ def test_bankroll_bands_sample_long_sessions_and_bound_memory() -> None:
 
 
 def test_ruin_curve_is_the_share_ruined_by_each_round() -> None:
-    ledger = make_ledger({
-        ("s", 1): [(95, -95), (0, 0), (0, 0)],
-        ("s", 2): [(10, 10), (10, 10), (10, 10)],
-        ("s", 3): [(50, -50), (50, -45), (0, 0)],
-        ("s", 4): [(10, -10), (10, 10), (10, -10)],
-    })
+    ledger = make_ledger(
+        {
+            ("s", 1): [(95, -95), (0, 0), (0, 0)],
+            ("s", 2): [(10, 10), (10, 10), (10, 10)],
+            ("s", 3): [(50, -50), (50, -45), (0, 0)],
+            ("s", 4): [(10, -10), (10, 10), (10, -10)],
+        }
+    )
     curve = curves.ruin_curve(stats.session_table(ledger, 100, 10))
     assert curve.get_column("round").to_list() == [0, 1, 2, 3]
     assert curve.get_column("ruined").to_list() == pytest.approx([0, 0.25, 0.5, 0.5])
@@ -308,10 +351,13 @@ def test_sample_paths_start_at_the_initial_bankroll() -> None:
 
 
 def test_by_strategy_gives_the_rows_of_a_group_by_in_first_appearance_order() -> None:
-    frame = pl.DataFrame({"strategy": ["b", "a", "b", "c", "a", "b"], "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0],
-                          "n": [1, 1, 2, 2, 3, 3]})
-    aggregations = [pl.col("x").sum(), pl.col("x").std(ddof=1).alias("sd"), (pl.col("n") > 1).mean().alias("share"),
-                    pl.len().cast(pl.Int64).alias("rows")]
+    frame = pl.DataFrame({"strategy": ["b", "a", "b", "c", "a", "b"], "x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0], "n": [1, 1, 2, 2, 3, 3]})
+    aggregations = [
+        pl.col("x").sum(),
+        pl.col("x").std(ddof=1).alias("sd"),
+        (pl.col("n") > 1).mean().alias("share"),
+        pl.len().cast(pl.Int64).alias("rows"),
+    ]
     got = stats.by_strategy(frame, aggregations)
     expected = frame.group_by("strategy", maintain_order=True).agg(aggregations)
     assert got.get_column("strategy").to_list() == ["b", "a", "c"]
@@ -330,8 +376,13 @@ def test_by_strategy_takes_only_the_strategies_asked_in_their_order() -> None:
 
 
 def test_strategy_rows_are_each_strategys_rows_of_the_columns_asked() -> None:
-    frame = pl.concat([pl.DataFrame({"strategy": ["b", "a", "b"], "x": [1, 2, 3], "y": ["p", "q", "r"]}),
-                       pl.DataFrame({"strategy": ["c", "a", "b"], "x": [4, 5, 6], "y": ["s", "t", "u"]})], rechunk=False)
+    frame = pl.concat(
+        [
+            pl.DataFrame({"strategy": ["b", "a", "b"], "x": [1, 2, 3], "y": ["p", "q", "r"]}),
+            pl.DataFrame({"strategy": ["c", "a", "b"], "x": [4, 5, 6], "y": ["s", "t", "u"]}),
+        ],
+        rechunk=False,
+    )
     got = list(stats.strategy_rows(frame, "x"))
     assert [name for name, _ in got] == ["b", "a", "c"]
     assert [part.columns for _, part in got] == [["x"]] * 3
@@ -345,17 +396,21 @@ def test_by_strategy_of_no_rows_has_the_columns_and_no_row() -> None:
     assert got.height == 0 and got.columns == ["strategy", "x"]
 
 
-@pytest.mark.parametrize(("ruined", "sessions", "low", "high"), [
-    # Published Wilson score intervals at 95% (Newcombe 1998, Table I; Wikipedia's "Binomial proportion
-    # confidence interval"): 0/10, 5/10, 81/263 and 10/10.
-    (0, 10, 0.0, 0.2775),
-    (5, 10, 0.2366, 0.7634),
-    (81, 263, 0.2553, 0.3662),
-    (10, 10, 0.7225, 1.0),
-])
+@pytest.mark.parametrize(
+    ("ruined", "sessions", "low", "high"),
+    [
+        # Published Wilson score intervals at 95% (Newcombe 1998, Table I; Wikipedia's "Binomial proportion
+        # confidence interval"): 0/10, 5/10, 81/263 and 10/10.
+        (0, 10, 0.0, 0.2775),
+        (5, 10, 0.2366, 0.7634),
+        (81, 263, 0.2553, 0.3662),
+        (10, 10, 0.7225, 1.0),
+    ],
+)
 def test_risk_of_ruin_and_profit_shares_have_wilson_intervals(ruined: int, sessions: int, low: float, high: float) -> None:
-    table = pl.DataFrame({"strategy": ["s"] * sessions, "session": list(range(1, sessions + 1)),
-                          "ruined": [i < ruined for i in range(sessions)]})
+    table = pl.DataFrame(
+        {"strategy": ["s"] * sessions, "session": list(range(1, sessions + 1)), "ruined": [i < ruined for i in range(sessions)]}
+    )
     got_low, got_high = stats.wilson_interval(pl.col("ruined").sum(), pl.len())
     row = table.select(got_low.alias("low"), got_high.alias("high")).row(0)
     assert row == pytest.approx((low, high), abs=5e-5)

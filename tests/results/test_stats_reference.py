@@ -67,16 +67,25 @@ def reference_summary(sessions: dict, initial: Decimal, table_min: Decimal) -> d
         else:
             ci = (None, None)
         out[strategy] = {
-            "sessions": k, "rounds": rounds_bet, "wagered": w_total, "net": n_total,
+            "sessions": k,
+            "rounds": rounds_bet,
+            "wagered": w_total,
+            "net": n_total,
             "final_bankroll_mean": statistics.fmean(float(f) for f in finals),
             "final_bankroll_median": statistics.median(float(f) for f in finals),
-            "edge": edge, "edge_ci_low": ci[0], "edge_ci_high": ci[1],
-            "expected_net": expected, "expected_edge": -expected / float(w_total) if w_total else None,
+            "edge": edge,
+            "edge_ci_low": ci[0],
+            "edge_ci_high": ci[1],
+            "expected_net": expected,
+            "expected_edge": -expected / float(w_total) if w_total else None,
             "risk_of_ruin": len(ruin_rounds) / k,
             "rounds_to_ruin_mean": statistics.fmean(ruin_rounds) if ruin_rounds else None,
             "rounds_to_ruin_median": statistics.median(ruin_rounds) if ruin_rounds else None,
-            "max_drawdown": max(drawdowns), "max_drawdown_mean": statistics.fmean(float(d) for d in drawdowns),
-            "longest_losing_streak": max(streaks), "max_stake": max(stakes), "capped_bets": capped,
+            "max_drawdown": max(drawdowns),
+            "max_drawdown_mean": statistics.fmean(float(d) for d in drawdowns),
+            "longest_losing_streak": max(streaks),
+            "max_stake": max(stakes),
+            "capped_bets": capped,
             "sessions_in_profit": sum(n > 0 for n in nets) / k,
         }
     return out
@@ -132,17 +141,23 @@ def test_edge_interval_covers_the_true_edge_95_percent_of_the_time() -> None:
     nets = units * (2 * wins - rounds)
     n = reps * k
     zero_money = pl.Series([Decimal(0)] * n, dtype=stats.MONEY)
-    sessions = pl.DataFrame({
-        "strategy": [f"rep{i}" for i in range(reps) for _ in range(k)],
-        "session": np.tile(np.arange(1, k + 1), reps),
-        "rounds": np.full(n, rounds),
-        "wagered": pl.Series((units * rounds).ravel()).cast(stats.MONEY),
-        "net": pl.Series(nets.ravel()).cast(stats.MONEY),
-        "expected_net": np.zeros(n),
-        "final_bankroll": zero_money, "ruined": np.zeros(n, dtype=bool), "rounds_to_ruin": pl.Series([None] * n, dtype=pl.Int64),
-        "max_drawdown": zero_money, "longest_losing_streak": np.zeros(n, dtype=np.int64), "max_stake": zero_money,
-        "capped_bets": np.zeros(n, dtype=np.int64),
-    })
+    sessions = pl.DataFrame(
+        {
+            "strategy": [f"rep{i}" for i in range(reps) for _ in range(k)],
+            "session": np.tile(np.arange(1, k + 1), reps),
+            "rounds": np.full(n, rounds),
+            "wagered": pl.Series((units * rounds).ravel()).cast(stats.MONEY),
+            "net": pl.Series(nets.ravel()).cast(stats.MONEY),
+            "expected_net": np.zeros(n),
+            "final_bankroll": zero_money,
+            "ruined": np.zeros(n, dtype=bool),
+            "rounds_to_ruin": pl.Series([None] * n, dtype=pl.Int64),
+            "max_drawdown": zero_money,
+            "longest_losing_streak": np.zeros(n, dtype=np.int64),
+            "max_stake": zero_money,
+            "capped_bets": np.zeros(n, dtype=np.int64),
+        }
+    )
     summary = stats.summary_table(sessions)
     covered = summary.select(((pl.col("edge_ci_low") <= 0.1) & (0.1 <= pl.col("edge_ci_high"))).mean()).item()
     # Binomial spread of the coverage over 1000 experiments: sqrt(0.95 * 0.05 / 1000) = 0.0069; allow 4 of them.

@@ -63,8 +63,10 @@ def test_every_round_of_every_preset_matches_the_reference_dealer(name: str) -> 
     assert_tables_equal(fastdeal.seeded_table_fast(rules, 2024, 5, count), seeded_table(rules, 2024, 5, count))
 
 
-@pytest.mark.parametrize("changes", [{"burn": False}, {"cut_card": 6}, {"cut_card": 200}, {"decks": 1, "cut_card": 10},
-                                     {"decks": 2, "burn": False, "cut_card": 52}])
+@pytest.mark.parametrize(
+    "changes",
+    [{"burn": False}, {"cut_card": 6}, {"cut_card": 200}, {"decks": 1, "cut_card": 10}, {"decks": 2, "burn": False, "cut_card": 52}],
+)
 def test_burn_and_cut_card_variants_match_the_reference_dealer(changes: dict) -> None:
     rules = dataclasses.replace(preset("punto-banco-8"), **changes)
     assert_tables_equal(fastdeal.seeded_table_fast(rules, 99, 1, 200), seeded_table(rules, 99, 1, 200))

@@ -22,8 +22,11 @@ FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 # Text made of the characters shoe files are made of, so that the fuzzing reaches deep into the readers.
 SHOE_ALPHABET = "AaSsHhDdCcKkQqJjTtBbPp0123456789 ,\t\n\r#\"'xX\u00e9\ufeff-;"
 shoe_text = st.text(alphabet=SHOE_ALPHABET, max_size=400)
-csv_text = st.builds(lambda body, header: header + body, shoe_text,
-                     st.sampled_from(["shoe,player,banker\n", "SHOE , Banker,player,x\n", "shoe,player\n", ""]))
+csv_text = st.builds(
+    lambda body, header: header + body,
+    shoe_text,
+    st.sampled_from(["shoe,player,banker\n", "SHOE , Banker,player,x\n", "shoe,player\n", ""]),
+)
 
 
 def read_or_error(data: bytes, fmt: str) -> None:
@@ -79,13 +82,15 @@ VALID = {fmt: _valid_file(fmt) for fmt in FORMATS}
 
 
 @FUZZ
-@given(fmt=st.sampled_from(FORMATS), edits=st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.binary(max_size=3),
-                                                               st.integers(0, 3)), min_size=1, max_size=4))
+@given(
+    fmt=st.sampled_from(FORMATS),
+    edits=st.lists(st.tuples(st.floats(0, 1, exclude_max=True), st.binary(max_size=3), st.integers(0, 3)), min_size=1, max_size=4),
+)
 def test_valid_files_with_random_edits(fmt: str, edits: list[tuple[float, bytes, int]]) -> None:
     data = bytearray(VALID[fmt])
     for where, insert, delete in edits:
         at = int(where * len(data))
-        data[at: at + delete] = insert
+        data[at : at + delete] = insert
     read_or_error(bytes(data), fmt)
 
 

@@ -8,8 +8,16 @@ from baccarat.shoes.recorded.rounds_format import broken_rule, played_as_recorde
 from baccarat.table.cards import make_card
 
 # Banker total -> Player third-card values on which Banker STANDS (the table of docs/game.md).
-BANKER_STANDS_ON = {0: set(), 1: set(), 2: set(), 3: {8}, 4: {0, 1, 8, 9}, 5: {0, 1, 2, 3, 8, 9},
-                    6: {0, 1, 2, 3, 4, 5, 8, 9}, 7: set(range(10))}
+BANKER_STANDS_ON = {
+    0: set(),
+    1: set(),
+    2: set(),
+    3: {8},
+    4: {0, 1, 8, 9},
+    5: {0, 1, 2, 3, 8, 9},
+    6: {0, 1, 2, 3, 4, 5, 8, 9},
+    7: set(range(10)),
+}
 
 
 def card(value: int) -> int:
@@ -63,9 +71,13 @@ def test_every_recorded_draw_and_stand_is_judged_by_the_tableau(p: int) -> None:
 
 def test_natural_faults_name_the_natural() -> None:
     assert broken_rule((card(9), card(0), card(3)), (card(2), card(0))) == (
-        "player", "Player drew a third card, but Player has a natural 9 and nobody draws")
+        "player",
+        "Player drew a third card, but Player has a natural 9 and nobody draws",
+    )
     assert broken_rule((card(3), card(0)), (card(8), card(0), card(1))) == (
-        "banker", "Banker drew a third card, but Banker has a natural 8 and nobody draws")
+        "banker",
+        "Banker drew a third card, but Banker has a natural 8 and nobody draws",
+    )
 
 
 @pytest.mark.parametrize(

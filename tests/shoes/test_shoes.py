@@ -50,7 +50,7 @@ def test_burn_and_cut_card() -> None:
         rounds = deal_seeded_shoe(cards, rules)
         used = dealt_cards(rounds)
         # The rounds use the cards right after the burn, in order.
-        assert used == cards[burned: burned + len(used)].tolist()
+        assert used == cards[burned : burned + len(used)].tolist()
         cut_position = len(cards) - rules.cut_card
         gone_before_last = burned + len(used) - rounds[-1].cards_used
         assert gone_before_last < cut_position <= burned + len(used)

@@ -69,8 +69,9 @@ def test_view_prices_every_bet_from_the_cards_dealt_before_this_round() -> None:
         rules = preset(preset_name)
         table = seeded_table(rules, 21, 1, 2 if rules.decks > 1 else 30)
         Asker.asked = []
-        run_strategy(StrategyRun("asker", Asker, {}), table, settlement_table(table, rules), rules,
-                     SessionConfig(100_000, 100, 100_000, 1), seed=1)
+        run_strategy(
+            StrategyRun("asker", Asker, {}), table, settlement_table(table, rules), rules, SessionConfig(100_000, 100, 100_000, 1), seed=1
+        )
         assert len(Asker.asked) == len(table)
         for row, (shoe, hand, counts, evs) in enumerate(Asker.asked):
             assert (shoe, hand) == (table.shoe[row], table.hand[row])
@@ -142,11 +143,14 @@ def test_outcome_only_shoes_have_no_cards_to_count() -> None:
         run(table, rules, "ev-counter", bets=["banker"])
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ({"threshold": "lots"}, "threshold must be a number"),
-    ({"bets": ["player_pari"]}, "did you mean 'player_pair'"),
-    ({"bets": []}, "bets must be a list"),
-])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"threshold": "lots"}, "threshold must be a number"),
+        ({"bets": ["player_pari"]}, "did you mean 'player_pair'"),
+        ({"bets": []}, "bets must be a list"),
+    ],
+)
 def test_bad_parameters_are_refused(params, message) -> None:
     with pytest.raises(StrategyError, match=message):
         registry().resolve("ev-counter", params, default_session(preset("punto-banco-8-pairs")))

@@ -15,8 +15,7 @@ from baccarat.table.roads import parse_outcomes, roads
 def sides(use: str, outcomes: str, **params) -> str:
     cols = play(use, outcomes, table_min=1, **params)
     placed = []
-    for stake, banker, player in zip(cols["stake"].tolist(), cols["stake_banker"].tolist(), cols["stake_player"].tolist(),
-                                     strict=True):
+    for stake, banker, player in zip(cols["stake"].tolist(), cols["stake_banker"].tolist(), cols["stake_player"].tolist(), strict=True):
         placed.append("-" if stake == 0 else "B" if banker else "P")
         assert not (banker and player)
     return "".join(placed)
@@ -79,11 +78,14 @@ def test_works_with_any_progression() -> None:
     assert any(s > 1000 for s in cols["stake"].tolist())  # a loss doubled a stake
 
 
-@pytest.mark.parametrize(("params", "message"), [
-    ({"side": "road-ask", "road": "big_eye"}, "did you mean 'big_eye_boy'"),
-    ({"side": "road-ask", "colour": "green"}, "colour must be red or blue"),
-    ({"side": "road-consensus", "agree": 1}, "agree must be 2 or 3"),
-])
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"side": "road-ask", "road": "big_eye"}, "did you mean 'big_eye_boy'"),
+        ({"side": "road-ask", "colour": "green"}, "colour must be red or blue"),
+        ({"side": "road-consensus", "agree": 1}, "agree must be 2 or 3"),
+    ],
+)
 def test_bad_parameters_are_refused(params, message) -> None:
     with pytest.raises((StrategyError, ValueError), match=message):
         play("flat", "BPBP", **params)

@@ -22,6 +22,7 @@ from baccarat.table.rules import preset
 
 # Progressions ----------------------------------------------------------------
 
+
 def test_flat_bets_one_unit_whatever_happens() -> None:
     cols = play("flat", "PBTPPB", side="player", unit=25)
     assert stakes(cols) == [25] * 6
@@ -121,8 +122,9 @@ def test_oscars_grind_restarts_above_the_table_maximum() -> None:
     assert stakes(play("oscars-grind", "BBBBBPPP", side="player", table_max=20)) == [10, 10, 10, 10, 10, 10, 20, 10]
 
 
-@pytest.mark.parametrize("use", ["martingale", "grand-martingale", "paroli", "fibonacci", "dalembert",
-                                 "labouchere", "1-3-2-6", "oscars-grind"])
+@pytest.mark.parametrize(
+    "use", ["martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind"]
+)
 def test_a_push_leaves_stake_and_state_unchanged(use: str) -> None:
     with_ties = play(use, "PTBTTPBTB")
     without = play(use, "PBPBB")
@@ -140,8 +142,7 @@ def test_tie_and_pair_bets_never_push() -> None:
 def test_pair_bets_win_or_lose_on_the_cards() -> None:
     rules = preset("punto-banco-8-pairs")
     table = seeded_table(rules, seed=5, first_shoe=1, count=2)
-    cols = play("martingale", table, rules="punto-banco-8-pairs", side="player_pair", bankroll=1_000_000,
-                shoes_per_session=2)
+    cols = play("martingale", table, rules="punto-banco-8-pairs", side="player_pair", bankroll=1_000_000, shoes_per_session=2)
     expected, stake = [], 10
     for pair in table.player_pair.tolist():
         expected.append(stake)
@@ -157,6 +158,7 @@ def test_pair_bets_win_or_lose_on_the_cards() -> None:
 
 
 # Bankroll cap and ruin ---------------------------------------------------------
+
 
 def test_a_stake_above_the_bankroll_is_cut_and_counted_then_ruin_stops_betting() -> None:
     # 10 lost (40 left), 30 lost (10 left), 70 wanted: cut to 10, lost: ruin.
@@ -180,7 +182,7 @@ def test_ruin_below_the_table_minimum_for_every_progression() -> None:
         cols = play(use, "P" * 30, bankroll=100)
         bankrolls = money(cols, "bankroll")
         ruined = next(i for i, b in enumerate(bankrolls) if b < 10)
-        assert all(s == 0 for s in stakes(cols)[ruined + 1:]), use
+        assert all(s == 0 for s in stakes(cols)[ruined + 1 :]), use
 
 
 def test_progression_state_is_fresh_every_session_but_carries_across_the_shoes_of_one() -> None:
@@ -191,6 +193,7 @@ def test_progression_state_is_fresh_every_session_but_carries_across_the_shoes_o
 
 
 # Selectors ---------------------------------------------------------------------
+
 
 def test_fixed_sides() -> None:
     assert sides(play("flat", "BPT", side="player")) == ["P", "P", "P"]
@@ -254,6 +257,7 @@ def test_selectors_declare_their_sides_before_the_run() -> None:
 
 # Stop rules --------------------------------------------------------------------
 
+
 def test_stop_loss_stops_once_the_session_has_lost_that_much() -> None:
     assert stakes(play("flat", "PPPPB", stop_loss=25)) == [10, 10, 10, 0, 0]
     assert stakes(play("flat", "PPPPB", stop_loss=30)) == [10, 10, 10, 0, 0]
@@ -282,6 +286,7 @@ def test_stop_rules_combine() -> None:
 
 # Parameters and errors -----------------------------------------------------------
 
+
 def test_unknown_strategy_suggests_the_closest_name() -> None:
     with pytest.raises(StrategyError, match="unknown strategy 'martingal' \\(did you mean 'martingale'\\?\\)"):
         registry().resolve("martingal", {})
@@ -304,15 +309,18 @@ def test_a_selector_parameter_on_another_side_names_its_selector() -> None:
         registry().resolve("flat", {"side": "banker", "length": 3})
 
 
-@pytest.mark.parametrize("params, message", [
-    ({"unit": -5}, "unit must be a positive amount"),
-    ({"unit": 0.001}, "unit must be a whole number of cents"),
-    ({"unit": "ten"}, "unit must be an amount"),
-    ({"side": "streak", "length": 0}, "length must be a whole number of at least 1"),
-    ({"side": "pattern", "pattern": "BXP"}, "pattern must be a string of B and P"),
-    ({"stop_loss": -1}, "stop_loss must be a positive amount"),
-    ({"max_rounds": 2.5}, "max_rounds must be a whole number"),
-])
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"unit": -5}, "unit must be a positive amount"),
+        ({"unit": 0.001}, "unit must be a whole number of cents"),
+        ({"unit": "ten"}, "unit must be an amount"),
+        ({"side": "streak", "length": 0}, "length must be a whole number of at least 1"),
+        ({"side": "pattern", "pattern": "BXP"}, "pattern must be a string of B and P"),
+        ({"stop_loss": -1}, "stop_loss must be a positive amount"),
+        ({"max_rounds": 2.5}, "max_rounds must be a whole number"),
+    ],
+)
 def test_bad_parameter_values_fail_before_the_run(params, message) -> None:
     with pytest.raises(StrategyError, match=message):
         registry().resolve("flat", params)
@@ -358,10 +366,18 @@ def test_a_free_form_strategy_takes_stop_rules_and_is_itself_without_them() -> N
 
 # Against the independent reference (tests/helpers/strategy_reference.py) on seeded shoes --------
 
-PROGRESSIONS = ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere",
-                "1-3-2-6", "oscars-grind"]
-SELECTORS = [("banker", {}), ("player", {}), ("tie", {}), ("player_pair", {}), ("follow-last", {}), ("chop", {}),
-             ("streak", {"length": 2}), ("pattern", {"pattern": "BBP"}), ("random", {})]
+PROGRESSIONS = ["flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind"]
+SELECTORS = [
+    ("banker", {}),
+    ("player", {}),
+    ("tie", {}),
+    ("player_pair", {}),
+    ("follow-last", {}),
+    ("chop", {}),
+    ("streak", {"length": 2}),
+    ("pattern", {"pattern": "BBP"}),
+    ("random", {}),
+]
 
 
 @pytest.mark.parametrize("use", PROGRESSIONS)
@@ -374,8 +390,9 @@ def test_every_progression_and_selector_matches_the_reference_round_by_round(use
     table = seeded_table(rules, seed=100 + PROGRESSIONS.index(use), first_shoe=1, count=6)
     letters = {0: "B", 1: "P", 2: "T"}
     shoes: dict[int, list] = {}
-    for shoe, outcome, pp, bp in zip(table.shoe.tolist(), table.outcome.tolist(), table.player_pair.tolist(),
-                                     table.banker_pair.tolist(), strict=True):
+    for shoe, outcome, pp, bp in zip(
+        table.shoe.tolist(), table.outcome.tolist(), table.player_pair.tolist(), table.banker_pair.tolist(), strict=True
+    ):
         shoes.setdefault(shoe, []).append((letters[outcome], pp, bp))
     extra = {"paroli": {"wins": 2}, "labouchere": {"line": [1, 2, 2.5]}}.get(use, {})
     variants = [
@@ -385,15 +402,37 @@ def test_every_progression_and_selector_matches_the_reference_round_by_round(use
     ]
     for side, side_params in SELECTORS:
         for variant in variants:
-            params = {"side": side, **side_params, **extra, **{k: v for k, v in variant.items()
-                                                               if k in ("unit", "stop_win", "stop_loss", "max_rounds")}}
-            cols = play(use, table, rules="punto-banco-8-pairs", shoes_per_session=2, label="ref", seed=9,
-                        bankroll=variant["bankroll"], table_min=variant["table_min"], table_max=variant["table_max"], **params)
+            params = {
+                "side": side,
+                **side_params,
+                **extra,
+                **{k: v for k, v in variant.items() if k in ("unit", "stop_win", "stop_loss", "max_rounds")},
+            }
+            cols = play(
+                use,
+                table,
+                rules="punto-banco-8-pairs",
+                shoes_per_session=2,
+                label="ref",
+                seed=9,
+                bankroll=variant["bankroll"],
+                table_min=variant["table_min"],
+                table_max=variant["table_max"],
+                **params,
+            )
             got = list(zip(cols["stake"].tolist(), cols["bankroll"].tolist(), cols["capped"].tolist(), strict=True))
             expected = []
             for session, first in ((1, 1), (2, 3), (3, 5)):
-                rows = play_session(use, side, [shoes[first], shoes[first + 1]], bankroll=Fraction(variant["bankroll"]),
-                                    table_min=Fraction(variant["table_min"]), table_max=Fraction(variant["table_max"]),
-                                    unit=Fraction(str(variant["unit"])), params=params, coin=strategy_rng(9, "ref", session))
+                rows = play_session(
+                    use,
+                    side,
+                    [shoes[first], shoes[first + 1]],
+                    bankroll=Fraction(variant["bankroll"]),
+                    table_min=Fraction(variant["table_min"]),
+                    table_max=Fraction(variant["table_max"]),
+                    unit=Fraction(str(variant["unit"])),
+                    params=params,
+                    coin=strategy_rng(9, "ref", session),
+                )
                 expected += [(int(s * 100), int(b * 1_000_000), int(c)) for s, b, c in rows]
             assert got == expected, (use, side, variant)

@@ -12,7 +12,9 @@ RANK_FOR_VALUE = {0: 13, **{v: v for v in range(1, 10)}}
 
 # docs/game.md, Banker when Player drew: the third-card values on which Banker STANDS.
 BANKER_STANDS = {
-    0: "", 1: "", 2: "",
+    0: "",
+    1: "",
+    2: "",
     3: "8",
     4: "0189",
     5: "012389",

@@ -24,6 +24,7 @@ def grid(cells, symbols=None) -> list[str]:
 
 # Bead plate -------------------------------------------------------------------
 
+
 def test_bead_plate_fills_columns_top_to_bottom_with_ties() -> None:
     r = roads(parse_outcomes("BPTBBB PPTBBP BT"))
     assert grid(r.bead_plate, {"banker": "B", "player": "P", "tie": "T"}) == [
@@ -38,6 +39,7 @@ def test_bead_plate_fills_columns_top_to_bottom_with_ties() -> None:
 
 
 # Big road ---------------------------------------------------------------------
+
 
 def test_ties_before_the_first_decision_mark_the_first_cell() -> None:
     r = roads(parse_outcomes("TTBPPTB"))
@@ -147,8 +149,17 @@ def test_big_eye_boy_on_a_hand_drawn_shoe() -> None:
     # col4: 1 vs 3 -> blue; col5: 1 vs 1 -> red; col5 row2: col4 ends at row1 -> blue;
     # col5 row3: col4 empty at rows 2 and 3 -> red; col6: 3 vs 1 -> blue; col6 row2: col5 has row2 -> red.
     assert "".join(COLOURS[c.mark] for c in r.big_eye_boy) == "RbbbRbRbR"
-    assert drawn(r.big_eye_boy) == [(0, 0, "R"), (1, 0, "b"), (1, 1, "b"), (1, 2, "b"), (2, 0, "R"), (3, 0, "b"),
-                                    (4, 0, "R"), (5, 0, "b"), (6, 0, "R")]
+    assert drawn(r.big_eye_boy) == [
+        (0, 0, "R"),
+        (1, 0, "b"),
+        (1, 1, "b"),
+        (1, 2, "b"),
+        (2, 0, "R"),
+        (3, 0, "b"),
+        (4, 0, "R"),
+        (5, 0, "b"),
+        (6, 0, "R"),
+    ]
     assert [c.hand for c in r.big_eye_boy] == [4, 5, 6, 7, 8, 9, 10, 11, 12]
 
 
@@ -210,6 +221,7 @@ def test_a_derived_road_has_its_own_dragon_tails() -> None:
 
 
 # Derived roads against a literal reading of the rules on a grid ----------------
+
 
 def reference_derived(outcomes: str, offset: int) -> list[str]:
     """The scoreboard rules as a player applies them, on a grid of logical big-road columns."""

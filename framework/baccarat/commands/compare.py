@@ -8,8 +8,11 @@ import argparse
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat compare``."""
     parser.add_argument("runs", metavar="RUN_DIR", nargs="+", help="two folders written by baccarat run, or more")
-    parser.add_argument("--baseline", metavar="LABEL",
-                        help="strategy the others are compared with, as 'RUN: label' (default: the first strategy of the first run)")
+    parser.add_argument(
+        "--baseline",
+        metavar="LABEL",
+        help="strategy the others are compared with, as 'RUN: label' (default: the first strategy of the first run)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of the tables")
 
 

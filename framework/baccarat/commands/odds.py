@@ -15,8 +15,13 @@ from collections.abc import Mapping
 from typing import Any
 
 _BET_LABELS = {
-    "banker": "Banker", "player": "Player", "tie": "Tie", "player_pair": "Player Pair",
-    "banker_pair": "Banker Pair", "dragon7": "Dragon 7", "panda8": "Panda 8",
+    "banker": "Banker",
+    "player": "Player",
+    "tie": "Tie",
+    "player_pair": "Player Pair",
+    "banker_pair": "Banker Pair",
+    "dragon7": "Dragon 7",
+    "panda8": "Panda 8",
 }
 _EVENT_LABELS = {
     "banker": "Banker wins",
@@ -47,11 +52,13 @@ def _event_label(name: str) -> str:
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat odds``."""
-    parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
-                        help="rule preset name or rules YAML file (default: punto-banco-8)")
+    parser.add_argument(
+        "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="rule preset name or rules YAML file (default: punto-banco-8)"
+    )
     parser.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1-8 (default: the rules' decks)")
-    parser.add_argument("--remaining", metavar="RANK=COUNT,...",
-                        help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count")
+    parser.add_argument(
+        "--remaining", metavar="RANK=COUNT,...", help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
 
 
@@ -113,8 +120,11 @@ def pays_text(rules: Any, bet: str) -> str:
         return "11:1 (not offered)"
     bet_definition = definition(bet)
     table = bet_definition.table_under(rules)
-    text = _ratio(next(iter(table.values()))) if len(table) == 1 else \
-        ", ".join(f"{_ratio(pays)} {line.replace('_', ' ')}" for line, pays in table.items())
+    text = (
+        _ratio(next(iter(table.values())))
+        if len(table) == 1
+        else ", ".join(f"{_ratio(pays)} {line.replace('_', ' ')}" for line, pays in table.items())
+    )
     return text if rules.offers(bet) else f"{text} (not offered)"
 
 
@@ -129,9 +139,11 @@ def priced_bets(rules: Any) -> Any:
     from baccarat.table.bet_registry import BUILT_IN_ORIGIN, known_bets
 
     priced = priced_rules(rules)
-    extra = {name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
-             for name, entry in known_bets().items()
-             if entry.origin != BUILT_IN_ORIGIN and not entry.definition.main and name not in priced.side_bets}
+    extra = {
+        name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
+        for name, entry in known_bets().items()
+        if entry.origin != BUILT_IN_ORIGIN and not entry.definition.main and name not in priced.side_bets
+    }
     return dataclasses.replace(priced, side_bets={**priced.side_bets, **extra}) if extra else priced
 
 
@@ -174,8 +186,7 @@ def render_table(doc: Mapping[str, Any]) -> str:
     remaining = doc["remaining"]
     full = all(count == 4 * doc["decks"] for count in remaining.values())
     shoe = "a full shoe" if full else "cards left " + " ".join(f"{r}={c}" for r, c in remaining.items())
-    lines = [f"Exact odds, rules {doc['rules']}: {doc['decks']} deck{'s' if doc['decks'] > 1 else ''}, "
-             f"{doc['cards']} cards ({shoe})", ""]
+    lines = [f"Exact odds, rules {doc['rules']}: {doc['decks']} deck{'s' if doc['decks'] > 1 else ''}, {doc['cards']} cards ({shoe})", ""]
     width = max(len(_event_label(name)) for name in [*_EVENT_LABELS, *doc["probabilities"]])
     lines.append(f"{'Event':<{width}}  {'probability':>11}")
     for name, p in doc["probabilities"].items():
@@ -185,8 +196,10 @@ def render_table(doc: Mapping[str, Any]) -> str:
     bet_width = max([12, *(len(_bet_label(bet)) for bet in doc["bets"])])
     lines.append(f"{'Bet':<{bet_width}} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
     for bet, b in doc["bets"].items():
-        lines.append(f"{_bet_label(bet):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
-                     f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%")
+        lines.append(
+            f"{_bet_label(bet):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
+            f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%"
+        )
     lines.append("")
     lines.append("House edge: minus the expected result per unit staked, per hand, pushes counted as hands.")
     return "\n".join(lines)

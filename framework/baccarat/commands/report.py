@@ -10,8 +10,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", help="folder written by baccarat run")
     parser.add_argument("--baseline", metavar="NAME", help="strategy the others are compared with (default: the first)")
     parser.add_argument("--quiet", action="store_true", help="do not print the summary table")
-    parser.add_argument("--exact", action="store_true", default=None,
-                        help="set the exact analysis (baccarat exact) beside the simulation in the report")
+    parser.add_argument(
+        "--exact", action="store_true", default=None, help="set the exact analysis (baccarat exact) beside the simulation in the report"
+    )
     parser.add_argument("--roads", metavar="N[,N...]", default="", help="show the scoreboard roads of these shoes in the report")
 
 
@@ -47,8 +48,9 @@ def run(args: argparse.Namespace) -> int:
         cause = os_error_of(exc)
         if cause is not None:
             raise OutputError.from_os_error(cause, args.run_dir, "the report") from None
-        raise InputError(f"the ledger cannot be summarised ({read_error_reason(exc)}); the run folder is damaged",
-                         path=args.run_dir) from None
+        raise InputError(
+            f"the ledger cannot be summarised ({read_error_reason(exc)}); the run folder is damaged", path=args.run_dir
+        ) from None
     with saying_what_was_written(f"the report is in {result.out_dir / REPORT_FILE}"):
         if not args.quiet:
             print(format_summary(result.summary))

@@ -12,8 +12,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", metavar="FILE|RUN_DIR", help="a recorded shoe file (with --format) or a run folder (rounds.parquet)")
     parser.add_argument("--shoe", type=int, default=1, metavar="N", help="shoe id to draw (default 1)")
     parser.add_argument("--format", dest="fmt", metavar="FORMAT", help="format of a shoe file: cards, outcomes or rounds")
-    parser.add_argument("--rules", default="punto-banco-8", metavar="PRESET|FILE",
-                        help="rules a shoe file is checked against (default punto-banco-8)")
+    parser.add_argument(
+        "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="rules a shoe file is checked against (default punto-banco-8)"
+    )
     parser.add_argument("--out", metavar="PNG", help="PNG file to write (default roads-shoe-N.png in the current folder)")
     parser.add_argument("--force", action="store_true", help="replace the PNG file if it exists")
     parser.add_argument("--json", action="store_true", help="print the roads as JSON instead of text")
@@ -25,6 +26,7 @@ def render_text(road) -> str:
 
     sides = {"banker": "B", "player": "P"}
     colours = {"red": "R", "blue": "b"}
+
     def drawn(cells, symbols) -> str:
         return text_grid(cells, symbols, road.rows) if cells else "(no mark yet)"
 

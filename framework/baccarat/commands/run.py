@@ -19,24 +19,46 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat run``."""
     parser.add_argument("experiment", help="experiment file (YAML)")
     parser.add_argument("--out", metavar="DIR", help="output folder (default: results/NAME-TIMESTAMP)")
-    parser.add_argument("--force", action="store_true",
-                        help="replace the previous run in --out (only a folder holding that run and nothing else)")
-    parser.add_argument("--set", metavar="KEY.PATH=VALUE", action="append", default=[], dest="overrides",
-                        help="override a value of the experiment, e.g. --set shoes.count=100 "
-                             "--set strategies.0.params.unit=5 (repeatable)")
-    parser.add_argument("--workers", metavar="N", type=_positive_int, default=None,
-                        help="worker processes (default: all cores); the results are the same for any N")
-    parser.add_argument("--executor", choices=("processes", "ray"), default="processes",
-                        help="run the chunks of shoes in worker processes on this machine (default) or as Ray tasks "
-                             "(on the cluster named by RAY_ADDRESS, else on a local Ray; needs the [ray] extra)")
+    parser.add_argument(
+        "--force", action="store_true", help="replace the previous run in --out (only a folder holding that run and nothing else)"
+    )
+    parser.add_argument(
+        "--set",
+        metavar="KEY.PATH=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help="override a value of the experiment, e.g. --set shoes.count=100 --set strategies.0.params.unit=5 (repeatable)",
+    )
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=_positive_int,
+        default=None,
+        help="worker processes (default: all cores); the results are the same for any N",
+    )
+    parser.add_argument(
+        "--executor",
+        choices=("processes", "ray"),
+        default="processes",
+        help="run the chunks of shoes in worker processes on this machine (default) or as Ray tasks "
+        "(on the cluster named by RAY_ADDRESS, else on a local Ray; needs the [ray] extra)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    parser.add_argument("--json", action="store_true",
-                        help="print the summary as one JSON object on stdout, for scripts (no progress bar, no table)")
-    parser.add_argument("--baseline", metavar="LABEL",
-                        help="strategy the others are compared with in comparison.csv and the report (default: the first)")
-    parser.add_argument("--no-report", dest="report", action="store_false", default=None,
-                        help="write the ledger, rounds and summary tables only: no plots, no report.html "
-                             "(for sweeps of many small runs; also 'report: false' in the experiment)")
+    parser.add_argument(
+        "--json", action="store_true", help="print the summary as one JSON object on stdout, for scripts (no progress bar, no table)"
+    )
+    parser.add_argument(
+        "--baseline", metavar="LABEL", help="strategy the others are compared with in comparison.csv and the report (default: the first)"
+    )
+    parser.add_argument(
+        "--no-report",
+        dest="report",
+        action="store_false",
+        default=None,
+        help="write the ledger, rounds and summary tables only: no plots, no report.html "
+        "(for sweeps of many small runs; also 'report: false' in the experiment)",
+    )
     add_plugins_dir_option(parser)
 
 
@@ -98,9 +120,18 @@ def run(args: argparse.Namespace) -> int:
         bar.refresh()
 
     with bar:
-        result = run_to_folder(experiment, out, workers=workers, executor=args.executor, progress=bar.update,
-                               baseline=args.baseline, force=args.force, report=args.report, status=status,
-                               announce_compiling=show)
+        result = run_to_folder(
+            experiment,
+            out,
+            workers=workers,
+            executor=args.executor,
+            progress=bar.update,
+            baseline=args.baseline,
+            force=args.force,
+            report=args.report,
+            status=status,
+            announce_compiling=show,
+        )
     seconds = time.perf_counter() - start
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
@@ -112,8 +143,7 @@ def run(args: argparse.Namespace) -> int:
             from baccarat.results.formatting import format_summary
 
             print(format_summary(result.analysis.summary))
-        print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s "
-              f"-> {result.out_dir}")
+        print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s -> {result.out_dir}")
     return 0
 
 
@@ -123,8 +153,9 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
         return
     from baccarat.errors import InputError, did_you_mean
 
-    raise InputError(f"--baseline: no strategy is labelled {baseline!r}{did_you_mean(baseline, labels)}; "
-                     f"the strategies are {', '.join(labels)}")
+    raise InputError(
+        f"--baseline: no strategy is labelled {baseline!r}{did_you_mean(baseline, labels)}; the strategies are {', '.join(labels)}"
+    )
 
 
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:

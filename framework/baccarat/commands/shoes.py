@@ -39,9 +39,12 @@ def _seed(text: str) -> int:
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare ``baccarat shoes generate`` and ``baccarat shoes check``."""
     sub = parser.add_subparsers(dest="shoes_command", metavar="ACTION", required=True)
-    gen = sub.add_parser("generate", help="write seeded shoes to a file, as dealt (burned cards excluded)",
-                         description="Write seeded shoes to a file, as dealt (burned cards excluded): replaying the file "
-                                     "gives exactly the rounds of the seeded run.")
+    gen = sub.add_parser(
+        "generate",
+        help="write seeded shoes to a file, as dealt (burned cards excluded)",
+        description="Write seeded shoes to a file, as dealt (burned cards excluded): replaying the file "
+        "gives exactly the rounds of the seeded run.",
+    )
     gen.add_argument("--rules", required=True, metavar="PRESET", help="rule preset name or rules YAML file")
     gen.add_argument("--count", required=True, type=_positive, metavar="N", help="number of shoes")
     gen.add_argument("--seed", required=True, type=_seed, metavar="S", help="experiment seed (the shoes of a run with this seed)")
@@ -49,12 +52,19 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     gen.add_argument("--format", choices=FORMAT_NAMES, default="cards", help="file format (default: cards)")
     gen.add_argument("--force", action="store_true", help="replace FILE if it exists")
     gen.add_argument("--quiet", action="store_true", help="no progress bar")
-    check = sub.add_parser("check", help="validate a recorded shoe file and summarise it",
-                           description="Validate a recorded shoe file and print its shoes, rounds and Banker/Player/Tie counts.")
+    check = sub.add_parser(
+        "check",
+        help="validate a recorded shoe file and summarise it",
+        description="Validate a recorded shoe file and print its shoes, rounds and Banker/Player/Tie counts.",
+    )
     check.add_argument("file", help="shoe file")
     check.add_argument("--format", required=True, choices=FORMAT_NAMES, help="file format (never guessed)")
-    check.add_argument("--rules", default="punto-banco-8", metavar="PRESET",
-                       help="rule preset name or rules YAML file (default: punto-banco-8); sets the number of decks")
+    check.add_argument(
+        "--rules",
+        default="punto-banco-8",
+        metavar="PRESET",
+        help="rule preset name or rules YAML file (default: punto-banco-8); sets the number of decks",
+    )
 
 
 WHAT_IS_WRITTEN = {
@@ -86,9 +96,11 @@ def generate(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not args.force:
         raise InputError("exists already; give another --out, or --force to replace it", path=str(out))
-    comment = (f"{args.count} seeded shoe(s): rules {rules.name}, seed {args.seed}; {WHAT_IS_WRITTEN[args.format]}.\n"
-               f"Made by: baccarat shoes generate --rules {args.rules} --count {args.count} --seed {args.seed} "
-               f"--format {args.format}")
+    comment = (
+        f"{args.count} seeded shoe(s): rules {rules.name}, seed {args.seed}; {WHAT_IS_WRITTEN[args.format]}.\n"
+        f"Made by: baccarat shoes generate --rules {args.rules} --count {args.count} --seed {args.seed} "
+        f"--format {args.format}"
+    )
     shoes = seeded_rounds(rules, args.seed, 1, args.count)
     bar = tqdm(shoes, total=args.count, unit="shoe", desc="generate", disable=args.quiet or None, file=sys.stderr)
     with bar:

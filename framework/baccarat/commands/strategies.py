@@ -19,16 +19,29 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     add_plugins_dir_option(parser)
     sub = parser.add_subparsers(dest="action", metavar="check", required=False)
-    check = sub.add_parser("check", help="play a piece's reference and compiled twins on seeded shoes and compare them",
-                           description="Play a progression, selector or stop rule on the reference engine and as its "
-                                       "compiled twin over seeded shoes; say that their ledgers are identical, or "
-                                       "where they first differ. Exit status 1 when they differ.")
+    check = sub.add_parser(
+        "check",
+        help="play a piece's reference and compiled twins on seeded shoes and compare them",
+        description="Play a progression, selector or stop rule on the reference engine and as its "
+        "compiled twin over seeded shoes; say that their ledgers are identical, or "
+        "where they first differ. Exit status 1 when they differ.",
+    )
     check.add_argument("name", help="a progression, selector or stop rule")
     check.add_argument("--shoes", metavar="N", type=_count, default=200, help="seeded shoes to play (default: 200)")
-    check.add_argument("--param", metavar="KEY=VALUE", action="append", default=[],
-                       help="a parameter of the composed strategy, e.g. --param length=4 (repeatable)")
-    check.add_argument("--plugins-dir", metavar="DIR", action="append", default=argparse.SUPPRESS,
-                       help="also load every plugin file (*.py) of this folder (repeatable)")
+    check.add_argument(
+        "--param",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="a parameter of the composed strategy, e.g. --param length=4 (repeatable)",
+    )
+    check.add_argument(
+        "--plugins-dir",
+        metavar="DIR",
+        action="append",
+        default=argparse.SUPPRESS,
+        help="also load every plugin file (*.py) of this folder (repeatable)",
+    )
 
 
 def _count(text: str) -> int:
@@ -60,8 +73,9 @@ def _params(pairs: list[str]) -> dict[str, Any]:
 
 def add_plugins_dir_option(parser: argparse.ArgumentParser) -> None:
     """Declare ``--plugins-dir DIR`` (repeatable) on a command that loads plugins."""
-    parser.add_argument("--plugins-dir", metavar="DIR", action="append", default=[],
-                        help="also load every plugin file (*.py) of this folder (repeatable)")
+    parser.add_argument(
+        "--plugins-dir", metavar="DIR", action="append", default=[], help="also load every plugin file (*.py) of this folder (repeatable)"
+    )
 
 
 def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
@@ -72,15 +86,17 @@ def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
     records = []
     for kind in KIND_ORDER:
         for entry in reg.entries[kind].values():
-            records.append({
-                "name": entry.name,
-                "kind": entry.kind,
-                "params": entry.params,
-                "origin": entry.plugin.origin,
-                "plugin": entry.plugin.name,
-                "source": entry.plugin.source,
-                "description": _describe(entry.cls),
-            })
+            records.append(
+                {
+                    "name": entry.name,
+                    "kind": entry.kind,
+                    "params": entry.params,
+                    "origin": entry.plugin.origin,
+                    "plugin": entry.plugin.name,
+                    "source": entry.plugin.source,
+                    "description": _describe(entry.cls),
+                }
+            )
     return records, reg.warnings
 
 

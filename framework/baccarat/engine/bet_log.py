@@ -21,8 +21,11 @@ def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) ->
     if len(bounds) and (bounds[1:, 1] == bounds[:-1, 2]).all():  # sessions follow each other: one range of rows
         rows = np.arange(bounds[0, 1], bounds[-1, 2], dtype=np.int64)
     else:
-        rows = (np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
-                if sessions else np.zeros(0, dtype=np.int64))
+        rows = (
+            np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
+            if sessions
+            else np.zeros(0, dtype=np.int64)
+        )
     first_out = np.cumsum(lengths) - lengths
     return {
         "session": np.repeat(bounds[:, 0], lengths),
@@ -35,9 +38,15 @@ def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) ->
     }
 
 
-def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], bets: tuple[str, ...], initial: int,
-                   placed: Sequence[tuple[int, int, int, int]], capped: Sequence[tuple[int, int]],
-                   stops: Sequence[tuple[int, int]] = ()) -> dict[str, np.ndarray]:
+def ledger_columns(
+    table: RoundTable,
+    sessions: Sequence[tuple[int, int, int]],
+    bets: tuple[str, ...],
+    initial: int,
+    placed: Sequence[tuple[int, int, int, int]],
+    capped: Sequence[tuple[int, int]],
+    stops: Sequence[tuple[int, int]] = (),
+) -> dict[str, np.ndarray]:
     """Return the dense ledger columns of a strategy from the log of its bets.
 
     ``placed`` holds ``(ledger row, bet index, cents, net micro-units)`` for
@@ -74,6 +83,5 @@ def ledger_columns(table: RoundTable, sessions: Sequence[tuple[int, int, int]], 
     if stops:
         stop_log = np.asarray(stops, dtype=np.int64)
         stopped_by[stop_log[:, 0]] = stop_log[:, 1]
-    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column,
-               stopped_by=stopped_by)
+    out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column, stopped_by=stopped_by)
     return out

@@ -40,8 +40,7 @@ DISABLE_ENV = "BACCARAT_NO_FAST_PATH"
 """Set (to anything) in the environment, every strategy plays on the reference engine."""
 
 
-def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int,
-                  bets: Sequence[str]) -> list[str]:
+def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> list[str]:
     """Check every strategy's compiled twin before a run; return a warning for each that failed and plays the reference."""
     if os.environ.get(DISABLE_ENV):
         return []
@@ -53,9 +52,16 @@ def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConf
     return out
 
 
-def play_fast(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], rules: Rules,
-              config: SessionConfig, seed: int, sessions: Sequence[tuple[int, int, int]],
-              shared: dict[str, Any] | None = None) -> dict[str, np.ndarray] | None:
+def play_fast(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]],
+    shared: dict[str, Any] | None = None,
+) -> dict[str, np.ndarray] | None:
     """Return the ledger columns of ``run`` over ``sessions`` from its compiled twin, or None when the reference must play.
 
     The columns are those of :func:`baccarat.engine.reference.run_strategy`, bit for bit.

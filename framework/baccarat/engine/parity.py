@@ -74,5 +74,7 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
     row = first_difference(played[0], reference)
     if row is None:
         return None
-    return (f"its compiled twin differs from the reference at session {reference['session'][row]}, "
-            f"shoe {reference['shoe'][row]}, hand {reference['hand'][row]}, round {reference['round'][row]}")
+    return (
+        f"its compiled twin differs from the reference at session {reference['session'][row]}, "
+        f"shoe {reference['shoe'][row]}, hand {reference['hand'][row]}, round {reference['round'][row]}"
+    )

@@ -118,7 +118,7 @@ def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int,
     bounds = table.shoe_bounds()
     out = []
     for k in range(0, len(bounds), shoes_per_session):
-        group = bounds[k: k + shoes_per_session]
+        group = bounds[k : k + shoes_per_session]
         out.append((k // shoes_per_session + 1, group[0][0], group[-1][1]))
     return out
 
@@ -158,9 +158,15 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
-def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
-                 rules: Rules, config: SessionConfig, seed: int,
-                 sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
+def run_strategy(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]] | None = None,
+) -> dict[str, np.ndarray]:
     """Play one strategy over every session of ``table``; return its ledger columns.
 
     One ledger row per round of every session. Money columns are integers:
@@ -177,9 +183,15 @@ def run_strategy(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, 
         return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
 
 
-def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray],
-                   rules: Rules, config: SessionConfig, seed: int,
-                   sessions: Sequence[tuple[int, int, int]] | None = None) -> dict[str, np.ndarray]:
+def _play_sessions(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]] | None = None,
+) -> dict[str, np.ndarray]:
     """The loop of :func:`run_strategy`."""
     offered = {bet: k for k, bet in enumerate(multipliers)}
     mult = [arr.tolist() for arr in multipliers.values()]
@@ -203,17 +215,26 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
     stop_names = stop_rule_names(run.cls)
     out_row = 0
     for session, start, stop in sessions:
-        info = SessionInfo(session, rules, cents_to_decimal(config.bankroll_cents),
-                           cents_to_decimal(config.table_min_cents), cents_to_decimal(config.table_max_cents),
-                           functools.partial(strategy_rng, seed, run.label, session))
+        info = SessionInfo(
+            session,
+            rules,
+            cents_to_decimal(config.bankroll_cents),
+            cents_to_decimal(config.table_min_cents),
+            cents_to_decimal(config.table_max_cents),
+            functools.partial(strategy_rng, seed, run.label, session),
+        )
         try:
             strategy = run.cls(info, **run.params)
         except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
             if is_stop(exc):
                 raise
-            raise _plugin_error(StrategyError(
-                f"strategy {run.label!r} could not start: {_raised(exc, run)} "
-                f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"), exc) from None
+            raise _plugin_error(
+                StrategyError(
+                    f"strategy {run.label!r} could not start: {_raised(exc, run)} "
+                    f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"
+                ),
+                exc,
+            ) from None
         view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
         session_seen = view._session_outcomes.append
         bets = strategy.bets
@@ -246,7 +267,7 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                     # The common bet, one whole amount on one offered side within the limits, needs no cut; any
                     # other is checked, cut or refused by _check_bets.
                     if type(wanted) is dict and len(wanted) == 1:
-                        (side, amount), = wanted.items()
+                        ((side, amount),) = wanted.items()
                         k = offered.get(side) if type(side) is str else None
                         kind = type(amount)
                         if kind is int:
@@ -292,9 +313,11 @@ def _play_sessions(run: StrategyRun, table: RoundTable, multipliers: Mapping[str
                         raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         out_row += stop - start
     if table_digest(table, dict(multipliers)) != digest:
-        raise StrategyError(f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
-                            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
-                            "nothing is written")
+        raise StrategyError(
+            f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
+            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
+            "nothing is written"
+        )
     return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log, stop_log)
 
 
@@ -307,8 +330,7 @@ def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:
 
 
 def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
-    return StrategyError(f"strategy {run.label!r} {what} (session {view.session}, shoe {view.shoe}, "
-                         f"hand {view.hand}, round {view.round})")
+    return StrategyError(f"strategy {run.label!r} {what} (session {view.session}, shoe {view.shoe}, hand {view.hand}, round {view.round})")
 
 
 def _raised(exc: BaseException, run: StrategyRun | None = None) -> str:
@@ -337,8 +359,15 @@ def _plugin_error(error: StrategyError, exc: BaseException) -> StrategyError:
     return error
 
 
-def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], offered: Mapping[str, int],
-                bankroll_micros: int, table_min: int, table_max: int) -> tuple[dict[str, int], int]:
+def _check_bets(
+    run: StrategyRun,
+    view: TableView,
+    wanted: Mapping[str, Any],
+    offered: Mapping[str, int],
+    bankroll_micros: int,
+    table_min: int,
+    table_max: int,
+) -> tuple[dict[str, int], int]:
     """Validate a strategy's bets (amounts in currency units); cut them to the table maximum and the bankroll (cents)."""
     if type(wanted) is not dict and not isinstance(wanted, Mapping):
         raise _misbehaved(run, view, f"returned {type(wanted).__name__}, not a mapping of side to amount")
@@ -351,8 +380,7 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
         try:
             items = list(wanted.items())
         except Exception as exc:
-            raise _plugin_error(_misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc, run)}"),
-                                exc) from None
+            raise _plugin_error(_misbehaved(run, view, f"returned a mapping that cannot be read: {_raised(exc, run)}"), exc) from None
     for side, amount in items:
         if not isinstance(side, str) or side not in offered:
             raise _misbehaved(run, view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
@@ -368,8 +396,7 @@ def _check_bets(run: StrategyRun, view: TableView, wanted: Mapping[str, Any], of
         if cents < 0:
             raise _misbehaved(run, view, f"bet a negative amount ({amount}) on {side}")
         if cents < table_min:
-            raise _misbehaved(run, view, f"bet {cents_to_decimal(cents)} on {side}, below the table minimum "
-                                         f"{cents_to_decimal(table_min)}")
+            raise _misbehaved(run, view, f"bet {cents_to_decimal(cents)} on {side}, below the table minimum {cents_to_decimal(table_min)}")
         if cents > table_max or cents > available:
             cents = min(table_max, available)
             capped += 1

@@ -35,9 +35,16 @@ def _size(twin: Any, piece: Any, rounds: int) -> int:
     return int(size)
 
 
-def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], config: SessionConfig,
-              seed: int, sessions: Sequence[tuple[int, int, int]],
-              shared: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
+def play_twin(
+    twin: Twin,
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]],
+    shared: dict[str, Any] | None = None,
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]] | None:
     """Play ``run`` compiled over ``sessions``: its ledger columns and the pieces' states after the last session.
 
     None when the reference must play (a bet it reports as an error, amounts
@@ -47,8 +54,7 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
     bets = tuple(multipliers)
     inputs = _table_inputs(table, multipliers, sessions, {} if shared is None else shared)
     mult, rows = inputs["mult"], inputs["rows"]
-    if (config.bankroll_cents + rows * twin.largest_cents * 3 * (inputs["largest_mult"] // MICROS_PER_CENT + 1)) \
-            * MICROS_PER_CENT >= _SAFE:
+    if (config.bankroll_cents + rows * twin.largest_cents * 3 * (inputs["largest_mult"] // MICROS_PER_CENT + 1)) * MICROS_PER_CENT >= _SAFE:
         return None
     stakes, chooser, rules = twin.pieces
     longest = inputs["longest"]
@@ -69,9 +75,13 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
     index = {bet: k for k, bet in enumerate(bets)}
     side_bet = np.asarray([index.get(side, -1) for side in SIDES], dtype=np.int64)
     words, used_words = strategy_words(seed, run.label)
-    outputs = {"stake": np.empty(rows, dtype=np.int64), "net": np.empty(rows, dtype=np.int64),
-               "bankroll": np.empty(rows, dtype=np.int64), "capped": np.empty(rows, dtype=np.int64),
-               "stopped_by": np.empty(rows, dtype=np.int64)}
+    outputs = {
+        "stake": np.empty(rows, dtype=np.int64),
+        "net": np.empty(rows, dtype=np.int64),
+        "bankroll": np.empty(rows, dtype=np.int64),
+        "capped": np.empty(rows, dtype=np.int64),
+        "stopped_by": np.empty(rows, dtype=np.int64),
+    }
     bet_cents = np.zeros((len(bets), rows), dtype=np.int64)
     bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
@@ -80,11 +90,39 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
             status = session_loop()(
-                inputs["outcome"], inputs["shoe"], inputs["hand"], mult, bounds[0], bounds[1], bounds[2],
-                config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents, config.table_max_cents, twin.unit,
-                restart, won, lost, twin.prog_params, prog_size, choose, twin.sel_params, sel_size,
-                bool(twin.selector.uses_rng), side_bet, stops, len(twin.stops), twin.stop_params, stop_size,
-                twin.stop_codes, words, used_words, *outputs.values(), bet_cents, bet_net, state)
+                inputs["outcome"],
+                inputs["shoe"],
+                inputs["hand"],
+                mult,
+                bounds[0],
+                bounds[1],
+                bounds[2],
+                config.bankroll_cents * MICROS_PER_CENT,
+                config.table_min_cents,
+                config.table_max_cents,
+                twin.unit,
+                restart,
+                won,
+                lost,
+                twin.prog_params,
+                prog_size,
+                choose,
+                twin.sel_params,
+                sel_size,
+                bool(twin.selector.uses_rng),
+                side_bet,
+                stops,
+                len(twin.stops),
+                twin.stop_params,
+                stop_size,
+                twin.stop_codes,
+                words,
+                used_words,
+                *outputs.values(),
+                bet_cents,
+                bet_net,
+                state,
+            )
     except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
         raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
     if status != OK:
@@ -94,15 +132,16 @@ def play_twin(twin: Twin, run: StrategyRun, table: RoundTable, multipliers: Mapp
         columns[stake_column(name)] = bet_cents[k]
         columns[net_column(name)] = bet_net[k]
     columns.update(outputs)
-    states = {"progression": state[:prog_size], "selector": state[prog_size: prog_size + sel_size]}
+    states = {"progression": state[:prog_size], "selector": state[prog_size : prog_size + sel_size]}
     for k in range(len(twin.stops)):
         at = prog_size + sel_size + k * stop_size
-        states[f"stop rule {k + 1}"] = state[at: at + stop_size]
+        states[f"stop rule {k + 1}"] = state[at : at + stop_size]
     return columns, states
 
 
-def _table_inputs(table: RoundTable, multipliers: Mapping[str, np.ndarray], sessions: Sequence[tuple[int, int, int]],
-                  shared: dict[str, Any]) -> dict[str, Any]:
+def _table_inputs(
+    table: RoundTable, multipliers: Mapping[str, np.ndarray], sessions: Sequence[tuple[int, int, int]], shared: dict[str, Any]
+) -> dict[str, Any]:
     """The loop's inputs that depend on the table and the sessions only (kept in ``shared`` for the next strategy)."""
     if not shared:
         mult = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in multipliers])
@@ -110,10 +149,15 @@ def _table_inputs(table: RoundTable, multipliers: Mapping[str, np.ndarray], sess
         columns = session_rows(table, sessions)
         del columns["first"], columns["length"]
         lengths = bounds[:, 2] - bounds[:, 1]
-        shared.update(mult=mult, largest_mult=int(np.abs(mult).max()) if mult.size else 0,
-                      bounds=tuple(np.ascontiguousarray(bounds[:, i]) for i in range(3)),
-                      rows=int(lengths.sum()), longest=int(lengths.max()) if lengths.size else 0, columns=columns,
-                      outcome=np.ascontiguousarray(table.outcome, dtype=np.int64),
-                      shoe=np.array(table.shoe, dtype=np.int64),  # a copy: the kernels take writeable arrays
-                      hand=np.ascontiguousarray(table.hand, dtype=np.int64))
+        shared.update(
+            mult=mult,
+            largest_mult=int(np.abs(mult).max()) if mult.size else 0,
+            bounds=tuple(np.ascontiguousarray(bounds[:, i]) for i in range(3)),
+            rows=int(lengths.sum()),
+            longest=int(lengths.max()) if lengths.size else 0,
+            columns=columns,
+            outcome=np.ascontiguousarray(table.outcome, dtype=np.int64),
+            shoe=np.array(table.shoe, dtype=np.int64),  # a copy: the kernels take writeable arrays
+            hand=np.ascontiguousarray(table.hand, dtype=np.int64),
+        )
     return shared

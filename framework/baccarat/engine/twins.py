@@ -87,11 +87,21 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
     cls = run.cls
     if not (isinstance(cls, type) and issubclass(cls, Composed)):
         return None
-    if (cls.bets is not Composed.bets or cls.settle is not Composed.settle or cls.__init__ is not Composed.__init__
-            or cls.__new__ is not Composed.__new__):
+    if (
+        cls.bets is not Composed.bets
+        or cls.settle is not Composed.settle
+        or cls.__init__ is not Composed.__init__
+        or cls.__new__ is not Composed.__new__
+    ):
         return None
-    info = SessionInfo(1, rules, cents_to_decimal(config.bankroll_cents), cents_to_decimal(config.table_min_cents),
-                       cents_to_decimal(config.table_max_cents), strategy_rng(seed, run.label, 1))
+    info = SessionInfo(
+        1,
+        rules,
+        cents_to_decimal(config.bankroll_cents),
+        cents_to_decimal(config.table_min_cents),
+        cents_to_decimal(config.table_max_cents),
+        strategy_rng(seed, run.label, 1),
+    )
     try:
         strategy = cls(info, **run.params)
     except Exception:
@@ -114,14 +124,24 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
     largest = max([config.table_max_cents, unit, config.bankroll_cents, *np.abs(prog_params).tolist()])
     codes = np.zeros(MAX_STOPS, dtype=np.int64)
     codes[: len(stops)] = [cls.stop_rules.index(type(rule)) + 1 for rule in strategy.stops]
-    return Twin(progression, selector, stops, prog_params, sel_params, stop_params, codes,
-                (strategy.stakes, strategy.chooser, list(strategy.stops)), unit, largest)
+    return Twin(
+        progression,
+        selector,
+        stops,
+        prog_params,
+        sel_params,
+        stop_params,
+        codes,
+        (strategy.stakes, strategy.chooser, list(strategy.stops)),
+        unit,
+        largest,
+    )
+
 
 def _int64(values: Any) -> np.ndarray:
     values = list(values)
     if any(isinstance(value, Decimal) for value in values):
-        raise ValueError("params() must give integers: an amount goes in as cents(amount) or micros(amount) "
-                         "(from baccarat.plugin.kernels)")
+        raise ValueError("params() must give integers: an amount goes in as cents(amount) or micros(amount) (from baccarat.plugin.kernels)")
     array = np.asarray(values, dtype=np.int64)
     if array.ndim != 1:
         raise ValueError("params() must give a sequence of integers")

@@ -25,5 +25,17 @@ from baccarat.exact.analysis import (
 from baccarat.exact.bounds import MAX_STATES, ExactLimitError
 from baccarat.exact.results import QUANTILES, ExactAnalysis, ExactResult, Skipped
 
-__all__ = ["MAX_STATES", "QUANTILES", "ExactAnalysis", "ExactLimitError", "ExactResult", "Skipped", "analyse_experiment",
-           "analyse_strategy", "combined_limits", "round_outcomes", "rounds_independent", "session_rounds"]
+__all__ = [
+    "MAX_STATES",
+    "QUANTILES",
+    "ExactAnalysis",
+    "ExactLimitError",
+    "ExactResult",
+    "Skipped",
+    "analyse_experiment",
+    "analyse_strategy",
+    "combined_limits",
+    "round_outcomes",
+    "rounds_independent",
+    "session_rounds",
+]

@@ -48,8 +48,15 @@ from baccarat.plugin.view import SessionInfo
 from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
-__all__ = ["ExactLimitError", "analyse_experiment", "analyse_strategy", "combined_limits", "round_outcomes",
-           "rounds_independent", "session_rounds"]
+__all__ = [
+    "ExactLimitError",
+    "analyse_experiment",
+    "analyse_strategy",
+    "combined_limits",
+    "round_outcomes",
+    "rounds_independent",
+    "session_rounds",
+]
 
 
 def rounds_independent(rules: Rules) -> bool:
@@ -69,12 +76,10 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
         return rounds
     if rules.reshuffle_every_round:
         return config.shoes_per_session
-    raise InputError(f"the rules {rules.name!r} deal shoes of many rounds, so a session's length in rounds varies; "
-                     "give it with --rounds N")
+    raise InputError(f"the rules {rules.name!r} deal shoes of many rounds, so a session's length in rounds varies; give it with --rounds N")
 
 
-def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False,
-                       max_states: int | None = None) -> ExactAnalysis:
+def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False, max_states: int | None = None) -> ExactAnalysis:
     """Analyse every strategy of ``experiment`` (an :class:`baccarat.experiment.model.Experiment`) exactly.
 
     Strategies without an exact form are listed in ``skipped`` with the
@@ -86,19 +91,37 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     found = registry(experiment.plugins_dirs)
     forms = found.exact_forms()
     n = session_rounds(experiment.rules, experiment.session, rounds)
-    analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules)
-                             and experiment.shoes.get("source") == "seeded")
+    analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules) and experiment.shoes.get("source") == "seeded")
     for entry in experiment.strategies:
         cls, params = found.configure(entry.use, entry.params)
-        outcome = analyse_strategy(entry.name, cls, params, experiment.rules, experiment.session, n, forms,
-                                   seed=experiment.seed, bands=bands, max_states=max_states)
+        outcome = analyse_strategy(
+            entry.name,
+            cls,
+            params,
+            experiment.rules,
+            experiment.session,
+            n,
+            forms,
+            seed=experiment.seed,
+            bands=bands,
+            max_states=max_states,
+        )
         (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
     return analysis
 
 
-def analyse_strategy(label: str, cls: type[Strategy], params: Mapping[str, Any], rules: Rules, config: SessionConfig,
-                     rounds: int, forms: Mapping[type, Any], seed: int = 0, bands: bool = False,
-                     max_states: int | None = None) -> ExactResult | Skipped:
+def analyse_strategy(
+    label: str,
+    cls: type[Strategy],
+    params: Mapping[str, Any],
+    rules: Rules,
+    config: SessionConfig,
+    rounds: int,
+    forms: Mapping[type, Any],
+    seed: int = 0,
+    bands: bool = False,
+    max_states: int | None = None,
+) -> ExactResult | Skipped:
     """Return the exact distribution of a session of strategy ``cls`` with ``params``, or why it cannot be had.
 
     ``forms`` maps piece classes to their exact forms (:meth:`baccarat.plugin.registry.Registry.exact_forms`).
@@ -107,36 +130,48 @@ def analyse_strategy(label: str, cls: type[Strategy], params: Mapping[str, Any],
     """
     max_states = max_states or bounds.MAX_STATES
     if not (isinstance(cls, type) and issubclass(cls, Composed)):
-        return Skipped(label, "a free-form strategy: its bets are its own code, which has no exact form "
-                              "(only a progression on a side can be analysed)")
-    info = SessionInfo(1, rules, cents_to_decimal(config.bankroll_cents), cents_to_decimal(config.table_min_cents),
-                       cents_to_decimal(config.table_max_cents), strategy_rng(seed, label, 1))
+        return Skipped(
+            label, "a free-form strategy: its bets are its own code, which has no exact form (only a progression on a side can be analysed)"
+        )
+    info = SessionInfo(
+        1,
+        rules,
+        cents_to_decimal(config.bankroll_cents),
+        cents_to_decimal(config.table_min_cents),
+        cents_to_decimal(config.table_max_cents),
+        strategy_rng(seed, label, 1),
+    )
     strategy = cls(info, **params)
     progression_form = forms.get(cls.progression)
     if not isinstance(progression_form, ExactProgression):
-        return Skipped(label, f"progression {cls.progression.name!r} has no exact form "
-                              "(its plugin registers none with register_exact_forms)")
+        return Skipped(
+            label, f"progression {cls.progression.name!r} has no exact form (its plugin registers none with register_exact_forms)"
+        )
     selector = strategy.chooser
     selector_form = forms.get(type(selector))
     if selector_form is None:
-        return Skipped(label, f"side {params.get('side')!r} has no exact form: it chooses its bet from the rounds "
-                              "already dealt (or its plugin registers none), and the analysis needs a side whose "
-                              "chances do not depend on them")
+        return Skipped(
+            label,
+            f"side {params.get('side')!r} has no exact form: it chooses its bet from the rounds "
+            "already dealt (or its plugin registers none), and the analysis needs a side whose "
+            "chances do not depend on them",
+        )
     limits = []
     for rule in strategy.stops:
         rule_form = forms.get(type(rule))
         if rule_form is None:
-            return Skipped(label, f"stop rule {type(rule).name!r} has no exact form "
-                                  "(its plugin registers none with register_exact_forms)")
+            return Skipped(label, f"stop rule {type(rule).name!r} has no exact form (its plugin registers none with register_exact_forms)")
         limits.append(rule_form.limits(rule))
     outcomes = round_outcomes(rules, selector_form.sides(selector))
     try:
         try:
-            return DenseSession(label, copy.copy(strategy.stakes), progression_form, outcomes, config,
-                                combined_limits(limits), max_states).run(rounds, bands)
+            return DenseSession(
+                label, copy.copy(strategy.stakes), progression_form, outcomes, config, combined_limits(limits), max_states
+            ).run(rounds, bands)
         except TooDense:  # many progression states (Labouchere's lines, Oscar's Grind's series): held sparse
-            return SparseSession(label, strategy.stakes, progression_form, outcomes, config,
-                                 combined_limits(limits), max_states).run(rounds, bands)
+            return SparseSession(label, strategy.stakes, progression_form, outcomes, config, combined_limits(limits), max_states).run(
+                rounds, bands
+            )
     except Unplayable as exc:
         return Skipped(label, str(exc))
 
@@ -152,9 +187,11 @@ def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[in
 
 def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
     """Return the tightest of each limit: any rule's limit that is reached stops the betting."""
+
     def tightest(values: list[int | None]) -> int | None:
         present = [v for v in values if v is not None]
         return min(present) if present else None
 
-    return StopLimits(tightest([x.loss_micros for x in limits]), tightest([x.win_micros for x in limits]),
-                      tightest([x.rounds for x in limits]))
+    return StopLimits(
+        tightest([x.loss_micros for x in limits]), tightest([x.win_micros for x in limits]), tightest([x.rounds for x in limits])
+    )

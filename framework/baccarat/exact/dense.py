@@ -74,10 +74,10 @@ class DenseSession(SparseSession):
                     column = prob[:, lo:hi].sum(axis=0)
                     cut = max(0, min(ruined_end, hi) - lo)  # the ruined part: below the table minimum
                     if cut:
-                        ended_bank = np.concatenate([ended_bank, bank[lo:lo + cut]])
+                        ended_bank = np.concatenate([ended_bank, bank[lo : lo + cut]])
                         ended_prob = np.concatenate([ended_prob, column[:cut]])
                         ruined.append(float(column[:cut].sum()))
-                    stopped[lo + cut:hi] += column[cut:]
+                    stopped[lo + cut : hi] += column[cut:]
                     prob[:, lo:hi] = 0.0
                     row_lo, row_hi = _extents(prob)
             ruin[t] = math.fsum(ruined)
@@ -100,11 +100,25 @@ class DenseSession(SparseSession):
                 raise TooDense
             after = np.zeros((count, top))
             ruined_bank, ruined_prob, bet, split, nonzero, row_lo, row_hi = play_round(
-                prob, live, asked, first, targets, row_lo, row_hi, *capped, self._multipliers, self._chances, grid,
-                initial, base, minimum, after)
+                prob,
+                live,
+                asked,
+                first,
+                targets,
+                row_lo,
+                row_hi,
+                *capped,
+                self._multipliers,
+                self._chances,
+                grid,
+                initial,
+                base,
+                minimum,
+                after,
+            )
             wagered += bet
             interpolated += split
-            prob = after[:, :max(int(row_hi.max()), 1)]
+            prob = after[:, : max(int(row_hi.max()), 1)]
             ended_bank = np.concatenate([ended_bank, ruined_bank])
             ended_prob = np.concatenate([ended_prob, ruined_prob])
             ruined.append(float(ruined_prob.sum()))
@@ -123,13 +137,20 @@ class DenseSession(SparseSession):
         expected_final = float((all_prob * all_bank).sum()) / MICROS_PER_UNIT
         keep = all_prob > 0
         return ExactResult(
-            strategy=self.label, rounds=rounds, risk_of_ruin=float(ruin[-1]),
-            p_profit=float(all_prob[all_bank > initial].sum()), expected_net=expected_final - initial / MICROS_PER_UNIT,
+            strategy=self.label,
+            rounds=rounds,
+            risk_of_ruin=float(ruin[-1]),
+            p_profit=float(all_prob[all_bank > initial].sum()),
+            expected_net=expected_final - initial / MICROS_PER_UNIT,
             expected_wagered=wagered,
-            final_bankroll_quantiles={str(q): v for q, v in zip(
-                QUANTILES, lower_quantiles(all_bank[keep], all_prob[keep], QUANTILES), strict=True)},
-            ruin_curve=ruin, states=most, interpolated=interpolated,
-            bands=np.asarray(band_rows, dtype=np.float64) if bands else None)
+            final_bankroll_quantiles={
+                str(q): v for q, v in zip(QUANTILES, lower_quantiles(all_bank[keep], all_prob[keep], QUANTILES), strict=True)
+            },
+            ruin_curve=ruin,
+            states=most,
+            interpolated=interpolated,
+            bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+        )
 
     def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:
         """Return what state ``source`` bets: its state after a table-maximum restart, the stake placed (cents),
@@ -143,18 +164,29 @@ class DenseSession(SparseSession):
             number = int(states.restart(np.array([number]))[0])
         stake = states.stake_list[number]
         if stake < table_min:
-            raise Unplayable(f"its progression asks for {cents_to_decimal(stake)}, below the table minimum "
-                             f"{cents_to_decimal(table_min)}, and a run stops with an error there")
+            raise Unplayable(
+                f"its progression asks for {cents_to_decimal(stake)}, below the table minimum "
+                f"{cents_to_decimal(table_min)}, and a run stops with an error there"
+            )
         asked = min(stake, table_max)
         first = max(-(-(asked * MICROS_PER_CENT - initial) // self.grid) - base, 0)
-        targets = [number if multiplier == 0 else
-                   int(states.move(np.array([number]), np.array([stake]), np.array([asked]), multiplier)[0])
-                   for multiplier, _ in self.outcomes]
+        targets = [
+            number if multiplier == 0 else int(states.move(np.array([number]), np.array([stake]), np.array([asked]), multiplier)[0])
+            for multiplier, _ in self.outcomes
+        ]
         plan = self._plans[source] = (number, asked, first, targets)
         return plan
 
-    def _capped(self, prob: np.ndarray, live: np.ndarray, number: np.ndarray, asked: np.ndarray, first: np.ndarray,
-                row_targets: np.ndarray, bank: np.ndarray) -> tuple[np.ndarray, ...]:
+    def _capped(
+        self,
+        prob: np.ndarray,
+        live: np.ndarray,
+        number: np.ndarray,
+        asked: np.ndarray,
+        first: np.ndarray,
+        row_targets: np.ndarray,
+        bank: np.ndarray,
+    ) -> tuple[np.ndarray, ...]:
         """Return the cells of the rows ``live`` where the bankroll cuts the stake, for :func:`play_round`.
 
         They are (state, cell, probability, stake placed, whether it is
@@ -177,12 +209,13 @@ class DenseSession(SparseSession):
                 targets[bet, k] = self.states.move(numbers[bet], stake, placed[bet], multiplier)
         return numbers, cells, prob[live[rows], cells], placed, bet, targets
 
-    def _quantiles(self, bank: np.ndarray, prob: np.ndarray, stopped: np.ndarray, ended_bank: np.ndarray,
-                   ended_prob: np.ndarray) -> list[float]:
+    def _quantiles(
+        self, bank: np.ndarray, prob: np.ndarray, stopped: np.ndarray, ended_bank: np.ndarray, ended_prob: np.ndarray
+    ) -> list[float]:
         column = prob.sum(axis=0)
         held = np.zeros(max(len(column), len(stopped)))
-        held[:len(column)] += column
-        held[:len(stopped)] += stopped
+        held[: len(column)] += column
+        held[: len(stopped)] += stopped
         cells = bank[0] + np.arange(len(held), dtype=np.int64) * self.grid
         values, weights = np.concatenate([ended_bank, cells]), np.concatenate([ended_prob, held])
         keep = weights > 0

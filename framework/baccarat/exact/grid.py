@@ -16,7 +16,6 @@ from baccarat.plugin.pieces import Progression
 _SLACK = 1e-12  # a cumulative probability this close below a quantile level reaches it (rounding of sums)
 
 
-
 def merge_pairs(cell: np.ndarray, state: np.ndarray, prob: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Add up the probabilities of equal (state, grid point) pairs; drop pairs whose probability is 0."""
     keep = prob > 0
@@ -55,7 +54,7 @@ def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]], con
     """
     cents = math.gcd(decimal_to_cents(proto.unit), config.bankroll_cents, config.table_min_cents, config.table_max_cents)
     for value in vars(proto).values():
-        for item in (value if isinstance(value, list) else [value]):
+        for item in value if isinstance(value, list) else [value]:
             if isinstance(item, Decimal) and item >= 1:  # an amount of money (counts are ints) of a unit or more
                 cents = math.gcd(cents, decimal_to_cents(item))
     step = 0
@@ -64,8 +63,7 @@ def bankroll_grid(proto: Progression, outcomes: Sequence[tuple[int, float]], con
     return cents * max(step, 1)
 
 
-def snap(bank: np.ndarray, state: np.ndarray, prob: np.ndarray, origin: int,
-          grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def snap(bank: np.ndarray, state: np.ndarray, prob: np.ndarray, origin: int, grid: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """Return the grid points (``origin + cell * grid``) of the bankrolls, with their states and probabilities.
 
     A bankroll between two points is split between them so that its mean is
@@ -80,8 +78,7 @@ def snap(bank: np.ndarray, state: np.ndarray, prob: np.ndarray, origin: int,
     upper = prob[off] * share
     prob = prob.copy()
     prob[off] -= upper
-    return (np.concatenate([cell, cell[off] + 1]), np.concatenate([state, state[off]]),
-            np.concatenate([prob, upper]), split)
+    return (np.concatenate([cell, cell[off] + 1]), np.concatenate([state, state[off]]), np.concatenate([prob, upper]), split)
 
 
 def lower_quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float]) -> list[float]:
@@ -91,4 +88,3 @@ def lower_quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float])
     total = cumulative[-1]
     picks = np.searchsorted(cumulative, np.asarray(levels) * total - _SLACK)
     return [int(values[min(k, len(values) - 1)]) / MICROS_PER_UNIT for k in picks.tolist()]
-

@@ -76,9 +76,22 @@ def _reach(reach_lo: np.ndarray, reach_hi: np.ndarray, row: int, cell: int) -> N
 
 
 @njit(cache=True)
-def _ruined_count(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: np.ndarray, row_lo: np.ndarray,
-                  row_hi: np.ndarray, multipliers: np.ndarray, capped_bank: np.ndarray, capped_placed: np.ndarray,
-                  capped_bet: np.ndarray, grid: int, initial: int, base: int, minimum: int) -> int:
+def _ruined_count(
+    prob: np.ndarray,
+    sources: np.ndarray,
+    asked: np.ndarray,
+    first: np.ndarray,
+    row_lo: np.ndarray,
+    row_hi: np.ndarray,
+    multipliers: np.ndarray,
+    capped_bank: np.ndarray,
+    capped_placed: np.ndarray,
+    capped_bet: np.ndarray,
+    grid: int,
+    initial: int,
+    base: int,
+    minimum: int,
+) -> int:
     count = 0
     for r in range(len(sources)):
         row, start, end = prob[sources[r]], max(first[r], row_lo[sources[r]]), row_hi[sources[r]]
@@ -95,12 +108,28 @@ def _ruined_count(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, firs
 
 
 @njit(cache=True)
-def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: np.ndarray, targets: np.ndarray,
-               row_lo: np.ndarray, row_hi: np.ndarray,
-               capped_number: np.ndarray, capped_cell: np.ndarray, capped_prob: np.ndarray, capped_placed: np.ndarray,
-               capped_bet: np.ndarray, capped_targets: np.ndarray, multipliers: np.ndarray, chances: np.ndarray,
-               grid: int, initial: int, base: int, minimum: int,
-               out: np.ndarray) -> tuple[np.ndarray, np.ndarray, float, float, int, np.ndarray, np.ndarray]:
+def play_round(
+    prob: np.ndarray,
+    sources: np.ndarray,
+    asked: np.ndarray,
+    first: np.ndarray,
+    targets: np.ndarray,
+    row_lo: np.ndarray,
+    row_hi: np.ndarray,
+    capped_number: np.ndarray,
+    capped_cell: np.ndarray,
+    capped_prob: np.ndarray,
+    capped_placed: np.ndarray,
+    capped_bet: np.ndarray,
+    capped_targets: np.ndarray,
+    multipliers: np.ndarray,
+    chances: np.ndarray,
+    grid: int,
+    initial: int,
+    base: int,
+    minimum: int,
+    out: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray, float, float, int, np.ndarray, np.ndarray]:
     """Add one round's bets of the rows ``sources`` of ``prob`` into ``out`` (zeros, one row per state).
 
     Cell ``i`` is the bankroll ``initial + (base + i) * grid`` micro-units;
@@ -120,8 +149,9 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
     cell of each row of ``out`` (0 and 0 for a row of zeros).
     """
     capped_bank = initial + (base + capped_cell) * grid
-    count = _ruined_count(prob, sources, asked, first, row_lo, row_hi, multipliers, capped_bank, capped_placed,
-                          capped_bet, grid, initial, base, minimum)
+    count = _ruined_count(
+        prob, sources, asked, first, row_lo, row_hi, multipliers, capped_bank, capped_placed, capped_bet, grid, initial, base, minimum
+    )
     ended_bank = np.empty(count, dtype=np.int64)
     ended_prob = np.empty(count, dtype=np.float64)
     count = 0
@@ -153,10 +183,10 @@ def play_round(prob: np.ndarray, sources: np.ndarray, asked: np.ndarray, first: 
                 source = row[safe:end]
                 if rest:
                     share = rest / grid
-                    interpolated += _shift_add(source, chance * 1.0, 1 - share, target[safe + shift:end + shift])
-                    _shift_add(source, chance * 1.0, share, target[safe + shift + 1:end + shift + 1])
+                    interpolated += _shift_add(source, chance * 1.0, 1 - share, target[safe + shift : end + shift])
+                    _shift_add(source, chance * 1.0, share, target[safe + shift + 1 : end + shift + 1])
                 else:
-                    _shift_add(source, chance * 1.0, 1.0, target[safe + shift:end + shift])
+                    _shift_add(source, chance * 1.0, 1.0, target[safe + shift : end + shift])
         wagered += mass * asked[r] / CENTS_PER_UNIT
     capped_wagered = 0.0
     for j in range(len(capped_cell)):  # the capped bets, cell by cell

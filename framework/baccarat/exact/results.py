@@ -11,8 +11,6 @@ QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 """Quantiles of the final bankroll reported (the same as the report's bankroll bands)."""
 
 
-
-
 @dataclass(frozen=True)
 class Skipped:
     """A strategy the exact analysis cannot handle, and why."""
@@ -45,10 +43,16 @@ class ExactResult:
 
     def to_json(self) -> dict[str, Any]:
         """Return the figures as plain JSON data (``ruin_curve`` as a list, round 0 first)."""
-        return {"strategy": self.strategy, "risk_of_ruin": self.risk_of_ruin, "p_profit": self.p_profit,
-                "expected_net": self.expected_net, "expected_wagered": self.expected_wagered,
-                "final_bankroll_quantiles": dict(self.final_bankroll_quantiles),
-                "interpolated": self.interpolated, "ruin_curve": [float(x) for x in self.ruin_curve]}
+        return {
+            "strategy": self.strategy,
+            "risk_of_ruin": self.risk_of_ruin,
+            "p_profit": self.p_profit,
+            "expected_net": self.expected_net,
+            "expected_wagered": self.expected_wagered,
+            "final_bankroll_quantiles": dict(self.final_bankroll_quantiles),
+            "interpolated": self.interpolated,
+            "ruin_curve": [float(x) for x in self.ruin_curve],
+        }
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,10 @@ class ExactAnalysis:
 
     def to_json(self) -> dict[str, Any]:
         """Return the analysis as the object ``baccarat exact --json`` prints."""
-        return {"rules": self.rules, "rounds": self.rounds, "exact": self.exact,
-                "strategies": [r.to_json() for r in self.results],
-                "skipped": [{"strategy": s.strategy, "reason": s.reason} for s in self.skipped]}
-
-
+        return {
+            "rules": self.rules,
+            "rounds": self.rounds,
+            "exact": self.exact,
+            "strategies": [r.to_json() for r in self.results],
+            "skipped": [{"strategy": s.strategy, "reason": s.reason} for s in self.skipped],
+        }

@@ -30,8 +30,16 @@ class SparseSession:
     rule) as (exact bankroll, probability): they never move again.
     """
 
-    def __init__(self, label: str, proto: Progression, form: ExactProgression, outcomes: list[tuple[int, float]],
-                 config: SessionConfig, limits: StopLimits, max_states: int) -> None:
+    def __init__(
+        self,
+        label: str,
+        proto: Progression,
+        form: ExactProgression,
+        outcomes: list[tuple[int, float]],
+        config: SessionConfig,
+        limits: StopLimits,
+        max_states: int,
+    ) -> None:
         self.label = label
         self.states = ProgressionStates(proto, form, max_states)
         self.outcomes = outcomes
@@ -71,13 +79,11 @@ class SparseSession:
             bank = initial + cell * grid
             done = (bank < minimum) | (self._stopped(bank, initial, t + 1) if t < rounds else False)
             if done.any():
-                ended_bank, ended_prob = merge_values(np.concatenate([ended_bank, bank[done]]),
-                                                       np.concatenate([ended_prob, prob[done]]))
+                ended_bank, ended_prob = merge_values(np.concatenate([ended_bank, bank[done]]), np.concatenate([ended_prob, prob[done]]))
                 cell, state, prob, bank = cell[~done], state[~done], prob[~done], bank[~done]
             ruin[t] = ended_prob[ended_bank < minimum].sum()
             if bands and t:
-                band_rows.append([t, *lower_quantiles(np.concatenate([ended_bank, bank]),
-                                                 np.concatenate([ended_prob, prob]), QUANTILES)])
+                band_rows.append([t, *lower_quantiles(np.concatenate([ended_bank, bank]), np.concatenate([ended_prob, prob]), QUANTILES)])
             if t == rounds or not len(cell):
                 continue
             stake = states.stakes[state]
@@ -88,8 +94,10 @@ class SparseSession:
                 stake = states.stakes[state]
             low = stake < table_min
             if low.any():
-                raise Unplayable(f"its progression asks for {cents_to_decimal(int(stake[low][0]))}, below the table "
-                                  f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there")
+                raise Unplayable(
+                    f"its progression asks for {cents_to_decimal(int(stake[low][0]))}, below the table "
+                    f"minimum {cents_to_decimal(table_min)}, and a run stops with an error there"
+                )
             placed = np.minimum(np.minimum(stake, table_max), bank // MICROS_PER_CENT)
             bet = placed >= table_min
             wagered += float((prob[bet] * placed[bet]).sum()) / CENTS_PER_UNIT
@@ -109,9 +117,11 @@ class SparseSession:
                 parts_p.append(mp)
             held = sum(len(x) for x in parts_c)
             if held > self.max_states:
-                raise ExactLimitError(f"the exact analysis of strategy {self.label!r} needs more than "
-                                      f"{self.max_states:,} states (bankroll x progression state) by round {t + 1}; "
-                                      "analyse fewer rounds (--rounds) or a smaller bankroll")
+                raise ExactLimitError(
+                    f"the exact analysis of strategy {self.label!r} needs more than "
+                    f"{self.max_states:,} states (bankroll x progression state) by round {t + 1}; "
+                    "analyse fewer rounds (--rounds) or a smaller bankroll"
+                )
             cell, state, prob = merge_pairs(np.concatenate(parts_c), np.concatenate(parts_s), np.concatenate(parts_p))
             ended_bank, ended_prob = merge_values(ended_bank, ended_prob)
             most = max(most, len(cell))
@@ -119,11 +129,15 @@ class SparseSession:
         prob = np.concatenate([ended_prob, prob])
         expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
         return ExactResult(
-            strategy=self.label, rounds=rounds, risk_of_ruin=float(ruin[-1]),
-            p_profit=float(prob[bank > initial].sum()), expected_net=expected_final - initial / MICROS_PER_UNIT,
+            strategy=self.label,
+            rounds=rounds,
+            risk_of_ruin=float(ruin[-1]),
+            p_profit=float(prob[bank > initial].sum()),
+            expected_net=expected_final - initial / MICROS_PER_UNIT,
             expected_wagered=wagered,
             final_bankroll_quantiles={str(q): v for q, v in zip(QUANTILES, lower_quantiles(bank, prob, QUANTILES), strict=True)},
-            ruin_curve=ruin, states=most, interpolated=interpolated,
-            bands=np.asarray(band_rows, dtype=np.float64) if bands else None)
-
-
+            ruin_curve=ruin,
+            states=most,
+            interpolated=interpolated,
+            bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+        )

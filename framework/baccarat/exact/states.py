@@ -58,8 +58,7 @@ class ProgressionStates:
             snapshot = tuple(_freeze(getattr(prog, a)) for a in self.attrs)
             number = self.numbers.get(snapshot)
         except (AttributeError, TypeError) as exc:
-            raise Unplayable(f"progression {self.proto.name!r}: its exact form names a state it does not hold "
-                              f"({exc})") from None
+            raise Unplayable(f"progression {self.proto.name!r}: its exact form names a state it does not hold ({exc})") from None
         if number is None:
             if len(self.snapshots) >= self.max_states:
                 raise ExactLimitError(f"progression {self.proto.name!r} reaches more than {self.max_states:,} states")
@@ -131,8 +130,8 @@ class ProgressionStates:
             target = self.by_net.get((number, won, net))
             if target is None:
                 target = self.by_net[(number, won, net)] = self.step(
-                    number, (lambda p, net=net: p.won(micros_to_decimal(net))) if won
-                    else (lambda p, net=net: p.lost(micros_to_decimal(net))))
+                    number,
+                    (lambda p, net=net: p.won(micros_to_decimal(net))) if won else (lambda p, net=net: p.lost(micros_to_decimal(net))),
+                )
             values[row] = target
         return values
-

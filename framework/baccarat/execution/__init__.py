@@ -25,5 +25,17 @@
   sentinels to notice a worker's death.
 """
 
-__all__ = ["chunk_play", "chunks", "compile_notice", "datasets", "executor", "memorylimit", "ray_tasks", "run_folder",
-           "runner", "trace", "twin_check", "workers"]
+__all__ = [
+    "chunk_play",
+    "chunks",
+    "compile_notice",
+    "datasets",
+    "executor",
+    "memorylimit",
+    "ray_tasks",
+    "run_folder",
+    "runner",
+    "trace",
+    "twin_check",
+    "workers",
+]

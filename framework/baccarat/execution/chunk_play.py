@@ -47,14 +47,24 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
         return
     for bet in bets:
         if bet not in declared and columns[stake_column(bet)].any():
-            raise StrategyError(f"strategy {run.label!r} staked on {bet}, which its sides() does not name "
-                                f"({', '.join(sorted(declared)) or 'none'}); declare every bet it may place; the run "
-                                "was abandoned and nothing was written")
+            raise StrategyError(
+                f"strategy {run.label!r} staked on {bet}, which its sides() does not name "
+                f"({', '.join(sorted(declared)) or 'none'}); declare every bet it may place; the run "
+                "was abandoned and nothing was written"
+            )
 
 
-def play_strategy(run: StrategyRun, table: RoundTable, multipliers: dict[str, np.ndarray], rules: Rules,
-                  config: SessionConfig, seed: int, sessions: list[tuple[int, int, int]],
-                  shared: dict[str, Any] | None = None, compiled: bool = True) -> dict[str, np.ndarray]:
+def play_strategy(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: dict[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: list[tuple[int, int, int]],
+    shared: dict[str, Any] | None = None,
+    compiled: bool = True,
+) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
     ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
@@ -95,8 +105,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
     multipliers = settlement_table(table, plan.rules)
     dealt = table_digest(table, multipliers)
-    sessions = [(chunk.first_session + k - 1, start, stop)
-                for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
+    sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
     folded = []
     bankrolls = []
@@ -110,18 +119,27 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
             from baccarat.plugin.compose import stop_rule_names
             from baccarat.results.runstats import fold_sessions
 
-            folded.append(fold_sessions(columns, columns["expected_net"], plan.config.bankroll_cents * MICROS_PER_CENT,
-                                        plan.config.table_min_cents, stop_rule_names(run.cls), plan.compiled))
+            folded.append(
+                fold_sessions(
+                    columns,
+                    columns["expected_net"],
+                    plan.config.bankroll_cents * MICROS_PER_CENT,
+                    plan.config.table_min_cents,
+                    stop_rule_names(run.cls),
+                    plan.compiled,
+                )
+            )
             bankrolls.append(columns["bankroll"])
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
         # Encoded as soon as played: a chunk holds one strategy's ledger columns at a time, not every strategy's.
         ledger = _with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa)
-        ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER,
-                                      required=ledger.schema.names))
+        ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER, required=ledger.schema.names))
     if table_digest(table, multipliers) != dealt:  # compiled plugin code included
-        raise StrategyError("the rounds or their settlement changed while the strategies played them (a strategy's code "
-                            "wrote to them); the run was abandoned and nothing was written")
+        raise StrategyError(
+            "the rounds or their settlement changed while the strategies played them (a strategy's code "
+            "wrote to them); the run was abandoned and nothing was written"
+        )
     warnings: tuple[str, ...] = ()
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
@@ -133,10 +151,18 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     # Columns that never hold a null in a run are written as required: the same values, encoded faster. Which
     # they are depends on the run only (every chunk of a run has cards or none), so every part has one schema.
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
-    return ChunkOutput(chunk.index, chunk.shoes, chunk.sessions, len(table), len(table) * len(plan.strategies),
-                       encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
-                       tuple(ledgers),
-                       tuple(folded), tuple(bankrolls), warnings)
+    return ChunkOutput(
+        chunk.index,
+        chunk.shoes,
+        chunk.sessions,
+        len(table),
+        len(table) * len(plan.strategies),
+        encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
+        tuple(ledgers),
+        tuple(folded),
+        tuple(bankrolls),
+        warnings,
+    )
 
 
 _PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")

@@ -155,8 +155,11 @@ def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
             sessions = min(step, sessions_total - first_session + 1)
             first_shoe = (first_session - 1) * per_session + 1
             shoes = min(sessions * per_session, count - first_shoe + 1)
-            chunks.append(Chunk(len(chunks), seed, first_session, sessions, first_shoe, shoes,
-                                shoe_offset=k * count, session_offset=k * sessions_total))
+            chunks.append(
+                Chunk(
+                    len(chunks), seed, first_session, sessions, first_shoe, shoes, shoe_offset=k * count, session_offset=k * sessions_total
+                )
+            )
     return chunks
 
 
@@ -177,6 +180,16 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
                 continue
             start, stop = group[0][1], group[-1][2]
             shoes = len(np.unique(table.shoe[start:stop]))
-            chunks.append(Chunk(len(chunks), seed, group[0][0], len(group), shoes=shoes, table=table.slice(start, stop),
-                                shoe_offset=k * shoes_total, session_offset=k * len(bounds)))
+            chunks.append(
+                Chunk(
+                    len(chunks),
+                    seed,
+                    group[0][0],
+                    len(group),
+                    shoes=shoes,
+                    table=table.slice(start, stop),
+                    shoe_offset=k * shoes_total,
+                    session_offset=k * len(bounds),
+                )
+            )
     return chunks

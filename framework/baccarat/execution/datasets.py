@@ -53,8 +53,12 @@ def part_name(chunk: int, strategy: int | None = None) -> str:
     return f"{chunk:07d}.parquet" if strategy is None else f"{strategy:05d}-{chunk:07d}.parquet"
 
 
-def write_outputs(outputs: Iterable[ChunkOutput], folder: Path, progress: Callable[[int], None] | None = None,
-                  collect: Callable[[ChunkOutput], None] | None = None) -> RunCounts:
+def write_outputs(
+    outputs: Iterable[ChunkOutput],
+    folder: Path,
+    progress: Callable[[int], None] | None = None,
+    collect: Callable[[ChunkOutput], None] | None = None,
+) -> RunCounts:
     """Write every output's Parquet parts, as they arrive, into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/.
 
     Each part is a whole Parquet file, encoded where its chunk was played

@@ -56,5 +56,4 @@ def describe() -> str:
     """Return the one line that says memory ran out, with the limit when there is one."""
     limit = address_space_limit()
     within = f" within this process's limit of {limit / 2**30:.1f} GB of address space (ulimit -v)" if limit else ""
-    return (f"memory ran out{within}; nothing was written; run fewer shoes or strategies, "
-            "fewer --workers, or allow more memory")
+    return f"memory ran out{within}; nothing was written; run fewer shoes or strategies, fewer --workers, or allow more memory"

@@ -15,8 +15,9 @@ from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.execution.workers import CHUNKS_IN_FLIGHT_PER_WORKER, first_line
 
 
-def _in_order(submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk],
-              window: int, cancel: Callable[[Any], Any]) -> Iterator[ChunkOutput]:
+def _in_order(
+    submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk], window: int, cancel: Callable[[Any], Any]
+) -> Iterator[ChunkOutput]:
     """Yield every chunk's output in chunk order, keeping ``window`` chunks submitted ahead.
 
     When the consumer stops early (an error, Ctrl-C), the chunks still
@@ -74,11 +75,13 @@ def ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterato
                     raise cause from None
                 raise RunFailure(f"a Ray task failed: {first_line(exc)}; the run was abandoned and nothing was written") from None
             except ray.exceptions.RayError as exc:  # a worker or node died, an object was lost
-                raise RunFailure(f"a Ray worker or node failed ({first_line(exc)}); "
-                                 "the run was abandoned and nothing was written") from None
+                raise RunFailure(
+                    f"a Ray worker or node failed ({first_line(exc)}); the run was abandoned and nothing was written"
+                ) from None
 
-        yield from _in_order(lambda chunk: task.remote(plan_ref, chunk), result, chunks, window,
-                             cancel=lambda ref: ray.cancel(ref, force=True))
+        yield from _in_order(
+            lambda chunk: task.remote(plan_ref, chunk), result, chunks, window, cancel=lambda ref: ray.cancel(ref, force=True)
+        )
     finally:
         if started and ray.is_initialized():
             with handlers_kept():
@@ -113,16 +116,19 @@ def check_ray_address(address: str) -> None:
     except ValueError:
         host = port = None
     if scheme not in ("ray", "http", "https") or not host or port is None or parts.path not in ("", "/"):
-        raise InputError(f"RAY_ADDRESS={address!r} is not the address of a Ray cluster: give HOST:PORT of its head node "
-                         "(for example 10.0.0.5:6379, or ray://10.0.0.5:10001 for Ray Client), or unset it to run Ray "
-                         "on this machine")
+        raise InputError(
+            f"RAY_ADDRESS={address!r} is not the address of a Ray cluster: give HOST:PORT of its head node "
+            "(for example 10.0.0.5:6379, or ray://10.0.0.5:10001 for Ray Client), or unset it to run Ray "
+            "on this machine"
+        )
     try:
         socket.create_connection((host, port), timeout=RAY_CONNECT_SECONDS).close()
     except OSError as exc:
         reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
-        raise RunFailure(f"the Ray cluster at RAY_ADDRESS={address!r} cannot be reached ({reason} within "
-                         f"{RAY_CONNECT_SECONDS:g} s); start it, fix RAY_ADDRESS, or unset it to run Ray on this machine"
-                         ) from None
+        raise RunFailure(
+            f"the Ray cluster at RAY_ADDRESS={address!r} cannot be reached ({reason} within "
+            f"{RAY_CONNECT_SECONDS:g} s); start it, fix RAY_ADDRESS, or unset it to run Ray on this machine"
+        ) from None
 
 
 def _import_ray() -> Any:

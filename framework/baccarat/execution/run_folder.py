@@ -52,12 +52,12 @@ def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> Non
             if problem is not None:
                 raise InputError(f"the output folder {out} {problem}")
             if not force:
-                raise InputError(f"the output folder {out} holds a previous run; give --force to replace it, "
-                                 "or choose another --out")
+                raise InputError(f"the output folder {out} holds a previous run; give --force to replace it, or choose another --out")
             blocked = unremovable(out)
             if blocked is not None:
-                raise InputError(f"the previous run in {out} cannot be removed: {blocked} is write-protected or immutable; "
-                                 "nothing was changed")
+                raise InputError(
+                    f"the previous run in {out} cannot be removed: {blocked} is write-protected or immutable; nothing was changed"
+                )
         where = out.parent
     else:
         where = nearest_existing(out)
@@ -66,8 +66,9 @@ def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> Non
     try:
         os.rmdir(tempfile.mkdtemp(prefix=".baccarat-check-", dir=where))
     except OSError as exc:
-        raise OutputError(f"the output folder {out} cannot be made: {where} refuses new folders ({os_reason(exc)}); "
-                          "choose another --out") from None
+        raise OutputError(
+            f"the output folder {out} cannot be made: {where} refuses new folders ({os_reason(exc)}); choose another --out"
+        ) from None
 
 
 def temporary_prefix(out: Path) -> str:
@@ -106,7 +107,7 @@ def remove_stale_temporaries(out: Path) -> list[str]:
     except OSError:
         return removed
     for entry in entries:
-        found = _TEMPORARY.fullmatch(entry.name[len(prefix):]) if entry.name.startswith(prefix) else None
+        found = _TEMPORARY.fullmatch(entry.name[len(prefix) :]) if entry.name.startswith(prefix) else None
         if found is None or _running(int(found.group(1))):
             continue
         try:
@@ -221,8 +222,11 @@ def _remove_previous(old: Path, out: Path) -> None:
                 pass
             break
     reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
-    raise OutputError(f"the new results are in place, but the previous run could not be removed entirely "
-                      f"({os.path.relpath(path, left)}: {reason}); what is left of it is in {kept}", path=str(out))
+    raise OutputError(
+        f"the new results are in place, but the previous run could not be removed entirely "
+        f"({os.path.relpath(path, left)}: {reason}); what is left of it is in {kept}",
+        path=str(out),
+    )
 
 
 __all__ = ["atomic_folder", "check_output_folder", "remove_stale_temporaries", "temporary_prefix", "unremovable"]

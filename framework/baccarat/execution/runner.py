@@ -51,9 +51,17 @@ from baccarat.shoes.recorded import format_has_cards, read_shoes
 class RunResult:
     """A finished run: its rounds and ledger (in memory, or read from the run's folder when first asked for)."""
 
-    def __init__(self, experiment: Experiment, rounds: pl.DataFrame | None = None, ledger: pl.DataFrame | None = None,
-                 warnings: list[str] | None = None, out_dir: Path | None = None, counts: RunCounts | None = None,
-                 analysis: Analysis | None = None, stops: pl.DataFrame | None = None) -> None:
+    def __init__(
+        self,
+        experiment: Experiment,
+        rounds: pl.DataFrame | None = None,
+        ledger: pl.DataFrame | None = None,
+        warnings: list[str] | None = None,
+        out_dir: Path | None = None,
+        counts: RunCounts | None = None,
+        analysis: Analysis | None = None,
+        stops: pl.DataFrame | None = None,
+    ) -> None:
         self.experiment = experiment
         self.analysis = analysis
         self.stops = stops
@@ -95,8 +103,12 @@ class RunResult:
 def _frame_counts(rounds: pl.DataFrame | None, ledger: pl.DataFrame | None) -> RunCounts:
     if rounds is None or ledger is None:
         return RunCounts()
-    return RunCounts(shoes=rounds["shoe"].n_unique() if rounds.height else 0, sessions=ledger["session"].n_unique() if ledger.height else 0,
-                     rounds=rounds.height, ledger_rows=ledger.height)
+    return RunCounts(
+        shoes=rounds["shoe"].n_unique() if rounds.height else 0,
+        sessions=ledger["session"].n_unique() if ledger.height else 0,
+        rounds=rounds.height,
+        ledger_rows=ledger.height,
+    )
 
 
 def strategy_runs(experiment: Experiment) -> tuple[StrategyRun, ...]:
@@ -155,14 +167,20 @@ def prepare(experiment: Experiment) -> PreparedRun:
         except RulesError as exc:
             raise RulesError(exc.message, path=str(recorded_path(experiment))) from None
     bets = bets_settled(experiment.rules, has_cards, has_suits)
-    plan = RunPlan(experiment.rules, experiment.session, experiment.strategies, tuple(str(d) for d in experiment.plugins_dirs), bets,
-                   expected_values(experiment.rules), seed_column=len(experiment.seeds) > 1)
+    plan = RunPlan(
+        experiment.rules,
+        experiment.session,
+        experiment.strategies,
+        tuple(str(d) for d in experiment.plugins_dirs),
+        bets,
+        expected_values(experiment.rules),
+        seed_column=len(experiment.seeds) > 1,
+    )
     declared = [declared_sides(run) for run in runs]
     if all(sides is not None for sides in declared):
         backed = {bet for sides in declared for bet in sides}
         plan = dataclasses.replace(plan, backed=tuple(bet for bet in bets if bet in backed))
-    rounds = (int(shoes["count"]) * rounds_per_shoe_estimate(experiment.rules) if recorded is None
-              else len(recorded.table))
+    rounds = int(shoes["count"]) * rounds_per_shoe_estimate(experiment.rules) if recorded is None else len(recorded.table)
     plan = dataclasses.replace(plan, compiled=plays_compiled(rounds * len(runs) * len(experiment.seeds)))
     warnings = list(registry(experiment.plugins_dirs).warnings)  # the chunks add the twins' (ChunkOutput.warnings)
     if recorded is None:
@@ -170,8 +188,9 @@ def prepare(experiment: Experiment) -> PreparedRun:
     return PreparedRun(plan, table_chunks(plan, experiment.seeds, recorded.table), warnings + recorded.warnings)
 
 
-def run_experiment(experiment: Experiment, progress: Callable[[int], None] | None = None,
-                   workers: int = 1, executor: str = "processes") -> RunResult:
+def run_experiment(
+    experiment: Experiment, progress: Callable[[int], None] | None = None, workers: int = 1, executor: str = "processes"
+) -> RunResult:
     """Deal the shoes and play every strategy on them; return rounds and ledger frames held in memory.
 
     ``progress`` is called with the number of shoes done as chunks finish.
@@ -219,15 +238,24 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
         write_frame(result.ledger, folder / LEDGER_DATASET)
         return result.counts
 
-    result.out_dir, result.analysis = write_folder(result.experiment, out_dir, fill, timings, result.warnings,
-                                                   statistics=lambda: {"stops": result.stops}, force=force)
+    result.out_dir, result.analysis = write_folder(
+        result.experiment, out_dir, fill, timings, result.warnings, statistics=lambda: {"stops": result.stops}, force=force
+    )
     return result.out_dir
 
 
-def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1, executor: str = "processes",
-                  progress: Callable[[int], None] | None = None, baseline: str | None = None,
-                  force: bool = False, report: bool | None = None, status: Callable[[str], None] | None = None,
-                  announce_compiling: bool = False) -> RunResult:
+def run_to_folder(
+    experiment: Experiment,
+    out_dir: str | Path,
+    workers: int = 1,
+    executor: str = "processes",
+    progress: Callable[[int], None] | None = None,
+    baseline: str | None = None,
+    force: bool = False,
+    report: bool | None = None,
+    status: Callable[[str], None] | None = None,
+    announce_compiling: bool = False,
+) -> RunResult:
     """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
     ``baseline`` is the strategy the others are compared with (default: the first).
@@ -277,17 +305,34 @@ def run_to_folder(experiment: Experiment, out_dir: str | Path, workers: int = 1,
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
         return gathered[0].results(bankroll)
 
-    out, analysis = write_folder(experiment, out_dir, fill, timings, warnings, statistics, baseline=baseline,
-                                 force=force, plots=report,
-                                 workers=workers, executor=executor)
+    out, analysis = write_folder(
+        experiment,
+        out_dir,
+        fill,
+        timings,
+        warnings,
+        statistics,
+        baseline=baseline,
+        force=force,
+        plots=report,
+        workers=workers,
+        executor=executor,
+    )
     return RunResult(experiment, warnings=warnings, out_dir=out, counts=counts[0], analysis=analysis)
 
 
-def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Path], RunCounts],
-                 timings: Mapping[str, float], warnings: list[str],
-                 statistics: Callable[[], dict[str, Any]] | None = None, baseline: str | None = None,
-                 force: bool = False, plots: bool = True,
-                 **run_info: Any) -> tuple[Path, Analysis]:
+def write_folder(
+    experiment: Experiment,
+    out_dir: str | Path,
+    fill: Callable[[Path], RunCounts],
+    timings: Mapping[str, float],
+    warnings: list[str],
+    statistics: Callable[[], dict[str, Any]] | None = None,
+    baseline: str | None = None,
+    force: bool = False,
+    plots: bool = True,
+    **run_info: Any,
+) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
     summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
     while it was written: keyword arguments of :func:`baccarat.results.report.write_results`).
@@ -330,8 +375,9 @@ def write_folder(experiment: Experiment, out_dir: str | Path, fill: Callable[[Pa
         data_files, _ = folder_contents(tmp)
         precomputed = statistics() if statistics is not None else {}
         exact = exact_analysis(experiment) if experiment.exact else None
-        analysis = write_results(tmp, pl.scan_parquet(tmp / LEDGER_DATASET), run_facts(experiment), baseline, exact=exact,
-                                 plots=plots, **precomputed)
+        analysis = write_results(
+            tmp, pl.scan_parquet(tmp / LEDGER_DATASET), run_facts(experiment), baseline, exact=exact, plots=plots, **precomputed
+        )
         record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
     return Path(out_dir), analysis
 
@@ -342,8 +388,10 @@ def _ledger_rows_by_strategy(folder: Path, experiment: Experiment) -> dict[str, 
 
     labels = [e.name for e in experiment.strategies]
     ledger = folder / LEDGER_DATASET
-    return {f"{LEDGER_DATASET}/{part.name}": {labels[int(part.name.split("-")[0])]: pq.read_metadata(part).num_rows}
-            for part in sorted(ledger.iterdir())}
+    return {
+        f"{LEDGER_DATASET}/{part.name}": {labels[int(part.name.split("-")[0])]: pq.read_metadata(part).num_rows}
+        for part in sorted(ledger.iterdir())
+    }
 
 
 def _versions() -> dict[str, str]:
@@ -353,8 +401,14 @@ def _versions() -> dict[str, str]:
     import pluggy
     import yaml
 
-    return {"baccarat": __version__, "python": platform.python_version(), "polars": pl.__version__,
-            "numpy": numpy.__version__, "pluggy": pluggy.__version__, "pyyaml": yaml.__version__}
+    return {
+        "baccarat": __version__,
+        "python": platform.python_version(),
+        "polars": pl.__version__,
+        "numpy": numpy.__version__,
+        "pluggy": pluggy.__version__,
+        "pyyaml": yaml.__version__,
+    }
 
 
 def timed(fn: Callable[[], Any]) -> tuple[Any, float]:

@@ -100,12 +100,18 @@ def traced(cls: type[Strategy], states: dict[tuple[int, int], str]) -> type[Stra
     return Traced
 
 
-def play_traced(run: StrategyRun, table: RoundTable, multipliers: Mapping[str, np.ndarray], rules: Rules,
-                config: SessionConfig, seed: int, session: tuple[int, int, int]) -> tuple[dict[str, np.ndarray], list[str]]:
+def play_traced(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    session: tuple[int, int, int],
+) -> tuple[dict[str, np.ndarray], list[str]]:
     """Play one session of ``run`` on the reference engine; return its ledger columns and the state after each round."""
     states: dict[tuple[int, int], str] = {}
-    columns = run_strategy(StrategyRun(run.label, traced(run.cls, states), run.params), table, multipliers, rules,
-                           config, seed, [session])
+    columns = run_strategy(StrategyRun(run.label, traced(run.cls, states), run.params), table, multipliers, rules, config, seed, [session])
     number, start, stop = session
     after = []
     state = states.get((number, 0), "")
@@ -150,18 +156,31 @@ def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRo
 
     runs = {run.label: run for run in strategy_runs(experiment)}
     if label not in runs:
-        raise InputError(f"the experiment has no strategy labelled {label!r}{did_you_mean(label, list(runs))}; "
-                         f"its strategies are {', '.join(map(repr, runs))}")
+        raise InputError(
+            f"the experiment has no strategy labelled {label!r}{did_you_mean(label, list(runs))}; "
+            f"its strategies are {', '.join(map(repr, runs))}"
+        )
     table, session = session_table(experiment, number)
-    columns, states = play_traced(runs[label], table, settlement_table(table, experiment.rules), experiment.rules,
-                                  experiment.session, experiment.seeds[0], session)
-    bets = [name[len("stake_"):] for name in columns if name.startswith("stake_")]
+    columns, states = play_traced(
+        runs[label], table, settlement_table(table, experiment.rules), experiment.rules, experiment.session, experiment.seeds[0], session
+    )
+    bets = [name[len("stake_") :] for name in columns if name.startswith("stake_")]
     out = []
     for k in range(len(columns["round"])):
         placed = " ".join(bet for bet in bets if columns[f"stake_{bet}"][k]) or "-"
-        out.append(TracedRound(int(columns["round"][k]), int(columns["shoe"][k]), int(columns["hand"][k]),
-                               OUTCOMES[int(columns["outcome"][k])], placed, int(columns["stake"][k]),
-                               int(columns["net"][k]), int(columns["bankroll"][k]), states[k]))
+        out.append(
+            TracedRound(
+                int(columns["round"][k]),
+                int(columns["shoe"][k]),
+                int(columns["hand"][k]),
+                OUTCOMES[int(columns["outcome"][k])],
+                placed,
+                int(columns["stake"][k]),
+                int(columns["net"][k]),
+                int(columns["bankroll"][k]),
+                states[k],
+            )
+        )
     return out
 
 
@@ -174,14 +193,27 @@ def money(micros: int) -> str:
 def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankroll_cents: int) -> str:
     """Return the traced session as a table, one line per round."""
     shoes = sorted({r.shoe for r in rounds})
-    header = (f"strategy {label!r}, session {number}: {len(rounds)} rounds from shoe"
-              f"{'s' if len(shoes) > 1 else ''} {', '.join(map(str, shoes)) or '-'}; "
-              f"bankroll {cents_to_decimal(bankroll_cents)}")
+    header = (
+        f"strategy {label!r}, session {number}: {len(rounds)} rounds from shoe"
+        f"{'s' if len(shoes) > 1 else ''} {', '.join(map(str, shoes)) or '-'}; "
+        f"bankroll {cents_to_decimal(bankroll_cents)}"
+    )
     rows = [("ROUND", "SHOE", "HAND", "OUTCOME", "BET", "STAKE", "NET", "BANKROLL", "STATE")]
     for r in rounds:
         net = money(r.net)
-        rows.append((str(r.round), str(r.shoe), str(r.hand), r.outcome, r.bets, money(r.stake * MICROS_PER_CENT),
-                     ("+" + net) if r.net > 0 else net, money(r.bankroll), r.state))
+        rows.append(
+            (
+                str(r.round),
+                str(r.shoe),
+                str(r.hand),
+                r.outcome,
+                r.bets,
+                money(r.stake * MICROS_PER_CENT),
+                ("+" + net) if r.net > 0 else net,
+                money(r.bankroll),
+                r.state,
+            )
+        )
     widths = [max(len(row[i]) for row in rows) for i in range(8)]
     right = {0, 1, 2, 5, 6, 7}
     lines = [header]

@@ -30,9 +30,11 @@ from baccarat.plugin.registry import Registry
 from baccarat.shoes.fastdeal import seeded_table_fast
 from baccarat.table.rules import preset
 
-CONFIGS = (SessionConfig(100_000, 1_000, 100_000, 1),   # plenty of bankroll
-           SessionConfig(20_000, 1_000, 8_000, 2),      # table-maximum restarts, ruin, two shoes a session
-           SessionConfig(4_000, 500, 3_000, 3))         # bankroll caps
+CONFIGS = (
+    SessionConfig(100_000, 1_000, 100_000, 1),  # plenty of bankroll
+    SessionConfig(20_000, 1_000, 8_000, 2),  # table-maximum restarts, ruin, two shoes a session
+    SessionConfig(4_000, 500, 3_000, 3),
+)  # bankroll caps
 """Session settings every check plays (bankroll, table minimum and maximum in cents, shoes a session)."""
 
 RULES = "punto-banco-8-pairs"
@@ -63,15 +65,21 @@ def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[s
     kind = next((k for k in ("progression", "selector", "stop-rule", "strategy") if name in reg.entries[k]), None)
     if kind is None:
         every = [n for table in reg.entries.values() for n in table]
-        raise StrategyError(f"no progression, selector, stop rule or strategy is named {name!r}"
-                            f"{did_you_mean(name, every)}; `baccarat strategies` lists them")
+        raise StrategyError(
+            f"no progression, selector, stop rule or strategy is named {name!r}"
+            f"{did_you_mean(name, every)}; `baccarat strategies` lists them"
+        )
     entry = reg.entries[kind][name]
     if kind == "strategy":
-        raise StrategyError(f"{name!r} is a free-form strategy of {entry.plugin}: it has no compiled twin and runs on "
-                            "the reference engine; progressions, selectors and stop rules can have one")
+        raise StrategyError(
+            f"{name!r} is a free-form strategy of {entry.plugin}: it has no compiled twin and runs on "
+            "the reference engine; progressions, selectors and stop rules can have one"
+        )
     if entry.cls not in reg.kernels():
-        raise StrategyError(f"{kind} {name!r} of {entry.plugin} has no compiled twin: it runs on the reference "
-                            "engine (docs/plugins.md shows how to give it one)")
+        raise StrategyError(
+            f"{kind} {name!r} of {entry.plugin} has no compiled twin: it runs on the reference "
+            "engine (docs/plugins.md shows how to give it one)"
+        )
     side = _with_twin(reg, "selector", "banker")
     use = _with_twin(reg, "progression", "martingale")
     if kind == "progression":
@@ -79,8 +87,7 @@ def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[s
     elif kind == "selector":
         side = name
     if side is None or use is None:
-        raise StrategyError(f"no {'selector' if side is None else 'progression'} has a compiled twin to check "
-                            f"{kind} {name!r} with")
+        raise StrategyError(f"no {'selector' if side is None else 'progression'} has a compiled twin to check {kind} {name!r} with")
     full = {"side": side, "unit": 10}
     if kind == "stop-rule":
         full.update(dict.fromkeys(entry.cls.params, STOP_RULE_VALUE))
@@ -101,8 +108,10 @@ def check_piece(name: str, plugins_dirs: list[str], shoes: int, params: Mapping[
     lines = [f"checking {what} on {shoes:,} seeded shoes ({RULES}, seed {SEED}) under {len(CONFIGS)} session settings"]
     rounds = fast_seconds = reference_seconds = 0.0
     for config in CONFIGS:
-        setting = (f"bankroll {cents_to_decimal(config.bankroll_cents)}, table {cents_to_decimal(config.table_min_cents)}"
-                   f"-{cents_to_decimal(config.table_max_cents)}, {config.shoes_per_session} shoe(s) a session")
+        setting = (
+            f"bankroll {cents_to_decimal(config.bankroll_cents)}, table {cents_to_decimal(config.table_min_cents)}"
+            f"-{cents_to_decimal(config.table_max_cents)}, {config.shoes_per_session} shoe(s) a session"
+        )
         sessions = session_bounds(table, config.shoes_per_session)
         try:
             twin = twin_of(run, rules, config, SEED)
@@ -121,22 +130,41 @@ def check_piece(name: str, plugins_dirs: list[str], shoes: int, params: Mapping[
             return CheckResult(False, lines + [f"the reference stops ({setting}): {exc}"])
         reference_seconds += time.process_time() - start
         if played is None:
-            return CheckResult(False, lines + [f"the compiled twin leaves this strategy to the reference ({setting}): "
-                                               "amounts beyond 64-bit integers, or a bet the reference refuses"])
+            return CheckResult(
+                False,
+                lines
+                + [
+                    f"the compiled twin leaves this strategy to the reference ({setting}): "
+                    "amounts beyond 64-bit integers, or a bet the reference refuses"
+                ],
+            )
         row = first_difference(played[0], reference)
         if row is not None:
-            return CheckResult(False, lines + _difference(run, table, multipliers, rules, config, twin, sessions,
-                                                          played[0], reference, row, setting))
+            return CheckResult(
+                False, lines + _difference(run, table, multipliers, rules, config, twin, sessions, played[0], reference, row, setting)
+            )
         rounds += len(reference["round"])
-    lines.append(f"identical ledgers: {int(rounds):,} rounds, every column equal; compiled "
-                 f"{rounds / max(fast_seconds, 1e-9) / 1e6:,.1f} M rounds/s, reference "
-                 f"{rounds / max(reference_seconds, 1e-9) / 1e6:,.2f} M rounds/s")
+    lines.append(
+        f"identical ledgers: {int(rounds):,} rounds, every column equal; compiled "
+        f"{rounds / max(fast_seconds, 1e-9) / 1e6:,.1f} M rounds/s, reference "
+        f"{rounds / max(reference_seconds, 1e-9) / 1e6:,.2f} M rounds/s"
+    )
     return CheckResult(True, lines)
 
 
-def _difference(run: StrategyRun, table: Any, multipliers: Any, rules: Any, config: SessionConfig, twin: Any,
-                sessions: list[tuple[int, int, int]], fast: Mapping[str, Any], reference: Mapping[str, Any], row: int,
-                setting: str) -> list[str]:
+def _difference(
+    run: StrategyRun,
+    table: Any,
+    multipliers: Any,
+    rules: Any,
+    config: SessionConfig,
+    twin: Any,
+    sessions: list[tuple[int, int, int]],
+    fast: Mapping[str, Any],
+    reference: Mapping[str, Any],
+    row: int,
+    setting: str,
+) -> list[str]:
     """Describe the first differing ledger row: where, both stakes and nets, both states after that round."""
     number = int(reference["session"][row])
     session = next(s for s in sessions if s[0] == number)

@@ -84,8 +84,7 @@ def process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Ite
             for k in range(min(workers, len(chunks))):
                 ours, theirs = context.Pipe()
                 announce = plan.announce_compiling and k == 0  # the workers compile the same kernels at once: one says so
-                process = context.Process(target=_serve, args=(theirs, plan, os.getpid(), announce), name="baccarat worker",
-                                          daemon=True)
+                process = context.Process(target=_serve, args=(theirs, plan, os.getpid(), announce), name="baccarat worker", daemon=True)
                 processes.append(process)
                 connections.append(ours)
                 process.start()
@@ -143,6 +142,7 @@ def end_with_parent(parent: int) -> None:
     if os.getppid() != parent:  # the parent died before the signal was armed
         os._exit(1)
     if not armed:
+
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(0.5)
@@ -172,8 +172,10 @@ def _ready(busy: dict[Any, int], processes: Sequence[Any], seconds: float) -> li
     return ready
 
 
-WORKER_DIED = ("a worker process stopped abruptly (killed, or out of memory); the run was abandoned and nothing was "
-               "written; try again, with fewer --workers if memory is short")
+WORKER_DIED = (
+    "a worker process stopped abruptly (killed, or out of memory); the run was abandoned and nothing was "
+    "written; try again, with fewer --workers if memory is short"
+)
 
 
 def first_line(exc: BaseException) -> str:

@@ -32,11 +32,18 @@ def shoes_text(experiment: Experiment) -> str:
 def run_facts(experiment: Experiment) -> RunFacts:
     """Return the facts the report states about a run of ``experiment``."""
     session = experiment.session
-    return RunFacts(name=experiment.name, rules=experiment.rules.name, decks=experiment.rules.decks,
-                    one_round_shoes=experiment.rules.reshuffle_every_round, shoes=shoes_text(experiment),
-                    bankroll=cents_to_decimal(session.bankroll_cents), table_min=cents_to_decimal(session.table_min_cents),
-                    table_max=cents_to_decimal(session.table_max_cents), shoes_per_session=session.shoes_per_session,
-                    experiment_yaml=experiment_yaml_text(experiment))
+    return RunFacts(
+        name=experiment.name,
+        rules=experiment.rules.name,
+        decks=experiment.rules.decks,
+        one_round_shoes=experiment.rules.reshuffle_every_round,
+        shoes=shoes_text(experiment),
+        bankroll=cents_to_decimal(session.bankroll_cents),
+        table_min=cents_to_decimal(session.table_min_cents),
+        table_max=cents_to_decimal(session.table_max_cents),
+        shoes_per_session=session.shoes_per_session,
+        experiment_yaml=experiment_yaml_text(experiment),
+    )
 
 
 def exact_analysis(experiment: Experiment) -> Callable[..., Any]:

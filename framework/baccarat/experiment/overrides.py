@@ -49,8 +49,9 @@ def apply_override(doc: Document, text: str) -> None:
                 raise where.error(f"{show_path(path)} is a list: the next part must be an item number from 0, not {part!r}")
             key = int(part)
             if key > len(node):
-                raise where.error(f"{show_path(path)} has {len(node)} item(s), numbered from 0; "
-                                  f"{len(node)} adds one, {key} is out of range")
+                raise where.error(
+                    f"{show_path(path)} has {len(node)} item(s), numbered from 0; {len(node)} adds one, {key} is out of range"
+                )
         else:
             raise where.error(f"cannot set {'.'.join(parts)}: {show_path(path)} holds {shown(node)}, not a mapping or a list")
         path = path + (key,)

@@ -43,8 +43,12 @@ from baccarat.shoes.recorded import format_has_cards
 from baccarat.table.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
 
 
-def load_experiment(source: str | Path | Mapping[str, Any], overrides: Iterable[str] = (),
-                    plugins_dirs: Iterable[str | Path] = (), shoe_file_needed: bool = True) -> Experiment:
+def load_experiment(
+    source: str | Path | Mapping[str, Any],
+    overrides: Iterable[str] = (),
+    plugins_dirs: Iterable[str | Path] = (),
+    shoe_file_needed: bool = True,
+) -> Experiment:
     """Read, override and resolve an experiment from a YAML file path or a mapping.
 
     ``overrides`` are ``key.path=value`` strings as given to ``--set``;
@@ -99,8 +103,9 @@ class Resolver(StrategySection):
         report = data.get("report", True)
         if not isinstance(report, bool):
             raise self.error(("report",), f"report must be true or false, not {shown(report)}")
-        return Experiment(name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides,
-                          self.plugins_dirs, exact, report)
+        return Experiment(
+            name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides, self.plugins_dirs, exact, report
+        )
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""
@@ -113,9 +118,12 @@ class Resolver(StrategySection):
         if reach is not None:
             at = ("session", "table_max") if ("session", "table_max") in self.doc.values else ("session",)
             table_max = EXACT.divide(Decimal(session.table_max_cents), CENTS_PER_UNIT)
-            raise self.error(at, f"session.table_max ({table_max:,}) is too large for exact money at this table: "
-                                 f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
-                                 f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session")
+            raise self.error(
+                at,
+                f"session.table_max ({table_max:,}) is too large for exact money at this table: "
+                f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
+                f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session",
+            )
 
     def plugins_dir(self, data: dict[str, Any]) -> tuple[str, ...]:
         """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file."""
@@ -136,8 +144,12 @@ class Resolver(StrategySection):
             except InputError as exc:
                 raise self.error(path, f"plugins_dir {name!r}: {exc.message}") from None
             if not folder.is_dir():
-                raise self.error(path, f"the plugins folder {name!r} does not exist (looked for {folder})"
-                                       if not folder.exists() else f"plugins_dir {name!r} is not a folder")
+                raise self.error(
+                    path,
+                    f"the plugins folder {name!r} does not exist (looked for {folder})"
+                    if not folder.exists()
+                    else f"plugins_dir {name!r} is not a folder",
+                )
             folders.append(str(folder))
         return tuple(folders)
 
@@ -150,13 +162,17 @@ class Resolver(StrategySection):
         if isinstance(value, dict):
             return self.rule_fields(self.doc, path, value, None)
         if not isinstance(value, str) or not value.strip():
-            raise self.error(path, f"rules must be a preset name ({', '.join(preset_names())}), a rules file "
-                                   f"or a mapping of rule fields, not {shown(value) if value != '' else 'nothing'}")
+            raise self.error(
+                path,
+                f"rules must be a preset name ({', '.join(preset_names())}), a rules file "
+                f"or a mapping of rule fields, not {shown(value) if value != '' else 'nothing'}",
+            )
         name = value.strip()
         if name.endswith((".yaml", ".yml")) or "/" in name:
             if Path(name).stem in preset_names() and not (self.folder / name).is_file() and not Path(name).is_file():
-                raise self.error(path, f"the rules file {name!r} does not exist; for the preset write rules: {Path(name).stem}",
-                                 cls=RulesError)
+                raise self.error(
+                    path, f"the rules file {name!r} does not exist; for the preset write rules: {Path(name).stem}", cls=RulesError
+                )
             file = self.local_file(path, name, "the rules file")
             doc = read_yaml(file)
             if not isinstance(doc.data, dict):
@@ -173,8 +189,12 @@ class Resolver(StrategySection):
         allowed = ("preset",) + RULE_FIELDS
         for key in fields:
             if key not in allowed:
-                raise doc.error(path + (key,), f"unknown rule field {key!r}{did_you_mean(key, allowed)}; "
-                                               f"rule fields are {', '.join(allowed)}", key=True, cls=RulesError)
+                raise doc.error(
+                    path + (key,),
+                    f"unknown rule field {key!r}{did_you_mean(key, allowed)}; rule fields are {', '.join(allowed)}",
+                    key=True,
+                    cls=RulesError,
+                )
         try:
             base = preset(str(fields.get("preset", DEFAULT_RULES)))
         except RulesError as exc:
@@ -189,8 +209,7 @@ class Resolver(StrategySection):
                     try:
                         rules_from_mapping({"side_bets": {bet: pays}}, current)
                     except RulesError as exc:
-                        raise doc.error(path + (key, bet), exc.message, key="unknown side bet" in exc.message,
-                                        cls=RulesError) from None
+                        raise doc.error(path + (key, bet), exc.message, key="unknown side bet" in exc.message, cls=RulesError) from None
             try:
                 current = rules_from_mapping({key: value}, current)
             except RulesError as exc:
@@ -208,8 +227,7 @@ class Resolver(StrategySection):
         if source == "seeded":
             for key in ("path", "format"):
                 if key in section:
-                    raise self.error(path + (key,), f"shoes.{key} is for recorded shoes; add `source: recorded` "
-                                                    "to replay a file", key=True)
+                    raise self.error(path + (key,), f"shoes.{key} is for recorded shoes; add `source: recorded` to replay a file", key=True)
             count = self.integer(path + ("count",), section.get("count", DEFAULT_COUNT), "shoes.count", 1, MAX_SHOES)
             return {"source": "seeded", "seed": seeds[0], "count": count}, seeds
         if "count" in section:
@@ -221,8 +239,9 @@ class Resolver(StrategySection):
                 raise self.error(path, f"recorded shoes need shoes.{key} ({hint})", key=True)
         fmt = self.text(path + ("format",), section["format"], "shoes.format")
         if fmt not in FORMATS:
-            raise self.error(path + ("format",), f"unknown shoe format {fmt!r}{did_you_mean(fmt, FORMATS)}; "
-                                                 f"formats are {', '.join(FORMATS)}")
+            raise self.error(
+                path + ("format",), f"unknown shoe format {fmt!r}{did_you_mean(fmt, FORMATS)}; formats are {', '.join(FORMATS)}"
+            )
         self.text(path + ("path",), section["path"], "shoes.path")  # the file itself is looked for after the strategies
         return {"source": "recorded", "seed": seeds[0], "path": section["path"], "format": fmt}, seeds
 
@@ -250,18 +269,22 @@ class Resolver(StrategySection):
         bankroll = self.cents(path + ("bankroll",), given["bankroll"], "session.bankroll")
         table_min = self.cents(path + ("table_min",), given["table_min"], "session.table_min", allow_zero=True)
         table_max = self.cents(path + ("table_max",), given["table_max"], "session.table_max")
-        per_session = self.integer(path + ("shoes_per_session",), given["shoes_per_session"], "session.shoes_per_session",
-                                   1, MAX_SHOES)
+        per_session = self.integer(path + ("shoes_per_session",), given["shoes_per_session"], "session.shoes_per_session", 1, MAX_SHOES)
 
         def amount(key: str, cents: int) -> str:
             return f"{cents / CENTS_PER_UNIT:g}" + ("" if key in section else ", the default")
 
         if table_max < table_min:
             at = "table_max" if "table_max" in section else "table_min"
-            raise self.error(path + (at,), f"session.table_max ({amount('table_max', table_max)}) is below "
-                                           f"session.table_min ({amount('table_min', table_min)})")
+            raise self.error(
+                path + (at,),
+                f"session.table_max ({amount('table_max', table_max)}) is below session.table_min ({amount('table_min', table_min)})",
+            )
         if bankroll < table_min:
             at = "bankroll" if "bankroll" in section else "table_min"
-            raise self.error(path + (at,), f"session.bankroll ({amount('bankroll', bankroll)}) is below session.table_min "
-                                           f"({amount('table_min', table_min)}): every session would be ruined before its first bet")
+            raise self.error(
+                path + (at,),
+                f"session.bankroll ({amount('bankroll', bankroll)}) is below session.table_min "
+                f"({amount('table_min', table_min)}): every session would be ruined before its first bet",
+            )
         return SessionConfig(bankroll, table_min, table_max, per_session)

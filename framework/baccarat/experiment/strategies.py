@@ -49,13 +49,15 @@ class StrategySection(Checker):
             entries += self.strategy(path + (index,), item, reg, rules, session, has_cards, labels)
         return tuple(entries)
 
-    def strategy(self, path: KeyPath, item: Any, reg: Any, rules: Rules, session: SessionConfig, has_cards: bool,
-                 labels: dict[str, KeyPath]) -> list[StrategyEntry]:
+    def strategy(
+        self, path: KeyPath, item: Any, reg: Any, rules: Rules, session: SessionConfig, has_cards: bool, labels: dict[str, KeyPath]
+    ) -> list[StrategyEntry]:
         """Return the strategies one entry makes (one per combination of its grid), each checked."""
         if isinstance(item, str) and ":" in item:
             key, _, value = item.partition(":")
-            raise self.error(path, f"a strategy is a mapping, not the text {item!r}; a key needs a space after its colon: "
-                                   f"`{key}: {value.strip()}`")
+            raise self.error(
+                path, f"a strategy is a mapping, not the text {item!r}; a key needs a space after its colon: `{key}: {value.strip()}`"
+            )
         if isinstance(item, str):
             raise self.error(path, f"a strategy is a mapping, not the text {item!r}; write `- use: {item}`")
         entry = self.section(path, item, STRATEGY_KEYS, "a strategy")
@@ -68,8 +70,10 @@ class StrategySection(Checker):
             raise self.error(path + ("use",), exc.message, cls=StrategyError) from None
         params = entry.get("params")
         if params is None and "params" in entry:
-            raise self.error(path + ("params",), "params is empty; give the parameters (e.g. params: {side: banker, unit: 10}) "
-                                                 "or leave it out for the defaults")
+            raise self.error(
+                path + ("params",),
+                "params is empty; give the parameters (e.g. params: {side: banker, unit: 10}) or leave it out for the defaults",
+            )
         if params is None:
             params = {}
         if not isinstance(params, dict):
@@ -96,8 +100,9 @@ class StrategySection(Checker):
             here = path + ("name",) if "name" in entry else path + ("use",)
             self.check_name(here, name, "the label", label=True)
             if name in labels:
-                raise self.error(here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); "
-                                       "give each its own `name:`")
+                raise self.error(
+                    here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); give each its own `name:`"
+                )
             labels[name] = here
             out.append(StrategyEntry(name, use, full))
         return out
@@ -107,8 +112,7 @@ class StrategySection(Checker):
         if value is None:
             return {}
         if not isinstance(value, dict) or not value:
-            raise self.error(path + ("grid",), "grid must be a mapping of parameter names to lists of values, "
-                                               "e.g. grid: {unit: [5, 10]}")
+            raise self.error(path + ("grid",), "grid must be a mapping of parameter names to lists of values, e.g. grid: {unit: [5, 10]}")
         for key, values in value.items():
             here = path + ("grid", key)
             if key in params:
@@ -120,8 +124,7 @@ class StrategySection(Checker):
                     raise self.error(here + (index,), f"grid.{key} lists {shown(item)} twice")
         return value
 
-    def configure(self, reg: Any, use: str, given: dict[str, Any],
-                  at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
+    def configure(self, reg: Any, use: str, given: dict[str, Any], at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
         """Ask the registry for the strategy's full parameters; check each given value's kind against its default."""
         try:
             cls, full = reg.configure(use, given)
@@ -142,18 +145,31 @@ class StrategySection(Checker):
                 wrong = None if isinstance(value, list | tuple) else "a list"
             if wrong:
                 where, _ = at(param)
-                raise self.error(where, f"parameter {param!r} of strategy {use!r} must be {wrong}, not {shown(value)}",
-                                 cls=StrategyError)
+                raise self.error(where, f"parameter {param!r} of strategy {use!r} must be {wrong}, not {shown(value)}", cls=StrategyError)
         return cls, full
 
-    def check_strategy(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, has_cards: bool,
-                       at: Callable[..., tuple[KeyPath, bool]]) -> None:
+    def check_strategy(
+        self,
+        use: str,
+        cls: type,
+        params: dict[str, Any],
+        rules: Rules,
+        session: SessionConfig,
+        has_cards: bool,
+        at: Callable[..., tuple[KeyPath, bool]],
+    ) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
         from baccarat.odds.settlement import check_bets_offered
         from baccarat.plugin.view import SessionInfo
 
-        info = SessionInfo(1, rules, cents_to_decimal(session.bankroll_cents), cents_to_decimal(session.table_min_cents),
-                           cents_to_decimal(session.table_max_cents), np.random.default_rng(0))
+        info = SessionInfo(
+            1,
+            rules,
+            cents_to_decimal(session.bankroll_cents),
+            cents_to_decimal(session.table_min_cents),
+            cents_to_decimal(session.table_max_cents),
+            np.random.default_rng(0),
+        )
         try:
             cls(info, **params)
         except ParameterError as exc:
@@ -165,13 +181,17 @@ class StrategySection(Checker):
         unit = params.get("unit")
         table_min, table_max = session.table_min_cents / CENTS_PER_UNIT, session.table_max_cents / CENTS_PER_UNIT
         if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT < session.table_min_cents:
-            raise self.error(at("unit")[0], f"unit {unit} is below the table minimum "
-                                            f"{table_min:g} (session.table_min): every bet would be refused",
-                             cls=StrategyError)
+            raise self.error(
+                at("unit")[0],
+                f"unit {unit} is below the table minimum {table_min:g} (session.table_min): every bet would be refused",
+                cls=StrategyError,
+            )
         if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT > session.table_max_cents:
-            raise self.error(at("unit")[0], f"unit {unit} is above the table maximum "
-                                            f"{table_max:g} (session.table_max): every bet would be cut to it",
-                             cls=StrategyError)
+            raise self.error(
+                at("unit")[0],
+                f"unit {unit} is above the table maximum {table_max:g} (session.table_max): every bet would be cut to it",
+                cls=StrategyError,
+            )
         try:
             check_bets_offered(cls.sides(params), rules, has_cards)
         except RulesError as exc:
@@ -179,8 +199,9 @@ class StrategySection(Checker):
             raise self.error(where, exc.message, cls=RulesError) from None
         self.trial(use, cls, params, rules, session, at)
 
-    def trial(self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig,
-              at: Callable[..., tuple[KeyPath, bool]]) -> None:
+    def trial(
+        self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
+    ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
         from baccarat.engine.reference import StrategyRun, run_strategy
 

@@ -54,8 +54,9 @@ def number_text(value: Any) -> Any:
         try:
             return Decimal(text, EXACT)  # exact (the context only reports an exponent no Decimal can hold)
         except ArithmeticError:
-            return Decimal("-Infinity" if text.startswith("-") and "e-" not in text.lower() else
-                           "0" if "e-" in text.lower() else "Infinity")
+            return Decimal(
+                "-Infinity" if text.startswith("-") and "e-" not in text.lower() else "0" if "e-" in text.lower() else "Infinity"
+            )
     return value
 
 
@@ -94,8 +95,15 @@ def label_value(value: Any) -> str:
 class Checker:
     """Reads the values of one experiment document, checking each where it was written."""
 
-    def __init__(self, doc: Document, folder: Path, stem: str, overrides: tuple[str, ...],
-                 plugins_dirs: Iterable[str | Path] = (), shoe_file_needed: bool = True) -> None:
+    def __init__(
+        self,
+        doc: Document,
+        folder: Path,
+        stem: str,
+        overrides: tuple[str, ...],
+        plugins_dirs: Iterable[str | Path] = (),
+        shoe_file_needed: bool = True,
+    ) -> None:
         self.doc = doc
         self.folder = folder
         self.stem = stem
@@ -126,8 +134,9 @@ class Checker:
             raise self.error(path, f"{what} must be a mapping of {', '.join(allowed)}, not {shown(value)}")
         for key in value:
             if key not in allowed:
-                raise self.error(path + (key,), f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}; "
-                                                 f"the keys are {', '.join(allowed)}", key=True)
+                raise self.error(
+                    path + (key,), f"unknown key {key!r} in {what}{did_you_mean(key, allowed)}; the keys are {', '.join(allowed)}", key=True
+                )
         return value
 
     def written(self, path: KeyPath) -> bool:
@@ -142,8 +151,7 @@ class Checker:
             return str(value)
         if isinstance(value, str):
             raise self.error(path, f"{what} is empty")
-        raise self.error(path, f"{what} must be text, not {shown(value)}"
-                               + ("; put it in quotes" if isinstance(value, bool) else ""))
+        raise self.error(path, f"{what} must be text, not {shown(value)}" + ("; put it in quotes" if isinstance(value, bool) else ""))
 
     def check_name(self, path: KeyPath, name: str, what: str, label: bool = False) -> None:
         """Refuse a name that cannot be shown on one line or written to a file; a label a spreadsheet would run."""
@@ -151,8 +159,11 @@ class Checker:
         if problem is not None:
             raise self.error(path, f"{what} {name!r} {problem}")
         if label and name.startswith(FORMULA_STARTS):
-            raise self.error(path, f"{what} {name!r} starts with {name[0]!r}, which a spreadsheet opening summary.csv "
-                                   "would take for a formula; start it with a letter or a digit")
+            raise self.error(
+                path,
+                f"{what} {name!r} starts with {name[0]!r}, which a spreadsheet opening summary.csv "
+                "would take for a formula; start it with a letter or a digit",
+            )
 
     def integer(self, path: KeyPath, value: Any, what: str, minimum: int, maximum: int) -> int:
         """Return ``value`` as a whole number from ``minimum`` to ``maximum``, else raise."""

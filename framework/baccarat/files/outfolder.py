@@ -77,18 +77,24 @@ def check_output_name(out: Path, option: str = "--out") -> None:
     for part in out.parts:
         size = len(os.fsencode(part))
         if size > name_max:
-            raise InputError(f"the name {_shown_name(part)} in {option} is {size:,} bytes long, and this file system allows "
-                             f"at most {name_max} bytes a name; choose a shorter {option}")
+            raise InputError(
+                f"the name {_shown_name(part)} in {option} is {size:,} bytes long, and this file system allows "
+                f"at most {name_max} bytes a name; choose a shorter {option}"
+            )
     size = len(os.fsencode(out.name))
     if size > name_max - NAME_ROOM:
-        raise InputError(f"the name {_shown_name(out.name)} of {option} is {size:,} bytes long; it may have at most "
-                         f"{name_max - NAME_ROOM} bytes (the file system allows {name_max}, and the temporary name the "
-                         f"output is written under is longer); choose a shorter {option}")
+        raise InputError(
+            f"the name {_shown_name(out.name)} of {option} is {size:,} bytes long; it may have at most "
+            f"{name_max - NAME_ROOM} bytes (the file system allows {name_max}, and the temporary name the "
+            f"output is written under is longer); choose a shorter {option}"
+        )
     path_max = _limit(where, "PC_PATH_MAX", 4096)
     size = len(os.fsencode(os.path.abspath(out)))
     if size + NAME_ROOM > path_max:
-        raise InputError(f"{option} is a path of {size:,} bytes, and this file system allows at most {path_max - NAME_ROOM} "
-                         f"here; choose a shorter {option}")
+        raise InputError(
+            f"{option} is a path of {size:,} bytes, and this file system allows at most {path_max - NAME_ROOM} "
+            f"here; choose a shorter {option}"
+        )
 
 
 @contextmanager

@@ -152,9 +152,11 @@ class _Builder:
         else:
             ok = tag in _SCALAR_TAGS
         if not ok:
-            shown = "!!" + tag[len(_YAML):] if tag.startswith(_YAML) else tag
-            raise self.fail(node, f"the tag {shown} is not allowed here: experiment files hold plain data only "
-                                  "(mappings, lists, text, numbers, true/false)")
+            shown = "!!" + tag[len(_YAML) :] if tag.startswith(_YAML) else tag
+            raise self.fail(
+                node,
+                f"the tag {shown} is not allowed here: experiment files hold plain data only (mappings, lists, text, numbers, true/false)",
+            )
 
     def build(self, node: yaml.Node, path: KeyPath) -> Any:
         self.count += 1
@@ -193,8 +195,9 @@ class _Builder:
             name = self.key_name(key_node)
             if name in seen:
                 first = seen[name].start_mark
-                raise self.fail(key_node, f"the key {name!r} appears twice in this mapping "
-                                          f"(first at line {first.line + 1}, column {first.column + 1})")
+                raise self.fail(
+                    key_node, f"the key {name!r} appears twice in this mapping (first at line {first.line + 1}, column {first.column + 1})"
+                )
             seen[name] = key_node
         try:
             self.loader.flatten_mapping(node)  # merge keys (<<: *anchor); own keys come last and win
@@ -256,8 +259,12 @@ def _reader_error(exc: yaml.reader.ReaderError, text: str, source: str) -> Input
     line = text.count("\n", 0, exc.position) + 1
     column = exc.position - (text.rfind("\n", 0, exc.position) + 1) + 1
     code = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1] or "\0")
-    return InputError(f"not valid YAML: the character U+{code:04X} is not allowed in YAML text (is this a text file?)",
-                      path=source, line=line, column=column)
+    return InputError(
+        f"not valid YAML: the character U+{code:04X} is not allowed in YAML text (is this a text file?)",
+        path=source,
+        line=line,
+        column=column,
+    )
 
 
 _NODE_EVENTS = (yaml.ScalarEvent, yaml.SequenceStartEvent, yaml.MappingStartEvent, yaml.AliasEvent)

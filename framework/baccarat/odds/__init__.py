@@ -15,5 +15,18 @@ from baccarat.odds.compositions import MAX_CARDS, MIN_CARDS, rank_counts, remove
 from baccarat.odds.exact_odds import BetOdds, RoundOdds, bet_distribution, bet_odds, round_odds
 from baccarat.odds.fast_evs import bet_evs, expected_values
 
-__all__ = ["MAX_CARDS", "MIN_CARDS", "BetOdds", "RoundOdds", "bet_distribution", "bet_evs", "bet_odds", "expected_values",
-           "rank_counts", "remove_cards", "round_odds", "shoe_counts", "suited_counts"]
+__all__ = [
+    "MAX_CARDS",
+    "MIN_CARDS",
+    "BetOdds",
+    "RoundOdds",
+    "bet_distribution",
+    "bet_evs",
+    "bet_odds",
+    "expected_values",
+    "rank_counts",
+    "remove_cards",
+    "round_odds",
+    "shoe_counts",
+    "suited_counts",
+]

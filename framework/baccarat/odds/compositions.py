@@ -19,6 +19,7 @@ MIN_CARDS = 6
 
 # --- compositions -----------------------------------------------------------------------
 
+
 def shoe_counts(decks: int) -> np.ndarray:
     """Return the composition of ``decks`` full decks: 4 * decks cards of each rank (int64, ace first)."""
     return np.full(len(RANKS), 4 * decks, dtype=np.int64)
@@ -63,8 +64,7 @@ def check_counts(counts: Sequence[int] | np.ndarray) -> np.ndarray:
     """Return ``counts`` as a valid composition (13 or 52 non-negative int64, 6 to 416 cards) or raise InputError."""
     c = np.asarray(counts)
     if c.shape not in ((len(RANKS),), (SUITED,)) or not (np.issubdtype(c.dtype, np.integer) or (c == np.round(c)).all()):
-        raise InputError("a composition is 13 whole counts of cards, one per rank from ace to king "
-                         "(or 52, one per rank and suit)")
+        raise InputError("a composition is 13 whole counts of cards, one per rank from ace to king (or 52, one per rank and suit)")
     c = c.astype(np.int64)
     if (c < 0).any():
         raise InputError("a composition cannot hold a negative count of cards")

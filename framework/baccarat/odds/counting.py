@@ -60,7 +60,7 @@ def check_bets(rules: Rules, bets: Iterable[str]) -> tuple[str, ...]:
 def _by_rank(counts: Sequence[int]) -> list[int]:
     """The 13 rank counts of a composition by rank or suited (52 counts)."""
     values = [int(c) for c in counts]
-    return values if len(values) != 52 else [sum(values[4 * r: 4 * r + 4]) for r in range(13)]
+    return values if len(values) != 52 else [sum(values[4 * r : 4 * r + 4]) for r in range(13)]
 
 
 def exact_evs(rules: Rules, counts: Sequence[int], bets: Iterable[str] | None = None) -> dict[str, float]:

@@ -48,6 +48,7 @@ _DISCARD = CELLS  # bincount slot for terms that end no round
 
 # --- the enumeration --------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class _Plan:
     """Composition-independent index arrays of the enumeration (built once).
@@ -113,11 +114,16 @@ def _plan() -> _Plan:
     for card in (p1, b1, p2, b2):
         used[np.arange(rows), card[:rows]] += 1
     return _Plan(
-        p1=p1, b1=b1, p2=p2, b2=b2,
+        p1=p1,
+        b1=b1,
+        p2=p2,
+        b2=b2,
         b1_repeat=(b1 == p1).astype(np.float64),
         p2_repeat=((p2 == p1).astype(np.int64) + (p2 == b1)).astype(np.float64),
         b2_repeat=((b2 == p1).astype(np.int64) + (b2 == b1) + (b2 == p2)).astype(np.float64),
-        used=used, draw_groups=draw_groups, open_groups=open_groups,
+        used=used,
+        draw_groups=draw_groups,
+        open_groups=open_groups,
         target=np.concatenate([target_s0, target_s1.ravel(), target_s2.ravel()]),
     )
 
@@ -157,8 +163,13 @@ def end_facts() -> dict[str, np.ndarray]:
     """The facts of each of the 400 ways a round ends (:data:`baccarat.table.bet_registry.FACTS`)."""
     pt, bt, p3, b3 = GRID
     return {
-        "banker_wins": bt > pt, "player_wins": pt > bt, "tie": pt == bt, "player_total": pt, "banker_total": bt,
-        "player_cards": 2 + p3.astype(np.int64), "banker_cards": 2 + b3.astype(np.int64),
+        "banker_wins": bt > pt,
+        "player_wins": pt > bt,
+        "tie": pt == bt,
+        "player_total": pt,
+        "banker_total": bt,
+        "player_cards": 2 + p3.astype(np.int64),
+        "banker_cards": 2 + b3.astype(np.int64),
         "natural": ~p3 & ~b3 & ((pt >= 8) | (bt >= 8)),
     }
 
@@ -196,8 +207,12 @@ def _suited_card_weights(c: np.ndarray) -> list[int]:
     same_kind = _two_from(c, k1, k2)
     same_rank = _two_from(ranks, k1 // 4, k2 // 4)
     same_suit = _two_from(suits, k1 % 4, k2 % 4)
-    banker = {(True, True): same_kind, (True, False): same_rank - same_kind, (False, True): same_suit - same_kind,
-              (False, False): (n - 2) * (n - 3) - same_rank - same_suit + same_kind}
+    banker = {
+        (True, True): same_kind,
+        (True, False): same_rank - same_kind,
+        (False, True): same_suit - same_kind,
+        (False, False): (n - 2) * (n - 3) - same_rank - same_suit + same_kind,
+    }
     pair, suited = k1 // 4 == k2 // 4, k1 % 4 == k2 % 4
     out = []
     for pp, ps, bp, bs in zip(*(g.tolist() for g in _CARD_GRID), strict=True):

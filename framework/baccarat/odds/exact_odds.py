@@ -31,6 +31,7 @@ STANDARD_PAIR_PAYS = Fraction(11)
 
 # --- exact results ----------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class BetOdds:
     """One bet's exact chances (win, push, lose) and expected value per unit staked."""
@@ -118,8 +119,9 @@ class RoundOdds:
         push = sum(w for w, m in zip(weights, multipliers, strict=True) if m == 0)
         value = sum(w * m for w, m in zip(weights, multipliers, strict=True))
         lines = self._lines(rules, bet, first_cards)
-        return BetOdds(Fraction(win, total), Fraction(push, total), Fraction(total - win - push, total),
-                       Fraction(value, total * BASIS_POINTS), lines)
+        return BetOdds(
+            Fraction(win, total), Fraction(push, total), Fraction(total - win - push, total), Fraction(value, total * BASIS_POINTS), lines
+        )
 
     def _lines(self, rules: Rules, bet: str, first_cards: bool) -> tuple[tuple[str, Fraction], ...]:
         """The chance of each of ``bet``'s pay lines: the rounds where that line pays."""
@@ -143,8 +145,7 @@ def _line_grid(rules: Rules, bet: str, first_cards: bool, table: dict[str, int])
     bet_definition = definition(bet)
     facts = card_facts() if first_cards else end_facts()
     needs = bet_definition.needs_under(rules)
-    return multipliers(bet_definition, RoundFacts(rules, facts, allowed_facts(needs)), table,
-                       16 if first_cards else CELLS).tolist()
+    return multipliers(bet_definition, RoundFacts(rules, facts, allowed_facts(needs)), table, 16 if first_cards else CELLS).tolist()
 
 
 def round_odds(counts: Sequence[int] | np.ndarray, decks: int | None = None) -> RoundOdds:

@@ -22,15 +22,14 @@ from baccarat.table.rules import BASIS_POINTS, Rules
 
 # --- fast expected values ---------------------------------------------------------------
 
+
 def _payout_key(rules: Rules) -> tuple:
     sides = tuple(sorted((bet, tuple(p.items()) if isinstance(p, Mapping) else p) for bet, p in rules.side_bets.items()))
-    return (rules.commission, rules.tie_pays, rules.banker_three_card_seven_pushes, rules.banker_six_pays, sides,
-            rules.bets)
+    return (rules.commission, rules.tie_pays, rules.banker_three_card_seven_pushes, rules.banker_six_pays, sides, rules.bets)
 
 
 @lru_cache(maxsize=64)
-def _payout_matrix(key: tuple) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray,
-                                        tuple[str, ...], np.ndarray]:
+def _payout_matrix(key: tuple) -> tuple[tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray, tuple[str, ...], np.ndarray]:
     """Return each kind of bet and its multipliers as a float matrix.
 
     End bets over the 400 ends (k, 400); single-hand pair bets over (pair, no
@@ -93,8 +92,14 @@ def _off_the_top(decks: int, key: tuple) -> tuple[tuple[str, float], ...]:
 
 def _rules_from_key(key: tuple) -> Rules:
     commission, tie_pays, seven_pushes, six_pays, side_bets, _ = key
-    return Rules(name="payouts", commission=commission, tie_pays=tie_pays, banker_three_card_seven_pushes=seven_pushes,
-                 banker_six_pays=six_pays, side_bets={bet: dict(p) if isinstance(p, tuple) else p for bet, p in side_bets})
+    return Rules(
+        name="payouts",
+        commission=commission,
+        tie_pays=tie_pays,
+        banker_three_card_seven_pushes=seven_pushes,
+        banker_six_pays=six_pays,
+        side_bets={bet: dict(p) if isinstance(p, tuple) else p for bet, p in side_bets},
+    )
 
 
 def priced_rules(rules: Rules) -> Rules:

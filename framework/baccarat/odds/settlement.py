@@ -20,8 +20,8 @@ from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.payouts import LOSE, PUSH, bp, needs_cards, needs_suits, offered_multipliers
 from baccarat.table.rules import Rules
 
-__all__ = ["LOSE", "PUSH", "bp", "check_bets_offered", "round_facts",
-           "settleable_bets", "settlement_table"]
+__all__ = ["LOSE", "PUSH", "bp", "check_bets_offered", "round_facts", "settleable_bets", "settlement_table"]
+
 
 def settleable(rules: Rules, bet: str, has_cards: bool = True, has_suits: bool = True) -> bool:
     """Tell whether ``bet`` can be settled on shoes with (or without) their cards and the cards' suits."""
@@ -43,8 +43,10 @@ def check_bets_offered(bets: set[str], rules: Rules, has_cards: bool = True, has
     """
     for bet in sorted(bets):
         if not rules.offers(bet):
-            raise RulesError(f"the bet {bet!r} is not offered by the rules {rules.name!r}"
-                             f"{did_you_mean(bet, rules.bets)}; they offer {', '.join(rules.bets)}")
+            raise RulesError(
+                f"the bet {bet!r} is not offered by the rules {rules.name!r}"
+                f"{did_you_mean(bet, rules.bets)}; they offer {', '.join(rules.bets)}"
+            )
         if not has_cards and needs_cards(rules, bet):
             why = "the cards" if bet != "banker" else f"the cards under the rules {rules.name!r} (its pay depends on Banker's hand)"
             raise RulesError(f"the bet {bet!r} needs {why}, but these shoes record outcomes only")
@@ -72,17 +74,19 @@ class _TableFacts(Mapping):
             "tie": lambda: t.outcome == OUTCOME_CODE["tie"],
         }
         if table.has_cards:
-            self._make.update({
-                "player_total": lambda: t.player_total,
-                "banker_total": lambda: t.banker_total,
-                "player_cards": lambda: 2 + (t.player_cards[:, 2] != 0).astype(np.int8),
-                "banker_cards": lambda: 2 + (t.banker_cards[:, 2] != 0).astype(np.int8),
-                "natural": lambda: t.natural,
-                "player_pair": lambda: t.player_cards[:, 0] % SUIT_SHIFT == t.player_cards[:, 1] % SUIT_SHIFT,
-                "banker_pair": lambda: t.banker_cards[:, 0] % SUIT_SHIFT == t.banker_cards[:, 1] % SUIT_SHIFT,
-                "player_suited": lambda: t.player_cards[:, 0] // SUIT_SHIFT == t.player_cards[:, 1] // SUIT_SHIFT,
-                "banker_suited": lambda: t.banker_cards[:, 0] // SUIT_SHIFT == t.banker_cards[:, 1] // SUIT_SHIFT,
-            })
+            self._make.update(
+                {
+                    "player_total": lambda: t.player_total,
+                    "banker_total": lambda: t.banker_total,
+                    "player_cards": lambda: 2 + (t.player_cards[:, 2] != 0).astype(np.int8),
+                    "banker_cards": lambda: 2 + (t.banker_cards[:, 2] != 0).astype(np.int8),
+                    "natural": lambda: t.natural,
+                    "player_pair": lambda: t.player_cards[:, 0] % SUIT_SHIFT == t.player_cards[:, 1] % SUIT_SHIFT,
+                    "banker_pair": lambda: t.banker_cards[:, 0] % SUIT_SHIFT == t.banker_cards[:, 1] % SUIT_SHIFT,
+                    "player_suited": lambda: t.player_cards[:, 0] // SUIT_SHIFT == t.player_cards[:, 1] // SUIT_SHIFT,
+                    "banker_suited": lambda: t.banker_cards[:, 0] // SUIT_SHIFT == t.banker_cards[:, 1] // SUIT_SHIFT,
+                }
+            )
 
     def __getitem__(self, name: str) -> np.ndarray:
         if name not in self._done:

@@ -108,8 +108,7 @@ class Composed(_StopsFirst, Strategy):
     def accepted_params(cls, given: Mapping[str, Any]) -> dict[str, Any]:
         """``side`` and ``unit``, the progression's, the chosen selector's and the stop rules' parameters, with defaults."""
         selector = cls.selectors.get(given.get("side", COMPOSED_PARAMS["side"]))
-        return {**COMPOSED_PARAMS, **cls.progression.params, **(selector.params if selector else {}),
-                **_stop_params(cls.stop_rules)}
+        return {**COMPOSED_PARAMS, **cls.progression.params, **(selector.params if selector else {}), **_stop_params(cls.stop_rules)}
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
@@ -185,8 +184,11 @@ class StopRuled(_StopsFirst, Strategy):
         cls = type(self)
         self.session = session
         self.strategy = cls.inner(session, **cls._inner_params(params))
-        self.stops = [rule(session, **_pick({**_stop_params(cls.stop_rules), **params}, rule.params))
-                      for rule in cls.stop_rules if _active(rule, params)]
+        self.stops = [
+            rule(session, **_pick({**_stop_params(cls.stop_rules), **params}, rule.params))
+            for rule in cls.stop_rules
+            if _active(rule, params)
+        ]
 
     def bets(self, view: TableView) -> Bets:
         """Stop rules first, then the inner strategy's bets."""
@@ -218,18 +220,25 @@ def _check_disjoint(parts: list[tuple[str, Mapping[str, Any]]]) -> None:
 
 
 @cache
-def compose(progression: type[Progression], selectors: tuple[type[Selector], ...],
-            stop_rules: tuple[type[StopRule], ...] = ()) -> type[Composed]:
+def compose(
+    progression: type[Progression], selectors: tuple[type[Selector], ...], stop_rules: tuple[type[StopRule], ...] = ()
+) -> type[Composed]:
     """Return the strategy class of ``progression`` on any of ``selectors`` (chosen by ``side``), under ``stop_rules``."""
     common = [("every composed strategy", COMPOSED_PARAMS), (f"progression {progression.name!r}", progression.params)]
     common += [(f"stop rule {rule.name!r}", rule.params) for rule in stop_rules]
     _check_disjoint(common)
     for selector in selectors:
         _check_disjoint(common + [(f"side {selector.name!r}", selector.params)])
-    namespace = {"name": progression.name, "description": progression.description, "progression": progression,
-                 "params": {**COMPOSED_PARAMS, **progression.params},
-                 "selectors": {selector.name: selector for selector in selectors}, "stop_rules": stop_rules,
-                 "__module__": __name__, "__qualname__": f"Composed[{progression.name}]"}
+    namespace = {
+        "name": progression.name,
+        "description": progression.description,
+        "progression": progression,
+        "params": {**COMPOSED_PARAMS, **progression.params},
+        "selectors": {selector.name: selector for selector in selectors},
+        "stop_rules": stop_rules,
+        "__module__": __name__,
+        "__qualname__": f"Composed[{progression.name}]",
+    }
     return type(f"Composed[{progression.name}]", (Composed,), namespace)
 
 
@@ -239,7 +248,13 @@ def with_stop_rules(strategy: type[Strategy], stop_rules: tuple[type[StopRule], 
     rules = tuple(rule for rule in stop_rules if not set(rule.params) & set(strategy.params))
     if not rules:
         return strategy
-    namespace = {"name": strategy.name, "description": strategy.description, "inner": strategy,
-                 "params": dict(strategy.params), "stop_rules": rules,
-                 "__module__": __name__, "__qualname__": f"StopRuled[{strategy.name}]"}
+    namespace = {
+        "name": strategy.name,
+        "description": strategy.description,
+        "inner": strategy,
+        "params": dict(strategy.params),
+        "stop_rules": rules,
+        "__module__": __name__,
+        "__qualname__": f"StopRuled[{strategy.name}]",
+    }
     return type(f"StopRuled[{strategy.name}]", (StopRuled,), namespace)

@@ -65,6 +65,5 @@ class ExactStopRule:
     limits: Callable[[Any], StopLimits]
 
 
-EXACT_FORM_KINDS: dict[str, type] = {"progression": ExactProgression, "selector": ExactSelector,
-                                     "stop-rule": ExactStopRule}
+EXACT_FORM_KINDS: dict[str, type] = {"progression": ExactProgression, "selector": ExactSelector, "stop-rule": ExactStopRule}
 """Kind of registered piece -> the class of its exact form."""

@@ -131,8 +131,7 @@ class CompiledStopRule:
     state_size: int | Callable[[Any, int], int] = 0
 
 
-KERNEL_KINDS: dict[str, type] = {"progression": CompiledProgression, "selector": CompiledSelector,
-                                 "stop-rule": CompiledStopRule}
+KERNEL_KINDS: dict[str, type] = {"progression": CompiledProgression, "selector": CompiledSelector, "stop-rule": CompiledStopRule}
 """Kind of registered piece -> the class of its compiled twin."""
 
 

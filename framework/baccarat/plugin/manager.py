@@ -65,6 +65,7 @@ BUILT_IN_BETS = "baccarat.plugin.builtin_bets"
 BUILT_IN_DISTRIBUTION = "baccarat-backtest"
 """The distribution whose entry points are the built-in plugins."""
 
+
 def disabled_plugins(environ: Mapping[str, str] | None = None) -> frozenset[str]:
     """Return the plugin names that ``BACCARAT_DISABLE_PLUGINS`` keeps from loading."""
     value = (os.environ if environ is None else environ).get(DISABLE_ENV, "")
@@ -134,8 +135,9 @@ def _plugin_files(folder: str | Path) -> list[Path]:
         raise InputError(f"the plugins folder cannot be read: {exc.strerror or exc}", path=str(path)) from None
 
 
-def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = (),
-                 disabled: frozenset[str] = frozenset()) -> tuple[list[Plugin], list[str]]:
+def load_plugins(
+    pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = (), disabled: frozenset[str] = frozenset()
+) -> tuple[list[Plugin], list[str]]:
     """Register every entry-point plugin and every file of ``plugins_dirs`` in ``pm``, except ``disabled`` ones.
 
     Return the plugins registered and a warning for each one that could not be.
@@ -155,8 +157,9 @@ def load_plugins(pm: pluggy.PluginManager, plugins_dirs: Iterable[str | Path] = 
         if plugin.name in disabled:
             continue
         if plugin.name in names:
-            raise InputError(f"two plugins are named {plugin.name!r}: {names[plugin.name]} and {plugin}; "
-                             f"rename one or disable it with {DISABLE_ENV}")
+            raise InputError(
+                f"two plugins are named {plugin.name!r}: {names[plugin.name]} and {plugin}; rename one or disable it with {DISABLE_ENV}"
+            )
         try:
             with plugin_code():
                 module = load()
@@ -213,8 +216,7 @@ def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
     out = []
     for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
         if not caller.has_spec():
-            out.append(f"{plugin} implements {caller.name!r}, which is not a baccarat hook"
-                       f"{did_you_mean(caller.name, hooks)}")
+            out.append(f"{plugin} implements {caller.name!r}, which is not a baccarat hook{did_you_mean(caller.name, hooks)}")
     return out
 
 

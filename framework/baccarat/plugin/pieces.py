@@ -55,8 +55,11 @@ class FixedSideSelector(Selector):
 
 def fixed_side_selector(bet: str, label: str) -> type[FixedSideSelector]:
     """Return a selector class backing ``bet`` every round (made for the bets plugins register)."""
-    return type(f"Fixed_{bet}", (FixedSideSelector,), {"name": bet, "side": bet, "__doc__": f"{label} every round.",
-                                                        "description": f"{label} every round"})
+    return type(
+        f"Fixed_{bet}",
+        (FixedSideSelector,),
+        {"name": bet, "side": bet, "__doc__": f"{label} every round.", "description": f"{label} every round"},
+    )
 
 
 class Progression:

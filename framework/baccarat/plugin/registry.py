@@ -135,8 +135,7 @@ class Registry:
             return compose(self.entries["progression"][name].cls, tuple(self.selectors.values()), self.stop_rules)
         if name in self.entries["strategy"]:
             return with_stop_rules(self.entries["strategy"][name].cls, self.stop_rules)
-        raise StrategyError(f"unknown strategy {name!r}{did_you_mean(str(name), self.usable())}; "
-                            "`baccarat strategies` lists them")
+        raise StrategyError(f"unknown strategy {name!r}{did_you_mean(str(name), self.usable())}; `baccarat strategies` lists them")
 
     def configure(self, name: str, params: Mapping[str, Any]) -> tuple[type[Strategy], dict[str, Any]]:
         """Return the strategy class of ``use: name`` and its full parameters (defaults, then ``params``).
@@ -150,20 +149,26 @@ class Registry:
             side = params.get("side", COMPOSED_PARAMS["side"])
             selectors = self.entries["selector"]
             if not isinstance(side, str) or side not in selectors:
-                error = ParameterError(f"unknown side {side!r} for strategy {name!r}{did_you_mean(str(side), selectors)}; "
-                                       f"sides are {', '.join(selectors)}", param="side")
+                error = ParameterError(
+                    f"unknown side {side!r} for strategy {name!r}{did_you_mean(str(side), selectors)}; sides are {', '.join(selectors)}",
+                    param="side",
+                )
                 error.at_value = True  # the value is wrong, not the key
                 raise error
         accepted = cls.accepted_params(params)
         for key in params:
             if key not in accepted:
-                raise ParameterError(f"strategy {name!r} has no parameter {key!r}{self._hint(str(key), accepted)}; "
-                                     f"its parameters are {', '.join(accepted) or 'none'}", param=str(key))
+                raise ParameterError(
+                    f"strategy {name!r} has no parameter {key!r}{self._hint(str(key), accepted)}; "
+                    f"its parameters are {', '.join(accepted) or 'none'}",
+                    param=str(key),
+                )
         off = {key for rule in self.stop_rules for key in rule.params}
         return cls, {**{k: v for k, v in accepted.items() if k not in off}, **params}
 
-    def resolve(self, name: str, params: Mapping[str, Any], session: SessionInfo | None = None,
-                check: bool = True) -> tuple[type[Strategy], dict[str, Any]]:
+    def resolve(
+        self, name: str, params: Mapping[str, Any], session: SessionInfo | None = None, check: bool = True
+    ) -> tuple[type[Strategy], dict[str, Any]]:
         """Like :meth:`configure`; with ``check``, also make the strategy once for ``session`` so bad values fail now.
 
         ``session`` defaults to :func:`default_session`.
@@ -186,11 +191,18 @@ class Registry:
         return f" (it is a parameter of side {owners[0]!r})" if owners else ""
 
 
-def default_session(rules: Rules | None = None, bankroll_cents: int = 100_000, table_min_cents: int = 1_000,
-                    table_max_cents: int = 100_000) -> SessionInfo:
+def default_session(
+    rules: Rules | None = None, bankroll_cents: int = 100_000, table_min_cents: int = 1_000, table_max_cents: int = 100_000
+) -> SessionInfo:
     """Return session facts to check a strategy's parameters with before a run (session number 0)."""
-    return SessionInfo(0, rules or Rules(), cents_to_decimal(bankroll_cents), cents_to_decimal(table_min_cents),
-                       cents_to_decimal(table_max_cents), np.random.default_rng(0))
+    return SessionInfo(
+        0,
+        rules or Rules(),
+        cents_to_decimal(bankroll_cents),
+        cents_to_decimal(table_min_cents),
+        cents_to_decimal(table_max_cents),
+        np.random.default_rng(0),
+    )
 
 
 @contextlib.contextmanager
@@ -267,6 +279,7 @@ def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regis
         for impl in caller.get_hookimpls():
             plugin = by_name[impl.plugin_name]
             batch: list[type] = []
+
             def register(cls: Any, kind: str = kind, base: type = base, batch: list[type] = batch) -> None:
                 batch.append(_checked(cls, kind, base))
 
@@ -290,8 +303,9 @@ def collect_exact_forms(pm: pluggy.PluginManager, found: Registry) -> dict[type,
     return collect_piece_companions(pm, found, EXACT_HOOK, EXACT_FORM_KINDS, "exact form", "baccarat.plugin.exact_forms")
 
 
-def collect_piece_companions(pm: pluggy.PluginManager, found: Registry, hook: str, kinds: Mapping[str, type],
-                              noun: str, module: str) -> dict[type, Any]:
+def collect_piece_companions(
+    pm: pluggy.PluginManager, found: Registry, hook: str, kinds: Mapping[str, type], noun: str, module: str
+) -> dict[type, Any]:
     """Call ``hook`` once per plugin that implements it; keep what each registers for a piece of its own (``kinds`` checks it)."""
     by_name = {p.name: p for p in found.plugins}
     owners = {entry.cls: entry for table in found.entries.values() for entry in table.values()}
@@ -306,11 +320,9 @@ def collect_piece_companions(pm: pluggy.PluginManager, found: Registry, hook: st
                 raise TypeError(f"register() takes a piece this plugin registers and its {noun}, not {cls!r}")
             expected = kinds.get(entry.kind)
             if expected is None:
-                raise TypeError(f"{entry.kind} {entry.name!r} cannot have a {noun}; "
-                                "progressions, selectors and stop rules can")
+                raise TypeError(f"{entry.kind} {entry.name!r} cannot have a {noun}; progressions, selectors and stop rules can")
             if not isinstance(companion, expected):
-                raise TypeError(f"the {noun} of {entry.kind} {entry.name!r} must be a "
-                                f"{module}.{expected.__name__}, not {companion!r}")
+                raise TypeError(f"the {noun} of {entry.kind} {entry.name!r} must be a {module}.{expected.__name__}, not {companion!r}")
             batch.append((cls, companion))
 
         if not called(impl, register, plugin, hook, found):
@@ -339,14 +351,18 @@ def _add(found: Registry, entry: Entry) -> None:
     for kind, table in found.entries.items():
         other = table.get(entry.name)
         if other is not None and _NAMESPACE[kind] == space:
-            raise StrategyError(f"{space} name {entry.name!r} is registered twice: as a {other.kind} by {other.plugin} "
-                                f"and as a {entry.kind} by {entry.plugin}")
+            raise StrategyError(
+                f"{space} name {entry.name!r} is registered twice: as a {other.kind} by {other.plugin} "
+                f"and as a {entry.kind} by {entry.plugin}"
+            )
     if entry.kind == "stop-rule":
         for other in found.entries["stop-rule"].values():
             shared = set(other.cls.params) & set(entry.cls.params)
             if shared:
-                raise StrategyError(f"stop-rule parameter {sorted(shared)[0]!r} is registered twice: by stop rule "
-                                    f"{other.name!r} of {other.plugin} and by stop rule {entry.name!r} of {entry.plugin}")
+                raise StrategyError(
+                    f"stop-rule parameter {sorted(shared)[0]!r} is registered twice: by stop rule "
+                    f"{other.name!r} of {other.plugin} and by stop rule {entry.name!r} of {entry.plugin}"
+                )
     found.entries[entry.kind][entry.name] = entry
 
 
@@ -360,12 +376,15 @@ def check_parameter_names(found: Registry) -> None:
             if key in common:
                 owner = common[key]
                 whose = f"stop rule {owner.name!r} of {owner.plugin}" if owner else "every composed strategy"
-                raise StrategyError(f"parameter {key!r} of {piece.kind} {piece.name!r} of {piece.plugin} "
-                                    f"is already a parameter of {whose}; rename it")
+                raise StrategyError(
+                    f"parameter {key!r} of {piece.kind} {piece.name!r} of {piece.plugin} is already a parameter of {whose}; rename it"
+                )
     for selector in found.entries["selector"].values():
         for progression in progressions:
             shared = set(selector.cls.params) & set(progression.cls.params)
             if shared:
-                raise StrategyError(f"parameter {sorted(shared)[0]!r} belongs to both selector {selector.name!r} of "
-                                    f"{selector.plugin} and progression {progression.name!r} of {progression.plugin}; "
-                                    "rename one")
+                raise StrategyError(
+                    f"parameter {sorted(shared)[0]!r} belongs to both selector {selector.name!r} of "
+                    f"{selector.plugin} and progression {progression.name!r} of {progression.plugin}; "
+                    "rename one"
+                )

@@ -55,12 +55,36 @@ class TableView:
     strategy can reach a round not yet dealt through it.
     """
 
-    __slots__ = ("_has_cards", "_shoe", "_hand", "_turned", "_dealt", "_bankroll_micros", "_initial_micros", "_bankroll",
-                 "_profit", "round", "session", "table_min", "table_max", "_outcomes", "_session_outcomes",
-                 "_last_decided", "_decided", "_streak", "_tallied", "_roads", "rules", "_unseen", "_counted", "_evs")
+    __slots__ = (
+        "_has_cards",
+        "_shoe",
+        "_hand",
+        "_turned",
+        "_dealt",
+        "_bankroll_micros",
+        "_initial_micros",
+        "_bankroll",
+        "_profit",
+        "round",
+        "session",
+        "table_min",
+        "table_max",
+        "_outcomes",
+        "_session_outcomes",
+        "_last_decided",
+        "_decided",
+        "_streak",
+        "_tallied",
+        "_roads",
+        "rules",
+        "_unseen",
+        "_counted",
+        "_evs",
+    )
 
-    def __init__(self, table: RoundTable, session: int, initial_micros: int,
-                 table_min_cents: int, table_max_cents: int, rules: Rules | None = None) -> None:
+    def __init__(
+        self, table: RoundTable, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
+    ) -> None:
         self._has_cards = bool(table.has_cards)  # the table itself is not kept
         self._shoe = self._hand = self._turned = 0
         self._dealt: list[list[int]] = []
@@ -152,7 +176,7 @@ class TableView:
     def _tally(self) -> None:
         """Count the shoe's outcomes not counted yet into the last decided winner, decided rounds and streak."""
         outcomes = self._outcomes
-        for outcome in outcomes[self._tallied:]:
+        for outcome in outcomes[self._tallied :]:
             if outcome != "tie":
                 self._decided += 1
                 self._streak = self._streak + 1 if outcome == self._last_decided else 1
@@ -170,7 +194,7 @@ class TableView:
         if road is None:
             road = self._roads = Roads()
         outcomes = self._outcomes
-        for outcome in outcomes[len(road):]:
+        for outcome in outcomes[len(road) :]:
             road._push(outcome)
         return road
 
@@ -255,7 +279,7 @@ class TableView:
         unseen = self._unseen
         dealt = self._dealt
         if self._counted < len(dealt):
-            for cards in dealt[self._counted:]:
+            for cards in dealt[self._counted :]:
                 for card in cards:
                     if card:
                         unseen[card % SUIT_SHIFT - 1] -= 1

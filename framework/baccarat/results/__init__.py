@@ -30,5 +30,20 @@
 - :mod:`~baccarat.results.stats`: statistics of a run: pure functions of the ledger, in polars.
 """
 
-__all__ = ["chart_drawing", "charts", "compare", "comparisons", "curves", "facts", "formatting", "html", "ledger",
-           "manifest", "plots", "report", "roads_plot", "runstats", "stats"]
+__all__ = [
+    "chart_drawing",
+    "charts",
+    "compare",
+    "comparisons",
+    "curves",
+    "facts",
+    "formatting",
+    "html",
+    "ledger",
+    "manifest",
+    "plots",
+    "report",
+    "roads_plot",
+    "runstats",
+    "stats",
+]

@@ -147,7 +147,7 @@ def dashes(pts: np.ndarray, on: float, off: float) -> list[np.ndarray]:
     first = np.column_stack((np.interp(starts, along, pts[:, 0]), np.interp(starts, along, pts[:, 1])))
     last = np.column_stack((np.interp(ends, along, pts[:, 0]), np.interp(ends, along, pts[:, 1])))
     inner = np.searchsorted(along, np.column_stack((starts, ends)), side="right")
-    return [np.vstack((first[k], pts[inner[k, 0]:inner[k, 1]], last[k])) for k in range(len(starts))]
+    return [np.vstack((first[k], pts[inner[k, 0] : inner[k, 1]], last[k])) for k in range(len(starts))]
 
 
 class Layer:
@@ -170,8 +170,9 @@ class Layer:
         self.key, self.mask = None, None
 
 
-def stroke(image: Image.Image, pts: np.ndarray, color: RGB, width: float, style: str = "solid", alpha: float = 1.0,
-           layer: Layer | None = None) -> None:
+def stroke(
+    image: Image.Image, pts: np.ndarray, color: RGB, width: float, style: str = "solid", alpha: float = 1.0, layer: Layer | None = None
+) -> None:
     """Draw the polyline ``pts``: solid, dashed or dotted; opaque, or at ``alpha`` on ``layer`` (else composited now)."""
     if len(pts) < 2:
         return
@@ -204,23 +205,32 @@ def draw_series(image: Image.Image, axes: Axes, series: Series, layer: Layer | N
         x, y = step_points(series.x, series.y) if series.step else (series.x, series.y)
         stroke(image, axes.points(x, y), series.color, series.width, series.style, series.alpha, layer)
     elif isinstance(series, Band):
-        fill(image, np.vstack((axes.points(series.x, series.high), axes.points(series.x, series.low)[::-1])),
-             series.color, series.alpha)
+        fill(image, np.vstack((axes.points(series.x, series.high), axes.points(series.x, series.low)[::-1])), series.color, series.alpha)
     elif isinstance(series, Stairs):
         x, y = step_points(series.edges, np.append(series.counts, series.counts[-1:]))
-        fill(image, axes.points(np.concatenate(([x[0]], x, [x[-1]])), np.concatenate(([0.0], y[:-1], [y[-2], 0.0]))),
-             series.color, series.alpha)
+        fill(
+            image,
+            axes.points(np.concatenate(([x[0]], x, [x[-1]])), np.concatenate(([0.0], y[:-1], [y[-2], 0.0]))),
+            series.color,
+            series.alpha,
+        )
     elif isinstance(series, RefLine):
         at = float(axes.y(series.value) if series.axis == "y" else axes.x(series.value))
         pts = np.array([[0, at], [axes.width, at]] if series.axis == "y" else [[at, 0], [at, axes.height]], dtype=float)
         stroke(image, pts, series.color, series.width, series.style)
     else:
-        draw_error_point(ImageDraw.Draw(image), float(axes.x(series.x)), float(axes.y(series.y)), series,
-                         None if series.low is None else (float(axes.x(series.low)), float(axes.x(series.high))))
+        draw_error_point(
+            ImageDraw.Draw(image),
+            float(axes.x(series.x)),
+            float(axes.y(series.y)),
+            series,
+            None if series.low is None else (float(axes.x(series.low)), float(axes.x(series.high))),
+        )
 
 
-def draw_error_point(draw: ImageDraw.ImageDraw, x: float, y: float, point: ErrorPoint,
-                     bar: tuple[float, float] | None, cap: float = 5.0, marker: float = 7.0) -> None:
+def draw_error_point(
+    draw: ImageDraw.ImageDraw, x: float, y: float, point: ErrorPoint, bar: tuple[float, float] | None, cap: float = 5.0, marker: float = 7.0
+) -> None:
     """A round marker at ``(x, y)`` with a horizontal error bar between the pixel columns ``bar``, capped."""
     thick, half = max(1, round(px(2.0))), px(cap)
     if bar is not None:
@@ -240,7 +250,7 @@ def _crowding(panel: Panel, axes: Axes) -> np.ndarray:
     for s in panel.series:
         if isinstance(s, (Line, Band)) and len(s.x) > 1:
             x = np.linspace(float(s.x.min()), float(s.x.max()), 120)
-            for y in ([s.y] if isinstance(s, Line) else [s.low, s.high]):
+            for y in [s.y] if isinstance(s, Line) else [s.low, s.high]:
                 found.append(axes.points(x, np.interp(x, s.x, y)))
         elif isinstance(s, Stairs) and len(s.counts):
             middle = (s.edges[1:] + s.edges[:-1]) / 2
@@ -262,17 +272,35 @@ def draw_legend(image: Image.Image, panel: Panel, axes: Axes) -> None:
     pad, handle, gap, spacing, edge = 0.4 * em, 2.0 * em, 0.8 * em, 0.5 * em, 0.5 * em
     width = 2 * pad + handle + gap + max(face.getlength(label) for label, _ in entries)
     height = 2 * pad + len(entries) * row + (len(entries) - 1) * spacing
-    corners = {place: (edge if "left" in place else (axes.width - width) / 2 if "center" in place else axes.width - width - edge,
-                       edge if "upper" in place else axes.height - height - edge) for place in LEGEND_PLACES}
+    corners = {
+        place: (
+            edge if "left" in place else (axes.width - width) / 2 if "center" in place else axes.width - width - edge,
+            edge if "upper" in place else axes.height - height - edge,
+        )
+        for place in LEGEND_PLACES
+    }
     place = panel.legend
     if place not in corners:
         points = _crowding(panel, axes)
-        place = min(LEGEND_PLACES, key=lambda p: int(((points[:, 0] >= corners[p][0]) & (points[:, 0] <= corners[p][0] + width)
-                                                       & (points[:, 1] >= corners[p][1])
-                                                       & (points[:, 1] <= corners[p][1] + height)).sum()))
+        place = min(
+            LEGEND_PLACES,
+            key=lambda p: int(
+                (
+                    (points[:, 0] >= corners[p][0])
+                    & (points[:, 0] <= corners[p][0] + width)
+                    & (points[:, 1] >= corners[p][1])
+                    & (points[:, 1] <= corners[p][1] + height)
+                ).sum()
+            ),
+        )
     left, top = corners[place]
-    ImageDraw.Draw(image, "RGBA").rounded_rectangle([left, top, left + width, top + height], radius=0.2 * em,
-                                                    fill=(255, 255, 255, 217), outline=LEGEND_EDGE, width=max(1, round(px(0.8))))
+    ImageDraw.Draw(image, "RGBA").rounded_rectangle(
+        [left, top, left + width, top + height],
+        radius=0.2 * em,
+        fill=(255, 255, 255, 217),
+        outline=LEGEND_EDGE,
+        width=max(1, round(px(0.8))),
+    )
     draw = ImageDraw.Draw(image)
     for k, (label, series) in enumerate(entries):
         middle = top + pad + k * (row + spacing) + row / 2
@@ -320,19 +348,30 @@ def draw_chart(chart: Chart) -> Image.Image:
     rows = max(1, math.ceil(len(panels) / columns))
     cell_width, cell_height = width / columns, (height - top) / rows
     shared = {axis: data_range(panels, axis) for axis, on in (("x", chart.share_x), ("y", chart.share_y)) if on}
-    limits = [(axis_limits(p, "x", shared["x"] if "x" in shared else data_range([p], "x")),
-               axis_limits(p, "y", shared["y"] if "y" in shared else data_range([p], "y"))) for p in panels]
-    ticks = [(_ticks(p, "x", lim[0], cell_width * 0.8), _ticks(p, "y", lim[1], cell_height * 0.7))
-             for p, lim in zip(panels, limits, strict=True)]
+    limits = [
+        (
+            axis_limits(p, "x", shared["x"] if "x" in shared else data_range([p], "x")),
+            axis_limits(p, "y", shared["y"] if "y" in shared else data_range([p], "y")),
+        )
+        for p in panels
+    ]
+    ticks = [
+        (_ticks(p, "x", lim[0], cell_width * 0.8), _ticks(p, "y", lim[1], cell_height * 0.7)) for p, lim in zip(panels, limits, strict=True)
+    ]
     label_row = line_height(TEXT_SIZE)
-    left = px(8) + max((label_row + px(4) if p.ylabel else 0) + max((font(TEXT_SIZE).getlength(t) for t in tk[1][1]), default=0)
-                       for p, tk in zip(panels, ticks, strict=True)) + px(2 * TICK)
+    left = (
+        px(8)
+        + max(
+            (label_row + px(4) if p.ylabel else 0) + max((font(TEXT_SIZE).getlength(t) for t in tk[1][1]), default=0)
+            for p, tk in zip(panels, ticks, strict=True)
+        )
+        + px(2 * TICK)
+    )
     left, right = min(left, 0.45 * cell_width), px(14)  # a very long tick label is cut at the image's edge
     heads = [(sum(line_height(p.title_size) for _ in p.title.split("\n")) + px(6)) if p.title else px(4) for p in panels]
-    feet = [px(4) + (px(2 * TICK) + label_row if p.x_tick_labels else px(2)) + (label_row + px(4) if p.xlabel else 0)
-            for p in panels]
-    row_head = [max(heads[r * columns:(r + 1) * columns]) for r in range(rows)]
-    row_foot = [max(feet[r * columns:(r + 1) * columns]) for r in range(rows)]
+    feet = [px(4) + (px(2 * TICK) + label_row if p.x_tick_labels else px(2)) + (label_row + px(4) if p.xlabel else 0) for p in panels]
+    row_head = [max(heads[r * columns : (r + 1) * columns]) for r in range(rows)]
+    row_foot = [max(feet[r * columns : (r + 1) * columns]) for r in range(rows)]
     panel_height = max(px(20), (height - top - sum(row_head) - sum(row_foot)) / rows)
     for k, (panel, (xlim, ylim), (xt, yt)) in enumerate(zip(panels, limits, ticks, strict=True)):
         r, c = divmod(k, columns)
@@ -343,8 +382,15 @@ def draw_chart(chart: Chart) -> Image.Image:
     return image.reduce(SCALE) if SCALE > 1 else image
 
 
-def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, int], xticks: tuple[np.ndarray, list[str]],
-               yticks: tuple[np.ndarray, list[str]], left: float) -> None:
+def draw_panel(
+    image: Image.Image,
+    panel: Panel,
+    axes: Axes,
+    origin: tuple[int, int],
+    xticks: tuple[np.ndarray, list[str]],
+    yticks: tuple[np.ndarray, list[str]],
+    left: float,
+) -> None:
     """Draw one panel with its top left corner at ``origin``: grid, series, legend, frame, ticks and labels."""
     canvas = Image.new("RGB", (axes.width, axes.height), WHITE)
     grid = ImageDraw.Draw(canvas)
@@ -389,8 +435,7 @@ def draw_panel(image: Image.Image, panel: Panel, axes: Axes, origin: tuple[int, 
         title_row = line_height(panel.title_size)
         at_x, anchor = (x0, "ld") if panel.title_align == "left" else ((x0 + x1) / 2, "md")
         for k, text in enumerate(lines):
-            draw.text((at_x, y0 - px(6) - (len(lines) - 1 - k) * title_row), text, font=font(panel.title_size), fill=BLACK,
-                      anchor=anchor)
+            draw.text((at_x, y0 - px(6) - (len(lines) - 1 - k) * title_row), text, font=font(panel.title_size), fill=BLACK, anchor=anchor)
 
 
 def encode_png(image: Image.Image) -> bytes:

@@ -96,16 +96,19 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
     check_run_count(run_dirs)
     folders = [Path(d) for d in run_dirs]
     names = run_names(folders)
-    differ = [(name, why) for name, result in zip(names[1:], results[1:], strict=True)
-              if (why := _same_rounds(results[0], result)) is not None]
+    differ = [
+        (name, why) for name, result in zip(names[1:], results[1:], strict=True) if (why := _same_rounds(results[0], result)) is not None
+    ]
     paired = not differ
     if paired:
         reason = "the runs played the very same rounds (same rules, shoes and seeds): sessions are paired"
     else:
         reason = "; ".join(f"{names[0]} and {name}: {why}" for name, why in differ)
         reason = f"the runs did not play the same rounds ({reason}), so the intervals are for independent samples"
-    tables = [session_table_of(result).with_columns((pl.lit(f"{name}: ") + pl.col("strategy")).alias("strategy"))
-              for name, result in zip(names, results, strict=True)]
+    tables = [
+        session_table_of(result).with_columns((pl.lit(f"{name}: ") + pl.col("strategy")).alias("strategy"))
+        for name, result in zip(names, results, strict=True)
+    ]
     sessions = pl.concat(tables, how="diagonal_relaxed")
     summary = stats.summary_table(sessions)
     compare = comparisons.paired_comparison if paired else comparisons.unpaired_comparison
@@ -116,9 +119,13 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
     from baccarat.results.formatting import frame_records
 
-    return {"runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
-            "paired": comparison.paired, "reason": comparison.reason,
-            "summary": frame_records(comparison.summary), "comparison": frame_records(comparison.comparison)}
+    return {
+        "runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
+        "paired": comparison.paired,
+        "reason": comparison.reason,
+        "summary": frame_records(comparison.summary),
+        "comparison": frame_records(comparison.comparison),
+    }
 
 
 def format_comparison(comparison: RunComparison) -> str:
@@ -127,9 +134,13 @@ def format_comparison(comparison: RunComparison) -> str:
     from baccarat.results.formatting import fmt_interval, fmt_money, fmt_percent, format_summary
     from baccarat.results.formatting import verdict as _verdict
 
-    lines = [f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
-             f"{'paired' if comparison.paired else 'unpaired'}: {comparison.reason}", "",
-             format_summary(comparison.summary, limit=comparison.summary.height), ""]
+    lines = [
+        f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
+        f"{'paired' if comparison.paired else 'unpaired'}: {comparison.reason}",
+        "",
+        format_summary(comparison.summary, limit=comparison.summary.height),
+        "",
+    ]
     table = comparison.comparison
     if not table.height:
         return "\n".join(lines)
@@ -138,13 +149,21 @@ def format_comparison(comparison: RunComparison) -> str:
     headers = ("strategy", "net per session", "95% CI", "edge", "95% CI", "risk of ruin", "95% CI", "verdict")
     rows = []
     for r in table.iter_rows(named=True):
-        rows.append((r["strategy"], fmt_money(r["net_diff_mean"]), fmt_interval(r["net_diff_ci_low"], r["net_diff_ci_high"]),
-                     _edge(r["edge_diff"]), fmt_interval(r["edge_diff_ci_low"], r["edge_diff_ci_high"], _edge),
-                     fmt_percent(r["risk_of_ruin_diff"]),
-                     fmt_interval(r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent),
-                     _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])[1]))
+        rows.append(
+            (
+                r["strategy"],
+                fmt_money(r["net_diff_mean"]),
+                fmt_interval(r["net_diff_ci_low"], r["net_diff_ci_high"]),
+                _edge(r["edge_diff"]),
+                fmt_interval(r["edge_diff_ci_low"], r["edge_diff_ci_high"], _edge),
+                fmt_percent(r["risk_of_ruin_diff"]),
+                fmt_interval(r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent),
+                _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])[1],
+            )
+        )
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     for cells in (headers, *rows):
-        lines.append("  ".join(c.ljust(w) if i in (0, 7) else c.rjust(w)
-                               for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip())
+        lines.append(
+            "  ".join(c.ljust(w) if i in (0, 7) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+        )
     return "\n".join(lines)

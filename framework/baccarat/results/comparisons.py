@@ -11,9 +11,21 @@ from baccarat.results.ledger import MONEY
 from baccarat.results.stats import Z95, as_float, by_strategy, ratio_se, strategies_of
 
 COMPARISON_COLUMNS = (
-    "strategy", "baseline", "sessions", "net_diff", "net_diff_mean", "net_diff_ci_low", "net_diff_ci_high",
-    "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high", "risk_of_ruin_diff", "risk_of_ruin_diff_ci_low",
-    "risk_of_ruin_diff_ci_high", "sessions_better", "sessions_worse",
+    "strategy",
+    "baseline",
+    "sessions",
+    "net_diff",
+    "net_diff_mean",
+    "net_diff_ci_low",
+    "net_diff_ci_high",
+    "edge_diff",
+    "edge_diff_ci_low",
+    "edge_diff_ci_high",
+    "risk_of_ruin_diff",
+    "risk_of_ruin_diff_ci_low",
+    "risk_of_ruin_diff_ci_high",
+    "sessions_better",
+    "sessions_worse",
 )
 """Columns of ``comparison.csv``, in order."""
 
@@ -34,42 +46,60 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
     if baseline not in order:
         from baccarat.errors import InputError, did_you_mean
 
-        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; "
-                         f"the strategies are {', '.join(order)}")
-    base = sessions.lazy().filter(pl.col("strategy") == baseline).select(  # lazy: only these columns are filtered
-        "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined")).collect()
+        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
+    base = (
+        sessions.lazy()
+        .filter(pl.col("strategy") == baseline)
+        .select(  # lazy: only these columns are filtered
+            "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined")
+        )
+        .collect()
+    )
     pairs = sessions.select("strategy", "session", "net", "wagered", "ruined")
     k = pl.len().cast(pl.Float64)
     diff = as_float("net") - as_float("b_net")
     ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
     w, bw = as_float("wagered"), as_float("b_wagered")
     # Influence of each session on edge - baseline edge (delta method on both ratios).
-    influence = -(-as_float("net") + as_float("net").sum() / w.sum() * w) / w.sum() \
+    influence = (
+        -(-as_float("net") + as_float("net").sum() / w.sum() * w) / w.sum()
         + (-as_float("b_net") + as_float("b_net").sum() / bw.sum() * bw) / bw.sum()
+    )
     edge_diff = pl.when((w.sum() > 0) & (bw.sum() > 0)).then(-as_float("net").sum() / w.sum() + as_float("b_net").sum() / bw.sum())
-    edge_se = pl.when(pl.len() >= 2).then((k / (k - 1) * (influence ** 2).sum()).sqrt())
+    edge_se = pl.when(pl.len() >= 2).then((k / (k - 1) * (influence**2).sum()).sqrt())
     diff_se = diff.std(ddof=1) / k.sqrt()
     ruin_se = ruin_diff.std(ddof=1) / k.sqrt()
-    out = by_strategy(pairs, [
-        pl.lit(baseline).alias("baseline"),
-        pl.len().cast(pl.Int64).alias("sessions"),
-        (pl.col("net").sum() - pl.col("b_net").sum()).alias("net_diff"),
-        diff.mean().alias("net_diff_mean"),
-        (diff.mean() - Z95 * diff_se).alias("net_diff_ci_low"),
-        (diff.mean() + Z95 * diff_se).alias("net_diff_ci_high"),
-        edge_diff.alias("edge_diff"),
-        (edge_diff - Z95 * edge_se).alias("edge_diff_ci_low"),
-        (edge_diff + Z95 * edge_se).alias("edge_diff_ci_high"),
-        ruin_diff.mean().alias("risk_of_ruin_diff"),
-        (ruin_diff.mean() - Z95 * ruin_se).alias("risk_of_ruin_diff_ci_low"),
-        (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
-        (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
-        (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
-    ], join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"),
-        strategies=[name for name in order if name != baseline])
+    out = by_strategy(
+        pairs,
+        [
+            pl.lit(baseline).alias("baseline"),
+            pl.len().cast(pl.Int64).alias("sessions"),
+            (pl.col("net").sum() - pl.col("b_net").sum()).alias("net_diff"),
+            diff.mean().alias("net_diff_mean"),
+            (diff.mean() - Z95 * diff_se).alias("net_diff_ci_low"),
+            (diff.mean() + Z95 * diff_se).alias("net_diff_ci_high"),
+            edge_diff.alias("edge_diff"),
+            (edge_diff - Z95 * edge_se).alias("edge_diff_ci_low"),
+            (edge_diff + Z95 * edge_se).alias("edge_diff_ci_high"),
+            ruin_diff.mean().alias("risk_of_ruin_diff"),
+            (ruin_diff.mean() - Z95 * ruin_se).alias("risk_of_ruin_diff_ci_low"),
+            (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
+            (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
+            (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
+        ],
+        join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"),
+        strategies=[name for name in order if name != baseline],
+    )
     if out.is_empty():
-        out = pl.DataFrame(schema={"strategy": pl.String, "baseline": pl.String, "sessions": pl.Int64,
-                                   "net_diff": MONEY, **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:]}})
+        out = pl.DataFrame(
+            schema={
+                "strategy": pl.String,
+                "baseline": pl.String,
+                "sessions": pl.Int64,
+                "net_diff": MONEY,
+                **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:]},
+            }
+        )
     return out.select(COMPARISON_COLUMNS)
 
 
@@ -90,21 +120,23 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
     if baseline not in order:
         from baccarat.errors import InputError, did_you_mean
 
-        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; "
-                         f"the strategies are {', '.join(order)}")
+        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
     wagered, net = as_float("wagered"), as_float("net")
     edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
     k = pl.len().cast(pl.Float64)
-    parts = by_strategy(sessions, [
-        pl.len().cast(pl.Int64).alias("n"),
-        pl.col("net").sum().alias("total"),
-        net.mean().alias("mean"),
-        (net.var(ddof=1) / k).alias("mean_var"),
-        edge.alias("edge"),
-        (ratio_se(-net, wagered) ** 2).alias("edge_var"),
-        as_float("ruined").mean().alias("ruin"),
-        (as_float("ruined").mean() * (1 - as_float("ruined").mean()) / k).alias("ruin_var"),
-    ])
+    parts = by_strategy(
+        sessions,
+        [
+            pl.len().cast(pl.Int64).alias("n"),
+            pl.col("net").sum().alias("total"),
+            net.mean().alias("mean"),
+            (net.var(ddof=1) / k).alias("mean_var"),
+            edge.alias("edge"),
+            (ratio_se(-net, wagered) ** 2).alias("edge_var"),
+            as_float("ruined").mean().alias("ruin"),
+            (as_float("ruined").mean() * (1 - as_float("ruined").mean()) / k).alias("ruin_var"),
+        ],
+    )
     base = parts.filter(pl.col("strategy") == baseline).drop("strategy").rename(lambda c: f"b_{c}")
     rows = parts.filter(pl.col("strategy") != baseline).join(base, how="cross")
 
@@ -114,10 +146,14 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
         return [value.alias(name), (value - Z95 * se).alias(f"{name}_ci_low"), (value + Z95 * se).alias(f"{name}_ci_high")]
 
     out = rows.select(
-        "strategy", pl.lit(baseline, dtype=pl.String).alias("baseline"), pl.col("n").alias("sessions"),
+        "strategy",
+        pl.lit(baseline, dtype=pl.String).alias("baseline"),
+        pl.col("n").alias("sessions"),
         (pl.col("total") - pl.col("b_total")).alias("net_diff"),
-        *diff("mean", "mean_var", "net_diff_mean"), *diff("edge", "edge_var", "edge_diff"),
+        *diff("mean", "mean_var", "net_diff_mean"),
+        *diff("edge", "edge_var", "edge_diff"),
         *diff("ruin", "ruin_var", "risk_of_ruin_diff"),
-        pl.lit(None, dtype=pl.Float64).alias("sessions_better"), pl.lit(None, dtype=pl.Float64).alias("sessions_worse"),
+        pl.lit(None, dtype=pl.Float64).alias("sessions_better"),
+        pl.lit(None, dtype=pl.Float64).alias("sessions_worse"),
     ).rename({"net_diff_mean_ci_low": "net_diff_ci_low", "net_diff_mean_ci_high": "net_diff_ci_high"})
     return out.select(COMPARISON_COLUMNS)

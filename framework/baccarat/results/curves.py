@@ -1,5 +1,4 @@
-"""Per-round aggregates the plots draw: bankroll bands over sessions, the ruin curve, a few sample paths.
-"""
+"""Per-round aggregates the plots draw: bankroll bands over sessions, the ruin curve, a few sample paths."""
 
 from __future__ import annotations
 
@@ -27,8 +26,9 @@ def curve_rounds(max_round: int, points: int = CURVE_POINTS) -> np.ndarray:
     return np.unique(np.linspace(1, max_round, points).round().astype(np.int64))
 
 
-def bankroll_bands(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
-                   points: int = CURVE_POINTS, cells: int = BAND_CELLS) -> pl.DataFrame:
+def bankroll_bands(
+    ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int = CURVE_POINTS, cells: int = BAND_CELLS
+) -> pl.DataFrame:
     """Return percentiles of the bankroll over sessions after each round, per strategy.
 
     Columns ``strategy``, ``round`` (0 is the start), ``p5``, ``p25``,
@@ -49,17 +49,24 @@ def bankroll_bands(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Dec
         chunk = max(1, cells // max(len(ids), 1))
         rows = [np.full(len(BAND_PERCENTILES), initial)]
         for start in range(0, len(grid), chunk):
-            part = grid[start:start + chunk]
-            values = lf.filter((pl.col("strategy") == label) & pl.col("round").is_in(part.tolist())).select(
-                "session", "round", pl.col("bankroll").cast(pl.Float64)).collect()
+            part = grid[start : start + chunk]
+            values = (
+                lf.filter((pl.col("strategy") == label) & pl.col("round").is_in(part.tolist()))
+                .select("session", "round", pl.col("bankroll").cast(pl.Float64))
+                .collect()
+            )
             matrix = np.full((len(ids), len(part)), np.nan)
-            matrix[np.searchsorted(ids, values.get_column("session").to_numpy()),
-                   np.searchsorted(part, values.get_column("round").to_numpy())] = values.get_column("bankroll").to_numpy()
+            matrix[
+                np.searchsorted(ids, values.get_column("session").to_numpy()), np.searchsorted(part, values.get_column("round").to_numpy())
+            ] = values.get_column("bankroll").to_numpy()
             matrix = np.where(last[:, None] < part[None, :], final[:, None], matrix)
             rows.extend(np.nanpercentile(matrix, BAND_PERCENTILES, axis=0).T)
         table = np.asarray(rows)
-        frames.append(pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
-                                    **{n: table[:, i] for i, n in enumerate(names)}}))
+        frames.append(
+            pl.DataFrame(
+                {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+            )
+        )
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
     return pl.concat(frames)
@@ -73,8 +80,9 @@ def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
         horizon = int(group.get_column("rounds_dealt").max() or 0)
         ruin = group.get_column("rounds_to_ruin").drop_nulls().to_numpy().astype(np.int64)
         ruined = np.cumsum(np.bincount(ruin, minlength=horizon + 1)[: horizon + 1]) / count
-        frames.append(pl.DataFrame({"strategy": [strategy] * (horizon + 1),
-                                    "round": np.arange(horizon + 1, dtype=np.int64), "ruined": ruined}))
+        frames.append(
+            pl.DataFrame({"strategy": [strategy] * (horizon + 1), "round": np.arange(horizon + 1, dtype=np.int64), "ruined": ruined})
+        )
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, "ruined": pl.Float64})
     return pl.concat(frames)
@@ -86,9 +94,13 @@ def sample_paths(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decim
     Columns ``strategy``, ``session``, ``round``, ``bankroll`` (float).
     """
     chosen = sessions.get_column("session").unique().sort().head(count).to_list()
-    paths = ledger.lazy().filter(pl.col("session").is_in(chosen)).select(
-        "strategy", "session", pl.col("round").cast(pl.Int64), pl.col("bankroll").cast(pl.Float64)).collect()
+    paths = (
+        ledger.lazy()
+        .filter(pl.col("session").is_in(chosen))
+        .select("strategy", "session", pl.col("round").cast(pl.Int64), pl.col("bankroll").cast(pl.Float64))
+        .collect()
+    )
     starts = sessions.filter(pl.col("session").is_in(chosen)).select(
-        "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"),
-        pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll"))
+        "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"), pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll")
+    )
     return pl.concat([starts, paths]).sort("session", "round", maintain_order=True)

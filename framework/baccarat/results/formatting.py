@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING, Any
 import polars as pl
 
 if TYPE_CHECKING:
-
     pass
+
 
 def frame_records(frame: pl.DataFrame) -> list[dict[str, Any]]:
     """Return a frame's rows as JSON-ready dicts: exact decimals as numbers, NaN and missing values as null."""
@@ -18,6 +18,7 @@ def frame_records(frame: pl.DataFrame) -> list[dict[str, Any]]:
 
 
 # Formatting -------------------------------------------------------------------------------------------
+
 
 def missing(value: Any) -> bool:
     """Tell whether a figure is missing (None or NaN)."""
@@ -72,8 +73,19 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
     headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
     rows = []
     for r in summary.head(limit).iter_rows(named=True):
-        rows.append((r["strategy"], fmt_count(r["sessions"]), fmt_count(r["rounds"]), fmt_money(r["wagered"]), fmt_money(r["net"]),
-                     fmt_edge_pm(r), fmt_edge(r["expected_edge"]), fmt_percent(r["risk_of_ruin"]), fmt_percent(r["sessions_in_profit"])))
+        rows.append(
+            (
+                r["strategy"],
+                fmt_count(r["sessions"]),
+                fmt_count(r["rounds"]),
+                fmt_money(r["wagered"]),
+                fmt_money(r["net"]),
+                fmt_edge_pm(r),
+                fmt_edge(r["expected_edge"]),
+                fmt_percent(r["risk_of_ruin"]),
+                fmt_percent(r["sessions_in_profit"]),
+            )
+        )
     widths = [max(len(h), *(len(row[i]) for row in rows)) if rows else len(h) for i, h in enumerate(headers)]
     widths[0] = max(len(headers[0]), min(widths[0], width))
 

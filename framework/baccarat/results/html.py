@@ -32,11 +32,17 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
     ("rounds_to_ruin_mean", "Rounds to ruin, mean", "Mean round of ruin among ruined sessions."),
     ("rounds_to_ruin_median", "Rounds to ruin, median", "Median round of ruin among ruined sessions."),
-    ("max_drawdown", "Max drawdown, worst session", "Largest fall of the bankroll from a previous peak (the initial "
-     "bankroll counts as a peak), worst session."),
+    (
+        "max_drawdown",
+        "Max drawdown, worst session",
+        "Largest fall of the bankroll from a previous peak (the initial bankroll counts as a peak), worst session.",
+    ),
     ("max_drawdown_mean", "Max drawdown, mean", "The same, averaged over sessions."),
-    ("longest_losing_streak", "Longest losing streak", "Most lost bets in a row in one session (pushes and rounds "
-     "without a bet are skipped)."),
+    (
+        "longest_losing_streak",
+        "Longest losing streak",
+        "Most lost bets in a row in one session (pushes and rounds without a bet are skipped).",
+    ),
     ("max_stake", "Largest stake", "Largest amount staked on one round."),
     ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
     ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
@@ -45,9 +51,16 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
 """(key, label, explanation) of each line of the report's summary table."""
 
 _FORMATS = {
-    "sessions": fmt_count, "rounds": fmt_count, "capped_bets": fmt_count, "longest_losing_streak": fmt_count,
-    "rounds_to_ruin_mean": fmt_count, "rounds_to_ruin_median": fmt_count,
-    "edge": fmt_edge, "expected_edge": fmt_edge, "risk_of_ruin": fmt_percent, "sessions_in_profit": fmt_percent,
+    "sessions": fmt_count,
+    "rounds": fmt_count,
+    "capped_bets": fmt_count,
+    "longest_losing_streak": fmt_count,
+    "rounds_to_ruin_mean": fmt_count,
+    "rounds_to_ruin_median": fmt_count,
+    "edge": fmt_edge,
+    "expected_edge": fmt_edge,
+    "risk_of_ruin": fmt_percent,
+    "sessions_in_profit": fmt_percent,
 }
 
 STYLE = """
@@ -73,12 +86,12 @@ SUMMARY_STRATEGIES_PER_TABLE = 6
 
 CAPTIONS = {
     "bankroll": "Bankroll over the rounds of a session: the line is the median session, the dark band holds the middle "
-                "50% of sessions and the light band 90%; grey lines are a few individual sessions. A session that has "
-                "ended keeps its final bankroll.",
+    "50% of sessions and the light band 90%; grey lines are a few individual sessions. A session that has "
+    "ended keeps its final bankroll.",
     "final": "Final bankroll of every session, per strategy; the dashed line is the initial bankroll, the solid line the median.",
     "ruin": "Share of sessions already ruined (bankroll below the table minimum) after each round.",
     "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
-                  "an interval that does not cross zero is a real difference.",
+    "an interval that does not cross zero is a real difference.",
 }
 
 
@@ -104,15 +117,16 @@ def summary_html(summary: pl.DataFrame) -> str:
     per_table = max(1, -(-len(rows) // tables))
     parts = []
     for k in range(tables):
-        group = rows[k * per_table:(k + 1) * per_table]
+        group = rows[k * per_table : (k + 1) * per_table]
         head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in group)
         body = []
         for key, label, note in SUMMARY_ROWS:
             cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in group)
             body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
         table_id = "summary" if k == 0 else f"summary-{k + 1}"
-        parts.append(f'<table id="{table_id}"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
-                     f"<tbody>{''.join(body)}</tbody></table>")
+        parts.append(
+            f'<table id="{table_id}"><thead><tr><th class="label">measure</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+        )
     return "".join(parts)
 
 
@@ -125,14 +139,15 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
     if not comparison.height:
         return "<p>Only one strategy ran: there is nothing to compare.</p>"
     baseline = comparison.get_column("baseline")[0]
-    head = ("<tr><th class=\"label\">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>"
-            "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
-            "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>")
+    head = (
+        '<tr><th class="label">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>'
+        "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
+        "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>"
+    )
     body = []
     for r in comparison.iter_rows(named=True):
         css, said = verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])
-        ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"],
-                        fmt_percent)
+        ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent)
         body.append(
             f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
             f"<td>{_with_ci(fmt_money(r['net_diff_mean']), r['net_diff_ci_low'], r['net_diff_ci_high'])}</td>"
@@ -140,18 +155,23 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
             f"<td>{_with_ci(fmt_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], fmt_edge)}</td>"
             f"<td>{ruin}</td>"
             f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
-            f"<td>{_e(fmt_count(r['sessions']))}</td></tr>")
-    return (f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
-            "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
-            "when its 95% interval excludes zero.</p>"
-            f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>')
+            f"<td>{_e(fmt_count(r['sessions']))}</td></tr>"
+        )
+    return (
+        f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
+        "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
+        "when its 95% interval excludes zero.</p>"
+        f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+    )
 
 
 def _glance_html(summary: pl.DataFrame) -> str:
     items = []
     for r in summary.iter_rows(named=True):
-        parts = [f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
-                 f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"]
+        parts = [
+            f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
+            f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"
+        ]
         if not missing(r["edge"]):
             ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
             parts.append(f"a realised edge of {_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})")
@@ -159,8 +179,10 @@ def _glance_html(summary: pl.DataFrame) -> str:
             parts.append(f"against {_e(fmt_edge(r['expected_edge']))} expected")
         ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
         profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
-        parts.append(f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
-                     f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})")
+        parts.append(
+            f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
+            f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})"
+        )
         items.append("<li>" + "; ".join(parts) + ".</li>")
     return f'<ul class="glance">{"".join(items)}</ul>'
 
@@ -169,8 +191,11 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
     items = [
         ("Rules", f"{facts.rules}: {facts.decks} decks"),
         ("Shoes", facts.shoes),
-        ("Sessions", f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
-                     f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}"),
+        (
+            "Sessions",
+            f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
+            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}",
+        ),
     ]
     if manifest:
         versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
@@ -218,50 +243,69 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
         exact = exact_analysis(rounds=rounds)
     except ExactLimitError as exc:
         return f"<h2>Exact analysis</h2>\n<p>{_e(exc)}</p>\n"
-    kind = ("exact: the rounds are independent" if exact.exact
-            else "the independent-rounds approximation: the rounds of a shoe are not independent")
+    kind = (
+        "exact: the rounds are independent"
+        if exact.exact
+        else "the independent-rounds approximation: the rounds of a shoe are not independent"
+    )
     summary = {row["strategy"]: row for row in analysis.summary.iter_rows(named=True)}
     rows = []
     for result in exact.results:
         row = summary.get(result.strategy, {})
         low, high = row.get("risk_of_ruin_ci_low"), row.get("risk_of_ruin_ci_high")
         inside = low is not None and high is not None and low - 1e-12 <= result.risk_of_ruin <= high + 1e-12
-        mean_net = (float(row["final_bankroll_mean"]) - float(analysis.initial_bankroll)
-                    if row.get("final_bankroll_mean") is not None else None)
+        mean_net = (
+            float(row["final_bankroll_mean"]) - float(analysis.initial_bankroll) if row.get("final_bankroll_mean") is not None else None
+        )
         simulated = _with_ci(fmt_percent(row.get("risk_of_ruin"), 2), low, high, fmt_percent)
-        rows.append(f"<tr><td>{_e(result.strategy)}</td><td>{simulated}</td>"
-                    f"<td>{_e(fmt_percent(result.risk_of_ruin, 2))}</td><td>{'yes' if inside else 'no'}</td>"
-                    f"<td>{_e(fmt_percent(row.get('sessions_in_profit'), 2))}</td><td>{_e(fmt_percent(result.p_profit, 2))}</td>"
-                    f"<td>{_e(fmt_money(mean_net))}</td><td>{_e(fmt_money(result.expected_net))}</td></tr>")
-    table = ("<table><thead><tr><th>strategy</th><th>risk of ruin, simulated (95%)</th><th>risk of ruin, exact</th>"
-             "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
-             "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>"
-             + "".join(rows) + "</tbody></table>")
+        rows.append(
+            f"<tr><td>{_e(result.strategy)}</td><td>{simulated}</td>"
+            f"<td>{_e(fmt_percent(result.risk_of_ruin, 2))}</td><td>{'yes' if inside else 'no'}</td>"
+            f"<td>{_e(fmt_percent(row.get('sessions_in_profit'), 2))}</td><td>{_e(fmt_percent(result.p_profit, 2))}</td>"
+            f"<td>{_e(fmt_money(mean_net))}</td><td>{_e(fmt_money(result.expected_net))}</td></tr>"
+        )
+    table = (
+        "<table><thead><tr><th>strategy</th><th>risk of ruin, simulated (95%)</th><th>risk of ruin, exact</th>"
+        "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
+        "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
+    )
     skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
     figure = ""
     if exact.results:
-        uri = "data:image/png;base64," + base64.b64encode(
-            exact_figure(analysis.ruin, analysis.bands, exact.results).png()).decode("ascii")
-        figure = (f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
-                  "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
-                  "(solid, shaded); see docs/exact.md.</figcaption></figure>")
-    return (f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n"
-            f"{table}\n{figure}\n" + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""))
+        uri = "data:image/png;base64," + base64.b64encode(exact_figure(analysis.ruin, analysis.bands, exact.results).png()).decode("ascii")
+        figure = (
+            f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
+            "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
+            "(solid, shaded); see docs/exact.md.</figcaption></figure>"
+        )
+    return f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n{table}\n{figure}\n" + (
+        f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""
+    )
 
 
 def _roads_html(roads: Mapping[int, bytes] | None) -> str:
     if not roads:
         return ""
-    figures = "".join(f'<figure id="roads-shoe-{shoe}"><img src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
-                      f'alt="Roads of shoe {shoe}"><figcaption>Scoreboard roads of shoe {shoe}</figcaption></figure>'
-                      for shoe, data in roads.items())
-    return ("<h2>Roads</h2>\n<p>Bead plate, big road, big eye boy, small road and cockroach pig of the shoes asked for "
-            "(conventions in docs/roads.md).</p>\n" + figures + "\n")
+    figures = "".join(
+        f'<figure id="roads-shoe-{shoe}"><img src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
+        f'alt="Roads of shoe {shoe}"><figcaption>Scoreboard roads of shoe {shoe}</figcaption></figure>'
+        for shoe, data in roads.items()
+    )
+    return (
+        "<h2>Roads</h2>\n<p>Bead plate, big road, big eye boy, small road and cockroach pig of the shoes asked for "
+        "(conventions in docs/roads.md).</p>\n" + figures + "\n"
+    )
 
 
-def render_html(analysis: Analysis, facts: RunFacts, images: Mapping[str, bytes], experiment_yaml: str,
-                manifest: Mapping[str, Any] | None = None, roads: Mapping[int, bytes] | None = None,
-                exact: str = "") -> str:
+def render_html(
+    analysis: Analysis,
+    facts: RunFacts,
+    images: Mapping[str, bytes],
+    experiment_yaml: str,
+    manifest: Mapping[str, Any] | None = None,
+    roads: Mapping[int, bytes] | None = None,
+    exact: str = "",
+) -> str:
     """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource.
 
     ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section; ``exact`` is the
@@ -272,8 +316,10 @@ def render_html(analysis: Analysis, facts: RunFacts, images: Mapping[str, bytes]
     figures = []
     for kind, data in images.items():
         uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-        figures.append(f'<figure id="plot-{_e(kind)}"><img src="{uri}" alt="{_e(CAPTIONS.get(kind, kind))}">'
-                       f"<figcaption>{_e(CAPTIONS.get(kind, ''))}</figcaption></figure>")
+        figures.append(
+            f'<figure id="plot-{_e(kind)}"><img src="{uri}" alt="{_e(CAPTIONS.get(kind, kind))}">'
+            f"<figcaption>{_e(CAPTIONS.get(kind, ''))}</figcaption></figure>"
+        )
     definitions = "".join(f"<dt>{_e(label)}</dt><dd>{_e(note)}</dd>" for _, label, note in SUMMARY_ROWS)
     title = f"{facts.name}: baccarat backtest report"
     return f"""<!DOCTYPE html>

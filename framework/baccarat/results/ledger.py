@@ -39,8 +39,15 @@ def micros(values: np.ndarray) -> pl.Expr:
 def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
     """Return the ledger's columns and polars types, in order, for a table offering ``bets``."""
     columns: dict[str, pl.DataType] = {
-        "strategy": pl.String(), "session": pl.Int64(), "shoe": pl.Int64(), "hand": pl.Int32(), "round": pl.Int32(),
-        "outcome": OUTCOME, "stake": LEDGER_MONEY, "net": LEDGER_MONEY, "expected_net": pl.Float64(),
+        "strategy": pl.String(),
+        "session": pl.Int64(),
+        "shoe": pl.Int64(),
+        "hand": pl.Int32(),
+        "round": pl.Int32(),
+        "outcome": OUTCOME,
+        "stake": LEDGER_MONEY,
+        "net": LEDGER_MONEY,
+        "expected_net": pl.Float64(),
         "bankroll": LEDGER_MONEY,
         "capped": pl.Int32(),
     }
@@ -70,8 +77,9 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
     return total
 
 
-def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
-                 expected: Mapping[str, float] | None = None):  # -> pyarrow.Table
+def ledger_table(
+    label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float] | None = None
+):  # -> pyarrow.Table
     """Return one strategy's ledger as an Arrow table with the columns of the ``ledger`` contract.
 
     ``columns`` come from :func:`baccarat.engine.reference.run_strategy` (cents and micro-units).
@@ -93,8 +101,13 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
         "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
         "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT, LEDGER_DIGITS),
         "net": columnar.decimal_micros(columns["net"], 1, LEDGER_DIGITS),
-        "expected_net": (pa.array(columns["expected_net"]) if "expected_net" in columns
-                         else pa.array(expected_net(columns, bets, expected)) if expected is not None else pa.nulls(n, pa.float64())),
+        "expected_net": (
+            pa.array(columns["expected_net"])
+            if "expected_net" in columns
+            else pa.array(expected_net(columns, bets, expected))
+            if expected is not None
+            else pa.nulls(n, pa.float64())
+        ),
         "bankroll": columnar.decimal_micros(columns["bankroll"], 1, LEDGER_DIGITS),
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
@@ -104,14 +117,16 @@ def ledger_table(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str,
     return columnar.table(data, ledger_schema(bets))
 
 
-def ledger_frame(label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...],
-                 expected: Mapping[str, float] | None = None) -> pl.DataFrame:
+def ledger_frame(
+    label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float] | None = None
+) -> pl.DataFrame:
     """Return one strategy's ledger as a polars frame with the columns of the ``ledger`` contract (see :func:`ledger_table`)."""
     return pl.from_arrow(ledger_table(label, columns, bets, expected))
 
 
 READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
 """What reading a damaged Parquet file may raise (polars panics on some malformed files)."""
+
 
 def read_error_reason(exc: BaseException) -> str:
     """Say in one line why a Parquet file could not be read."""

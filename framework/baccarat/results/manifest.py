@@ -134,8 +134,9 @@ def rows_by_strategy(path: Path) -> dict[str, int]:
     return {str(name): int(n) for name, n in counts.iter_rows()}
 
 
-def record_files(folder: Path, manifest: dict[str, Any], data: Iterable[str],
-                 details: Mapping[str, Mapping[str, int]] | None = None) -> dict[str, Any]:
+def record_files(
+    folder: Path, manifest: dict[str, Any], data: Iterable[str], details: Mapping[str, Mapping[str, int]] | None = None
+) -> dict[str, Any]:
     """List every file now in ``folder`` under ``manifest["files"]`` and write the manifest; return it.
 
     Files named in ``data`` are of kind ``data``, the others ``results``.
@@ -144,8 +145,9 @@ def record_files(folder: Path, manifest: dict[str, Any], data: Iterable[str],
     """
     data, details = set(data), details or {}
     files, _ = folder_contents(folder)
-    manifest["files"] = {name: {"kind": DATA if name in data else RESULTS, **describe_file(folder / name, details.get(name))}
-                         for name in files}
+    manifest["files"] = {
+        name: {"kind": DATA if name in data else RESULTS, **describe_file(folder / name, details.get(name))} for name in files
+    }
     write_manifest(folder, manifest)
     return manifest
 
@@ -185,9 +187,11 @@ def listed_files(folder: Path, manifest: Mapping[str, Any]) -> dict[str, dict[st
     """Return the manifest's list of files; refuse a manifest that has none (older, or edited)."""
     files = manifest.get("files")
     if not isinstance(files, dict) or not all(isinstance(e, dict) for e in files.values()):
-        raise InputError("its manifest.json does not list the run's files (it was written by an older version of "
-                         "baccarat, or edited), so its results cannot be checked; run the experiment again",
-                         path=str(folder))
+        raise InputError(
+            "its manifest.json does not list the run's files (it was written by an older version of "
+            "baccarat, or edited), so its results cannot be checked; run the experiment again",
+            path=str(folder),
+        )
     return files
 
 
@@ -206,14 +210,19 @@ def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
             raise InputError(f"{name} is missing (the run wrote it); the folder is incomplete", path=str(folder))
         difference = file_difference(path, entry)
         if difference is not None:
-            raise InputError(f"{name} is not the file the run wrote: {difference}; the folder was changed after the run "
-                             "(run the experiment again)", path=str(folder))
+            raise InputError(
+                f"{name} is not the file the run wrote: {difference}; the folder was changed after the run (run the experiment again)",
+                path=str(folder),
+            )
     datasets = sorted({name.split("/")[0] for name, entry in listed.items() if entry.get("kind") == DATA and "/" in name})
     for dataset in datasets:
         extra = next((name for name in _dataset_entries(folder / dataset, dataset + "/") if name not in listed), None)
         if extra is not None:
-            raise InputError(f"{extra} is not a file the run wrote, and would be read as part of {dataset}; the folder "
-                             "was changed after the run (run the experiment again)", path=str(folder))
+            raise InputError(
+                f"{extra} is not a file the run wrote, and would be read as part of {dataset}; the folder "
+                "was changed after the run (run the experiment again)",
+                path=str(folder),
+            )
 
 
 def _dataset_entries(path: Path, prefix: str) -> list[str]:
@@ -279,8 +288,11 @@ def _parquet_difference(path: Path, entry: Mapping[str, Any]) -> str | None:
             return f"it cannot be read as Parquet ({read_error_reason(exc)})"
         for label, count in by_strategy.items():
             if found.get(label, 0) != count:
-                return (f"strategy {label!r} has {found.get(label, 0):,} rows where the run wrote {_count(count)}"
-                        if label in found else f"strategy {label!r} is missing ({_count(count)} rows in the run)")
+                return (
+                    f"strategy {label!r} has {found.get(label, 0):,} rows where the run wrote {_count(count)}"
+                    if label in found
+                    else f"strategy {label!r} is missing ({_count(count)} rows in the run)"
+                )
         extra = next((label for label in found if label not in by_strategy), None)
         if extra is not None:
             return f"it holds rows of strategy {extra!r}, which the run did not play"
@@ -303,17 +315,20 @@ def replaceable_problem(folder: Path) -> str | None:
     except InputError:
         listed = None
     if listed is None:
-        return ("holds a run whose manifest.json does not list its files (an older version of baccarat, or edited), "
-                "so replacing it could delete files of yours; empty it yourself or choose another --out")
+        return (
+            "holds a run whose manifest.json does not list its files (an older version of baccarat, or edited), "
+            "so replacing it could delete files of yours; empty it yourself or choose another --out"
+        )
     files, others = folder_contents(folder)
     foreign = sorted(others + [name for name in files if name not in listed])
     if foreign:
-        return (f"holds a previous run and also {_some(foreign)}, which replacing the run would delete; "
-                "move them or choose another --out")
+        return f"holds a previous run and also {_some(foreign)}, which replacing the run would delete; move them or choose another --out"
     changed = [name for name in files if file_difference(folder / name, listed[name]) is not None]
     if changed:
-        return (f"holds a previous run whose {_some(changed)} changed after the run wrote {'it' if len(changed) == 1 else 'them'}, "
-                "which replacing the run would lose; move them or choose another --out")
+        return (
+            f"holds a previous run whose {_some(changed)} changed after the run wrote {'it' if len(changed) == 1 else 'them'}, "
+            "which replacing the run would lose; move them or choose another --out"
+        )
     return None
 
 
@@ -321,5 +336,17 @@ def _some(names: list[str]) -> str:
     return ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
 
 
-__all__ = ["MANIFEST_FILE", "check_data", "describe_file", "file_difference", "file_states", "folder_contents",
-           "read_manifest", "record_files", "refresh_results", "replaceable_problem", "unchanged", "write_manifest"]
+__all__ = [
+    "MANIFEST_FILE",
+    "check_data",
+    "describe_file",
+    "file_difference",
+    "file_states",
+    "folder_contents",
+    "read_manifest",
+    "record_files",
+    "refresh_results",
+    "replaceable_problem",
+    "unchanged",
+    "write_manifest",
+]

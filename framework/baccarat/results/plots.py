@@ -26,10 +26,26 @@ PLOT_FILES = {
 """File name of each plot in a run folder, by kind."""
 
 PALETTE: tuple[RGB, ...] = (
-    (31, 119, 180), (255, 127, 14), (44, 160, 44), (214, 39, 40), (148, 103, 189),
-    (140, 86, 75), (227, 119, 194), (127, 127, 127), (188, 189, 34), (23, 190, 207),
-    (174, 199, 232), (255, 187, 120), (152, 223, 138), (255, 152, 150), (197, 176, 213),
-    (196, 156, 148), (247, 182, 210), (199, 199, 199), (219, 219, 141), (158, 218, 229),
+    (31, 119, 180),
+    (255, 127, 14),
+    (44, 160, 44),
+    (214, 39, 40),
+    (148, 103, 189),
+    (140, 86, 75),
+    (227, 119, 194),
+    (127, 127, 127),
+    (188, 189, 34),
+    (23, 190, 207),
+    (174, 199, 232),
+    (255, 187, 120),
+    (152, 223, 138),
+    (255, 152, 150),
+    (197, 176, 213),
+    (196, 156, 148),
+    (247, 182, 210),
+    (199, 199, 199),
+    (219, 219, 141),
+    (158, 218, 229),
 )
 """Strategy colours in order: the ten of matplotlib's tab10, then the ten light partners of tab20."""
 
@@ -74,15 +90,35 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
             Band(x, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(), color, 0.15, "5-95% of sessions"),
             Band(x, band.get_column("p25").to_numpy(), band.get_column("p75").to_numpy(), color, 0.35, "25-75% of sessions"),
         ]
-        series += [Line(path.get_column("round").to_numpy(), path.get_column("bankroll").to_numpy(), SAMPLE_GREY, 0.7,
-                        alpha=0.7, label="sample sessions" if i == 0 else None) for i, path in enumerate(samples[name])]
-        series += [Line(x, band.get_column("p50").to_numpy(), color, 2.2, label="median"),
-                   RefLine(initial_bankroll, "y", REFERENCE_GREY, 0.9, "dashed", "initial bankroll"),
-                   RefLine(table_min, "y", RUIN_RED, 1.2, "dotted", "ruin (table minimum)")]
-        panels.append(Panel(tuple(series), title=name, xlabel="round of the session", ylabel="bankroll", y_money=True,
-                            legend="best" if k == 0 else None))
-    return Chart("Bankroll over the session (median and percentile bands across sessions)", tuple(panels),
-                 columns=cols, share_x=True, share_y=True, **_inches(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6))
+        series += [
+            Line(
+                path.get_column("round").to_numpy(),
+                path.get_column("bankroll").to_numpy(),
+                SAMPLE_GREY,
+                0.7,
+                alpha=0.7,
+                label="sample sessions" if i == 0 else None,
+            )
+            for i, path in enumerate(samples[name])
+        ]
+        series += [
+            Line(x, band.get_column("p50").to_numpy(), color, 2.2, label="median"),
+            RefLine(initial_bankroll, "y", REFERENCE_GREY, 0.9, "dashed", "initial bankroll"),
+            RefLine(table_min, "y", RUIN_RED, 1.2, "dotted", "ruin (table minimum)"),
+        ]
+        panels.append(
+            Panel(
+                tuple(series), title=name, xlabel="round of the session", ylabel="bankroll", y_money=True, legend="best" if k == 0 else None
+            )
+        )
+    return Chart(
+        "Bankroll over the session (median and percentile bands across sessions)",
+        tuple(panels),
+        columns=cols,
+        share_x=True,
+        share_y=True,
+        **_inches(5.5 * cols if cols > 1 else 9, 3.8 * rows + 0.6),
+    )
 
 
 def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Chart:
@@ -90,8 +126,9 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Ch
     strategies = _order(sessions)
     colors = strategy_colors(strategies)
     n = max(len(strategies), 1)
-    finals = {name: part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-              for name, part in strategy_rows(sessions, "final_bankroll")}  # no column of a Python string per session
+    finals = {
+        name: part.get_column("final_bankroll").cast(pl.Float64).to_numpy() for name, part in strategy_rows(sessions, "final_bankroll")
+    }  # no column of a Python string per session
     present = [values for values in finals.values() if len(values)]
     low, high = (min(float(v.min()) for v in present), max(float(v.max()) for v in present)) if present else (0.0, 1.0)
     low, high = min(low, initial_bankroll), max(high, initial_bankroll)
@@ -101,16 +138,27 @@ def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Ch
     panels = []
     for k, name in enumerate(strategies):
         values = finals[name]
-        series: list[Series] = [Stairs(bins, np.histogram(values, bins=bins)[0], colors[name], 0.85, "sessions"),
-                                RefLine(initial_bankroll, "x", REFERENCE_GREY, 1.0, "dashed", "initial bankroll")]
+        series: list[Series] = [
+            Stairs(bins, np.histogram(values, bins=bins)[0], colors[name], 0.85, "sessions"),
+            RefLine(initial_bankroll, "x", REFERENCE_GREY, 1.0, "dashed", "initial bankroll"),
+        ]
         if len(values):
             series.append(RefLine(float(np.median(values)), "x", (0, 0, 0), 1.5, label="median"))
         last = k == len(strategies) - 1
-        panels.append(Panel(tuple(series), title=name, title_align="left", title_size=10, ylabel="sessions",
-                            xlabel="final bankroll of the session" if last else "", x_tick_labels=last, x_money=True,
-                            legend="best" if k == 0 else None))
-    return Chart("Distribution of final bankrolls", tuple(panels), share_x=True,
-                 **_inches(10, max(1.3, min(2.4, 16 / n)) * n + 1.0))
+        panels.append(
+            Panel(
+                tuple(series),
+                title=name,
+                title_align="left",
+                title_size=10,
+                ylabel="sessions",
+                xlabel="final bankroll of the session" if last else "",
+                x_tick_labels=last,
+                x_money=True,
+                legend="best" if k == 0 else None,
+            )
+        )
+    return Chart("Distribution of final bankrolls", tuple(panels), share_x=True, **_inches(10, max(1.3, min(2.4, 16 / n)) * n + 1.0))
 
 
 def ruin_figure(ruin: pl.DataFrame) -> Chart:
@@ -120,13 +168,24 @@ def ruin_figure(ruin: pl.DataFrame) -> Chart:
     series = []
     for name in strategies:
         curve = ruin.filter(pl.col("strategy") == name)
-        series.append(Line(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(),
-                           colors[name], 2.0, label=name, step=True))
+        series.append(
+            Line(
+                curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), colors[name], 2.0, label=name, step=True
+            )
+        )
     top = 100 * float(ruin.get_column("ruined").max() or 0) if ruin.height else 0.0
-    panel = Panel(tuple(series), title="Probability of ruin by round", title_size=13, xlabel="round of the session",
-                  ylabel="sessions ruined so far (%)", x_limits=(0, None),
-                  y_limits=(-0.02 * max(top, 5), max(top, 5) * 1.06), legend="upper left" if strategies else None,
-                  legend_size=9, note="no session was ruined" if ruin.height and top == 0 else "")
+    panel = Panel(
+        tuple(series),
+        title="Probability of ruin by round",
+        title_size=13,
+        xlabel="round of the session",
+        ylabel="sessions ruined so far (%)",
+        x_limits=(0, None),
+        y_limits=(-0.02 * max(top, 5), max(top, 5) * 1.06),
+        legend="upper left" if strategies else None,
+        legend_size=9,
+        note="no session was ruined" if ruin.height and top == 0 else "",
+    )
     return Chart("", (panel,), **_inches(10, 5.5))
 
 
@@ -140,13 +199,24 @@ def comparison_figure(comparison: pl.DataFrame) -> Chart:
     for yi, row in zip(y, comparison.iter_rows(named=True), strict=True):
         mean, low, high = row["net_diff_mean"], row["net_diff_ci_low"], row["net_diff_ci_high"]
         if mean is not None:
-            series.append(ErrorPoint(float(mean), yi, None if low is None else float(low),
-                                     None if high is None else float(high), colors[row["strategy"]]))
+            series.append(
+                ErrorPoint(
+                    float(mean), yi, None if low is None else float(low), None if high is None else float(high), colors[row["strategy"]]
+                )
+            )
     series.append(RefLine(0.0, "x", REFERENCE_GREY, 1.0, "dashed", f"baseline: {baseline}"))
-    panel = Panel(tuple(series), title=f"Paired comparison with {baseline}", title_size=13,
-                  xlabel=f"net per session minus {baseline}'s (same rounds; 95% paired interval)", x_money=True,
-                  y_ticks=tuple(zip(y, names, strict=True)), y_limits=(-0.8, len(names) - 0.2), grid="x",
-                  legend="lower right", legend_size=9)
+    panel = Panel(
+        tuple(series),
+        title=f"Paired comparison with {baseline}",
+        title_size=13,
+        xlabel=f"net per session minus {baseline}'s (same rounds; 95% paired interval)",
+        x_money=True,
+        y_ticks=tuple(zip(y, names, strict=True)),
+        y_limits=(-0.8, len(names) - 0.2),
+        grid="x",
+        legend="lower right",
+        legend_size=9,
+    )
     return Chart("", (panel,), **_inches(10, 1.2 + 0.55 * max(len(names), 1) + 1.0))
 
 
@@ -164,23 +234,59 @@ def exact_figure(ruin: pl.DataFrame, bands: pl.DataFrame, exact: Sequence) -> Ch
         color = colors.get(result.strategy, UNKNOWN_GREY)
         curve = ruin.filter(pl.col("strategy") == result.strategy)
         if curve.height:
-            left.append(Line(curve.get_column("round").to_numpy(), 100 * curve.get_column("ruined").to_numpy(), color,
-                             2.0, alpha=0.6, label=f"{result.strategy} (simulated)", step=True))
-        left.append(Line(np.arange(len(result.ruin_curve)), 100 * np.asarray(result.ruin_curve), color, 1.5, "dashed",
-                         label=f"{result.strategy} (exact)", step=True))
+            left.append(
+                Line(
+                    curve.get_column("round").to_numpy(),
+                    100 * curve.get_column("ruined").to_numpy(),
+                    color,
+                    2.0,
+                    alpha=0.6,
+                    label=f"{result.strategy} (simulated)",
+                    step=True,
+                )
+            )
+        left.append(
+            Line(
+                np.arange(len(result.ruin_curve)),
+                100 * np.asarray(result.ruin_curve),
+                color,
+                1.5,
+                "dashed",
+                label=f"{result.strategy} (exact)",
+                step=True,
+            )
+        )
         band = bands.filter(pl.col("strategy") == result.strategy)
         if band.height:
             rounds = band.get_column("round").to_numpy()
-            right += [Band(rounds, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(), color, 0.12),
-                      Line(rounds, band.get_column("p50").to_numpy(), color, 2.0, alpha=0.6)]
+            right += [
+                Band(rounds, band.get_column("p5").to_numpy(), band.get_column("p95").to_numpy(), color, 0.12),
+                Line(rounds, band.get_column("p50").to_numpy(), color, 2.0, alpha=0.6),
+            ]
         rows = result.bands
-        right += [Line(rows[:, 0], rows[:, 3], color, 1.5, "dashed", label=result.strategy),
-                  Line(rows[:, 0], rows[:, 1], color, 1.0, "dotted"), Line(rows[:, 0], rows[:, 5], color, 1.0, "dotted")]
+        right += [
+            Line(rows[:, 0], rows[:, 3], color, 1.5, "dashed", label=result.strategy),
+            Line(rows[:, 0], rows[:, 1], color, 1.0, "dotted"),
+            Line(rows[:, 0], rows[:, 5], color, 1.0, "dotted"),
+        ]
     panels = (
-        Panel(tuple(left), title="Ruin by round: simulated (solid) and exact (dashed)", xlabel="round of the session",
-              ylabel="ruined so far (%)", x_limits=(0, None), legend="upper left" if exact else None),
-        Panel(tuple(right), title="Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)",
-              title_size=11, xlabel="round of the session", ylabel="bankroll", y_money=True, x_limits=(0, None)),
+        Panel(
+            tuple(left),
+            title="Ruin by round: simulated (solid) and exact (dashed)",
+            xlabel="round of the session",
+            ylabel="ruined so far (%)",
+            x_limits=(0, None),
+            legend="upper left" if exact else None,
+        ),
+        Panel(
+            tuple(right),
+            title="Bankroll: simulated median and 5-95% band;\nexact median (dashed), 5% and 95% (dotted)",
+            title_size=11,
+            xlabel="round of the session",
+            ylabel="bankroll",
+            y_money=True,
+            x_limits=(0, None),
+        ),
     )
     return Chart("", panels, columns=2, **_inches(13, 5.5))
 

@@ -100,8 +100,7 @@ class Analysis:
             return plots.comparison_figure(self.comparison)
         from baccarat.errors import InputError, did_you_mean
 
-        raise InputError(f"unknown plot {kind!r}{did_you_mean(kind, list(plots.PLOT_FILES))}; "
-                         f"plots are {', '.join(plots.PLOT_FILES)}")
+        raise InputError(f"unknown plot {kind!r}{did_you_mean(kind, list(plots.PLOT_FILES))}; plots are {', '.join(plots.PLOT_FILES)}")
 
     def figures(self) -> dict[str, Chart]:
         """Return every plot of the run by kind (no comparison plot when there is a single strategy)."""
@@ -110,10 +109,18 @@ class Analysis:
         return {kind: self.figure(kind) for kind in PLOT_FILES if kind != "comparison" or self.comparison.height}
 
 
-def analyse(ledger: stats.Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
-            baseline: str | None = None, samples: int = 5, sessions: pl.DataFrame | None = None,
-            bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
-            background: Executor | None = None, plots: bool = True, stops: pl.DataFrame | None = None) -> Analysis:
+def analyse(
+    ledger: stats.Ledger,
+    initial_bankroll: Decimal | int | str,
+    table_min: Decimal | int | str,
+    baseline: str | None = None,
+    samples: int = 5,
+    sessions: pl.DataFrame | None = None,
+    bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
+    background: Executor | None = None,
+    plots: bool = True,
+    stops: pl.DataFrame | None = None,
+) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
@@ -161,9 +168,16 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def write_results(out_dir: str | Path, ledger: stats.Ledger, facts: RunFacts, baseline: str | None = None,
-                  roads: Sequence[int] = (), exact: Callable[..., Any] | None = None, plots: bool = True,
-                  **precomputed: Any) -> Analysis:
+def write_results(
+    out_dir: str | Path,
+    ledger: stats.Ledger,
+    facts: RunFacts,
+    baseline: str | None = None,
+    roads: Sequence[int] = (),
+    exact: Callable[..., Any] | None = None,
+    plots: bool = True,
+    **precomputed: Any,
+) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
 
     Without ``plots``, only the tables are written (``--no-report``).
@@ -220,9 +234,24 @@ def write_results(out_dir: str | Path, ledger: stats.Ledger, facts: RunFacts, ba
     return analysis
 
 
-SESSION_FILE_COLUMNS = ("strategy", "session", "final_bankroll", "net", "wagered", "rounds", "rounds_dealt", "peak",
-                        "max_drawdown", "ruined", "rounds_to_ruin", "stopped_by", "expected_net", "longest_losing_streak", "max_stake",
-                        "capped_bets")
+SESSION_FILE_COLUMNS = (
+    "strategy",
+    "session",
+    "final_bankroll",
+    "net",
+    "wagered",
+    "rounds",
+    "rounds_dealt",
+    "peak",
+    "max_drawdown",
+    "ruined",
+    "rounds_to_ruin",
+    "stopped_by",
+    "expected_net",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+)
 """Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
 
@@ -257,5 +286,3 @@ def parquet_bytes(frame: pl.DataFrame) -> bytes:
     buffer = io.BytesIO()
     frame.write_parquet(buffer)
     return buffer.getvalue()
-
-

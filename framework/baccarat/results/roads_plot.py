@@ -30,8 +30,9 @@ MAX_WIDTH = 60.0
 """Inches: the widest scoreboard; beyond it the cells shrink."""
 
 
-def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None,
-               min_columns: int = 20) -> Image.Image:
+def draw_roads(
+    road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None, min_columns: int = 20
+) -> Image.Image:
     """Return every road of ``road`` drawn as a Pillow image.
 
     ``pairs``, when known, is ``(player_pair, banker_pair)``: one flag per
@@ -63,8 +64,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
             draw.ellipse(box, outline=colour, width=max(1, round(px(thick))))
 
     def slash(x: float, y: float, half: float, colour: str, thick: float) -> None:
-        draw.line([x - half * cell, y + half * cell, x + half * cell, y - half * cell], fill=colour,
-                  width=max(1, round(px(thick))))
+        draw.line([x - half * cell, y + half * cell, x + half * cell, y - half * cell], fill=colour, width=max(1, round(px(thick))))
 
     def pair_dots(x: float, y: float, hand: int) -> None:
         if pairs is None:
@@ -77,8 +77,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
 
     counts = {o: road.outcomes.count(o) for o in ("banker", "player", "tie")}
     header = f"{title}  " if title else ""
-    header += (f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; "
-               f"{len(road.big_road)} decided")
+    header += f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; {len(road.big_road)} decided"
     draw.text((margin, px(6)), one_line(header), font=font(10), fill="black", anchor="la")
     top = head
     marks = font(7)
@@ -98,8 +97,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
             x, y = centre(c.col, c.row)
             if name == "Bead plate":
                 ring(x, y, 0.42, SIDE_COLOUR[c.outcome])
-                draw.text((x, y), _LETTER[c.outcome], font=marks, fill="white", anchor="mm", stroke_width=1,
-                          stroke_fill="white")
+                draw.text((x, y), _LETTER[c.outcome], font=marks, fill="white", anchor="mm", stroke_width=1, stroke_fill="white")
                 pair_dots(x, y, c.hand)
             elif name == "Big road":
                 ring(x, y, 0.38, SIDE_COLOUR[c.mark], 1.8)
@@ -125,8 +123,7 @@ def draw_roads(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequen
     return image.reduce(SCALE) if SCALE > 1 else image
 
 
-def save_roads_png(road: Roads, path: str | Path, title: str = "",
-                   pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
+def save_roads_png(road: Roads, path: str | Path, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
     """Draw the roads of one shoe and write them to ``path`` as PNG; return the path."""
     path = Path(path)
     path.write_bytes(roads_png_bytes(road, title, pairs))
@@ -140,8 +137,9 @@ def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], S
     return encode_png(draw_roads(road, title, pairs))
 
 
-def load_shoe(source: str | Path, shoe: int, fmt: str | None = None,
-              rules: str = "punto-banco-8") -> tuple[list[str], tuple[list[bool], list[bool]] | None]:
+def load_shoe(
+    source: str | Path, shoe: int, fmt: str | None = None, rules: str = "punto-banco-8"
+) -> tuple[list[str], tuple[list[bool], list[bool]] | None]:
     """Return ``(outcomes, pairs)`` of shoe ``shoe`` from a run folder or a recorded shoe file.
 
     ``pairs`` is ``(player_pair, banker_pair)`` per round, or None when the
@@ -182,8 +180,13 @@ def run_shoe(path: str | Path, shoe: int) -> tuple[list[str], tuple[list[bool], 
     if not rounds_file.exists():
         raise InputError(f"{path} is not a run folder: it has no rounds.parquet")
     try:
-        frame = (pl.scan_parquet(rounds_file).filter(pl.col("shoe") == shoe).sort("hand")
-                 .select("outcome", "player_pair", "banker_pair").collect())
+        frame = (
+            pl.scan_parquet(rounds_file)
+            .filter(pl.col("shoe") == shoe)
+            .sort("hand")
+            .select("outcome", "player_pair", "banker_pair")
+            .collect()
+        )
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
         from baccarat.results.ledger import read_error_reason
 

@@ -28,9 +28,24 @@ from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.columnar import decimal_micros
 
-SESSION_COLUMNS = ("strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll",
-                   "peak", "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets",
-                   "stopped_by")
+SESSION_COLUMNS = (
+    "strategy",
+    "session",
+    "rounds_dealt",
+    "rounds",
+    "wagered",
+    "net",
+    "expected_net",
+    "final_bankroll",
+    "peak",
+    "ruined",
+    "rounds_to_ruin",
+    "max_drawdown",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "stopped_by",
+)
 """Columns of :func:`baccarat.results.stats.session_table`, in order."""
 
 SESSION_VALUES = 12
@@ -111,8 +126,14 @@ class SessionRows:
     """The strategy's stop rules (:func:`baccarat.plugin.compose.stop_rule_names`)."""
 
 
-def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | None, initial_micros: int,
-                  table_min_cents: int, stop_names: tuple[str, ...] = (), kernel: bool = True) -> SessionRows:
+def fold_sessions(
+    columns: Mapping[str, np.ndarray],
+    expected_net: np.ndarray | None,
+    initial_micros: int,
+    table_min_cents: int,
+    stop_names: tuple[str, ...] = (),
+    kernel: bool = True,
+) -> SessionRows:
     """Fold one strategy's ledger columns (sessions contiguous, rounds in order) into its session-table rows.
 
     The engines' ``stopped_by`` column (when present) names the stop rule by
@@ -128,9 +149,20 @@ def fold_sessions(columns: Mapping[str, np.ndarray], expected_net: np.ndarray | 
     expected = expected_net if expected_net is not None else np.zeros(n, dtype=np.float64)
     stopped_by = columns.get("stopped_by")
     fold = compiled(_fold) if kernel else _fold
-    fold(starts.astype(np.int64), lengths.astype(np.int64), columns["stake"], columns["net"], columns["bankroll"],
-         columns["capped"], np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by, expected,
-         initial_micros, table_min_cents * MICROS_PER_CENT, out, out_expected)
+    fold(
+        starts.astype(np.int64),
+        lengths.astype(np.int64),
+        columns["stake"],
+        columns["net"],
+        columns["bankroll"],
+        columns["capped"],
+        np.zeros(n, dtype=np.int64) if stopped_by is None else stopped_by,
+        expected,
+        initial_micros,
+        table_min_cents * MICROS_PER_CENT,
+        out,
+        out_expected,
+    )
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
 
 
@@ -154,8 +186,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
             "rounds": values[:, 1],
             "wagered": pl.from_arrow(decimal_micros(values[:, 2])),
             "net": pl.from_arrow(decimal_micros(values[:, 3])),
-            "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected
-                             else pl.Series([None] * len(session), dtype=pl.Float64)),
+            "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected else pl.Series([None] * len(session), dtype=pl.Float64)),
             "final_bankroll": pl.from_arrow(decimal_micros(values[:, 4])),
             "peak": pl.from_arrow(decimal_micros(values[:, 10])),
             "ruined": ruin >= 0,
@@ -198,8 +229,9 @@ READ_ROWS = 1 << 20
 """Bankroll values read from a spool at once by :func:`bankroll_bands`."""
 
 
-def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str,
-                   points: int | None = None, cells: int | None = None) -> pl.DataFrame:
+def bankroll_bands(
+    spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int | None = None, cells: int | None = None
+) -> pl.DataFrame:
     """Return :func:`baccarat.results.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
 
     Sessions must be those the spool holds, in the same order (every round of
@@ -222,8 +254,9 @@ def bankroll_bands(spool: BankrollSpool, sessions: pl.DataFrame, initial_bankrol
     return pl.concat(frames)
 
 
-def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int,
-                    cells: int, names: list[str]) -> pl.DataFrame:
+def _strategy_bands(
+    spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int, cells: int, names: list[str]
+) -> pl.DataFrame:
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
     from baccarat.results import curves
 
@@ -235,18 +268,20 @@ def _strategy_bands(spool: BankrollSpool, k: int, label: str, group: pl.DataFram
     reads = _read_groups(first, last)
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
-        part = grid[start:start + chunk]
+        part = grid[start : start + chunk]
         matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
         for lo, hi in reads:
-            values = np.fromfile(spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]),
-                                 offset=int(first[lo]) * 8)
+            values = np.fromfile(
+                spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]), offset=int(first[lo]) * 8
+            )
             _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix[:, lo:hi])
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
     table = np.asarray(rows)
-    return pl.DataFrame({"strategy": [label] * len(table), "round": np.concatenate([[0], grid]),
-                         **{n: table[:, i] for i, n in enumerate(names)}})
+    return pl.DataFrame(
+        {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+    )
 
 
 def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
@@ -273,8 +308,7 @@ def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.
     return result
 
 
-def _fill_bands(values: np.ndarray, first: np.ndarray, length: np.ndarray, final: np.ndarray, rounds: np.ndarray,
-                out: np.ndarray) -> None:
+def _fill_bands(values: np.ndarray, first: np.ndarray, length: np.ndarray, final: np.ndarray, rounds: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` (a row per round of ``rounds``, a column per session) with each session's bankroll in units.
 
     A session's bankroll after round ``r`` is ``values[first + r - 1]``

@@ -67,15 +67,19 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         pl.max_horizontal(pl.col("bankroll").max(), money(initial)).alias("peak"),
         ruin_round.alias("rounds_to_ruin"),
         (peak - by_round).max().alias("max_drawdown"),
-        runs.struct.field("len").filter(runs.struct.field("value")).max().fill_null(0).cast(pl.Int64)
-        .alias("longest_losing_streak"),
+        runs.struct.field("len").filter(runs.struct.field("value")).max().fill_null(0).cast(pl.Int64).alias("longest_losing_streak"),
         pl.col("stake").max().alias("max_stake"),
         pl.col("capped").sum().cast(pl.Int64).alias("capped_bets"),
     ]
 
 
-def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str,
-                  batch_rows: int = BATCH_ROWS, stops: pl.DataFrame | None = None) -> pl.DataFrame:
+def session_table(
+    ledger: Ledger,
+    initial_bankroll: Decimal | int | str,
+    table_min: Decimal | int | str,
+    batch_rows: int = BATCH_ROWS,
+    stops: pl.DataFrame | None = None,
+) -> pl.DataFrame:
     """Fold the ledger into one row per strategy and session, sorted by strategy order then session.
 
     Columns: ``strategy``, ``session``, ``rounds_dealt`` (ledger rows),
@@ -116,12 +120,31 @@ def session_table(ledger: Ledger, initial_bankroll: Decimal | int | str, table_m
     if stops is None:
         table = table.with_columns(pl.lit(None, dtype=pl.String).alias("stopped_by"))
     else:
-        table = table.join(stops.select("strategy", "session", pl.col("stopped_by").cast(pl.String)),
-                           on=["strategy", "session"], how="left", maintain_order="left")
+        table = table.join(
+            stops.select("strategy", "session", pl.col("stopped_by").cast(pl.String)),
+            on=["strategy", "session"],
+            how="left",
+            maintain_order="left",
+        )
     money_columns = [pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")]
     return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(
-        "strategy", "session", "rounds_dealt", "rounds", "wagered", "net", "expected_net", "final_bankroll", "peak",
-        "ruined", "rounds_to_ruin", "max_drawdown", "longest_losing_streak", "max_stake", "capped_bets", "stopped_by")
+        "strategy",
+        "session",
+        "rounds_dealt",
+        "rounds",
+        "wagered",
+        "net",
+        "expected_net",
+        "final_bankroll",
+        "peak",
+        "ruined",
+        "rounds_to_ruin",
+        "max_drawdown",
+        "longest_losing_streak",
+        "max_stake",
+        "capped_bets",
+        "stopped_by",
+    )
 
 
 def stopped_sessions(sessions: pl.DataFrame) -> pl.DataFrame:
@@ -154,17 +177,38 @@ def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.
     centre = (share + z2 / (2 * total)) / (1 + z2 / total)
     half = z / (1 + z2 / total) * (share * (1 - share) / total + z2 / (4 * total * total)).sqrt()
     ok = n > 0
-    return (pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
-            pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))))
+    return (
+        pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
+        pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))),
+    )
 
 
 SUMMARY_COLUMNS = (
-    "strategy", "sessions", "rounds", "wagered", "net", "final_bankroll_mean", "final_bankroll_median",
-    "edge", "edge_ci_low", "edge_ci_high", "expected_net", "expected_edge", "risk_of_ruin",
-    "risk_of_ruin_ci_low", "risk_of_ruin_ci_high",
-    "rounds_to_ruin_mean", "rounds_to_ruin_median", "max_drawdown", "max_drawdown_mean",
-    "longest_losing_streak", "max_stake", "capped_bets", "sessions_in_profit",
-    "sessions_in_profit_ci_low", "sessions_in_profit_ci_high",
+    "strategy",
+    "sessions",
+    "rounds",
+    "wagered",
+    "net",
+    "final_bankroll_mean",
+    "final_bankroll_median",
+    "edge",
+    "edge_ci_low",
+    "edge_ci_high",
+    "expected_net",
+    "expected_edge",
+    "risk_of_ruin",
+    "risk_of_ruin_ci_low",
+    "risk_of_ruin_ci_high",
+    "rounds_to_ruin_mean",
+    "rounds_to_ruin_median",
+    "max_drawdown",
+    "max_drawdown_mean",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "sessions_in_profit",
+    "sessions_in_profit_ci_low",
+    "sessions_in_profit_ci_high",
 )
 """Columns of ``summary.csv``, in order."""
 
@@ -185,32 +229,35 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     expected = pl.when(pl.col("expected_net").is_not_null().any()).then(pl.col("expected_net").sum())
     ruin_low, ruin_high = wilson_interval(pl.col("ruined").sum(), pl.len())
     profit_low, profit_high = wilson_interval((pl.col("net") > 0).sum(), pl.len())
-    summary = by_strategy(sessions, [
-        pl.len().cast(pl.Int64).alias("sessions"),
-        pl.col("rounds").sum(),
-        pl.col("wagered").sum(),
-        pl.col("net").sum(),
-        as_float("final_bankroll").mean().alias("final_bankroll_mean"),
-        as_float("final_bankroll").median().alias("final_bankroll_median"),
-        edge.alias("edge"),
-        (edge - Z95 * se).alias("edge_ci_low"),
-        (edge + Z95 * se).alias("edge_ci_high"),
-        expected.alias("expected_net"),
-        pl.when(wagered.sum() > 0).then(-expected / wagered.sum()).alias("expected_edge"),
-        pl.col("ruined").mean().alias("risk_of_ruin"),
-        ruin_low.alias("risk_of_ruin_ci_low"),
-        ruin_high.alias("risk_of_ruin_ci_high"),
-        ruin_rounds.mean().alias("rounds_to_ruin_mean"),
-        ruin_rounds.median().alias("rounds_to_ruin_median"),
-        pl.col("max_drawdown").max(),
-        as_float("max_drawdown").mean().alias("max_drawdown_mean"),
-        pl.col("longest_losing_streak").max(),
-        pl.col("max_stake").max(),
-        pl.col("capped_bets").sum(),
-        (pl.col("net") > 0).mean().alias("sessions_in_profit"),
-        profit_low.alias("sessions_in_profit_ci_low"),
-        profit_high.alias("sessions_in_profit_ci_high"),
-    ])
+    summary = by_strategy(
+        sessions,
+        [
+            pl.len().cast(pl.Int64).alias("sessions"),
+            pl.col("rounds").sum(),
+            pl.col("wagered").sum(),
+            pl.col("net").sum(),
+            as_float("final_bankroll").mean().alias("final_bankroll_mean"),
+            as_float("final_bankroll").median().alias("final_bankroll_median"),
+            edge.alias("edge"),
+            (edge - Z95 * se).alias("edge_ci_low"),
+            (edge + Z95 * se).alias("edge_ci_high"),
+            expected.alias("expected_net"),
+            pl.when(wagered.sum() > 0).then(-expected / wagered.sum()).alias("expected_edge"),
+            pl.col("ruined").mean().alias("risk_of_ruin"),
+            ruin_low.alias("risk_of_ruin_ci_low"),
+            ruin_high.alias("risk_of_ruin_ci_high"),
+            ruin_rounds.mean().alias("rounds_to_ruin_mean"),
+            ruin_rounds.median().alias("rounds_to_ruin_median"),
+            pl.col("max_drawdown").max(),
+            as_float("max_drawdown").mean().alias("max_drawdown_mean"),
+            pl.col("longest_losing_streak").max(),
+            pl.col("max_stake").max(),
+            pl.col("capped_bets").sum(),
+            (pl.col("net") > 0).mean().alias("sessions_in_profit"),
+            profit_low.alias("sessions_in_profit_ci_low"),
+            profit_high.alias("sessions_in_profit_ci_high"),
+        ],
+    )
     return summary.select(SUMMARY_COLUMNS)
 
 
@@ -230,9 +277,12 @@ def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.
         yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect()
 
 
-def by_strategy(frame: pl.DataFrame, aggregations: list[pl.Expr],
-                join: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
-                strategies: Sequence[str] | None = None) -> pl.DataFrame:
+def by_strategy(
+    frame: pl.DataFrame,
+    aggregations: list[pl.Expr],
+    join: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    strategies: Sequence[str] | None = None,
+) -> pl.DataFrame:
     """Return one row of ``aggregations`` per strategy, in the order of ``frame`` (as ``group_by(...).agg`` would).
 
     Strategies are taken one at a time (``join`` applied to each one's rows

@@ -19,8 +19,9 @@ import pyarrow.parquet as pq
 
 from baccarat.table.cards import card_label
 
-_LABELS = pa.array([card_label(code) if code % 16 and code % 16 <= 13 and code // 16 <= 4 else "" for code in range(128)],
-                   type=pa.large_string())
+_LABELS = pa.array(
+    [card_label(code) if code % 16 and code % 16 <= 13 and code // 16 <= 4 else "" for code in range(128)], type=pa.large_string()
+)
 """Every card code's label (``AS``, ``10H``; a rank-only card ``A``), by code."""
 
 
@@ -81,8 +82,9 @@ def _leaf_path(field: pa.Field) -> str:
     return field.name
 
 
-def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = (), plain: Sequence[str] = (),
-                   required: Sequence[str] = ()) -> bytes:
+def encode_parquet(
+    tables: Sequence[pa.Table], statistics: Sequence[str] = (), plain: Sequence[str] = (), required: Sequence[str] = ()
+) -> bytes:
     """Encode tables of one schema as one Parquet file in memory, one row group per table.
 
     ``statistics`` names the columns that get min/max statistics; ``plain`` those encoded without a dictionary;
@@ -94,12 +96,12 @@ def encode_parquet(tables: Sequence[pa.Table], statistics: Sequence[str] = (), p
     buffer = io.BytesIO()
     schema = tables[0].schema
     if required:
-        schema = pa.schema([field.with_nullable(False) if field.name in required else field for field in schema],
-                           metadata=schema.metadata)
+        schema = pa.schema([field.with_nullable(False) if field.name in required else field for field in schema], metadata=schema.metadata)
         tables = [pa.Table.from_arrays(part.columns, schema=schema) for part in tables]
     dictionary = [_leaf_path(field) for field in schema if field.name not in plain]
-    with pq.ParquetWriter(buffer, schema, write_statistics=list(statistics) or False,
-                          use_dictionary=dictionary, **PARQUET_OPTIONS) as writer:
+    with pq.ParquetWriter(
+        buffer, schema, write_statistics=list(statistics) or False, use_dictionary=dictionary, **PARQUET_OPTIONS
+    ) as writer:
         for part in tables:
             if part.num_rows:
                 writer.write_table(part, row_group_size=max(part.num_rows, 1))

@@ -223,9 +223,26 @@ def _shuffle_shoes(template, run_words, first_shoe, count, out):
 
 
 @njit(cache=True, nogil=True)
-def _deal_shoes(shoes, shoe_ids, burn, cut_card, reshuffle, value, burn_count, banker_draws,
-                shoe_col, hand_col, outcome, player_cards, banker_cards, player_total, banker_total,
-                natural, player_pair, banker_pair):
+def _deal_shoes(
+    shoes,
+    shoe_ids,
+    burn,
+    cut_card,
+    reshuffle,
+    value,
+    burn_count,
+    banker_draws,
+    shoe_col,
+    hand_col,
+    outcome,
+    player_cards,
+    banker_cards,
+    player_total,
+    banker_total,
+    natural,
+    player_pair,
+    banker_pair,
+):
     """Play every round of every shoe (rows of ``shoes``) into the output columns; return the row count."""
     n_cards = shoes.shape[1]
     cut_position = n_cards - cut_card
@@ -345,9 +362,17 @@ def deal_shoes(shoes: np.ndarray, shoe_ids: np.ndarray, rules: Rules) -> RoundTa
         "player_pair": np.empty(n, dtype=np.bool_),
         "banker_pair": np.empty(n, dtype=np.bool_),
     }
-    rows = _deal_shoes(np.ascontiguousarray(shoes, dtype=np.int8), np.asarray(shoe_ids, dtype=np.int64),
-                       rules.burn, rules.cut_card, rules.reshuffle_every_round, _VALUE, _BURN, _BANKER_DRAWS,
-                       *columns.values())
+    rows = _deal_shoes(
+        np.ascontiguousarray(shoes, dtype=np.int8),
+        np.asarray(shoe_ids, dtype=np.int64),
+        rules.burn,
+        rules.cut_card,
+        rules.reshuffle_every_round,
+        _VALUE,
+        _BURN,
+        _BANKER_DRAWS,
+        *columns.values(),
+    )
     table = RoundTable(**{name: column[:rows] for name, column in columns.items()})
     if rules.burn and not rules.reshuffle_every_round:  # the turned card starts the burn, as in baccarat.shoes.seeded
         index = np.cumsum(np.r_[True, table.shoe[1:] != table.shoe[:-1]]) - 1  # row -> shoe (every shoe has a round)

@@ -152,13 +152,17 @@ class RoundTable:
         from baccarat.shoes import columnar
 
         n = len(self)
-        columns = {"shoe": pa.array(self.shoe), "hand": pa.array(self.hand),
-                   "outcome": columnar.enum_array(self.outcome, OUTCOMES)}
+        columns = {"shoe": pa.array(self.shoe), "hand": pa.array(self.hand), "outcome": columnar.enum_array(self.outcome, OUTCOMES)}
         if self.has_cards:
-            columns.update(player_cards=columnar.card_lists(self.player_cards), banker_cards=columnar.card_lists(self.banker_cards),
-                           player_total=pa.array(self.player_total), banker_total=pa.array(self.banker_total),
-                           natural=pa.array(self.natural), player_pair=pa.array(self.player_pair),
-                           banker_pair=pa.array(self.banker_pair))
+            columns.update(
+                player_cards=columnar.card_lists(self.player_cards),
+                banker_cards=columnar.card_lists(self.banker_cards),
+                player_total=pa.array(self.player_total),
+                banker_total=pa.array(self.banker_total),
+                natural=pa.array(self.natural),
+                player_pair=pa.array(self.player_pair),
+                banker_pair=pa.array(self.banker_pair),
+            )
         schema = rounds_schema()
         return columnar.table({name: columns.get(name, pa.nulls(n, schema.field(name).type)) for name in schema.names}, schema)
 
@@ -194,6 +198,17 @@ def rounds_schema():  # -> pyarrow.Schema
     from baccarat.shoes.columnar import arrow_schema
 
     cards = pl.List(pl.String)
-    return arrow_schema({"shoe": pl.Int64, "hand": pl.Int32, "player_cards": cards, "banker_cards": cards,
-                         "player_total": pl.Int8, "banker_total": pl.Int8, "outcome": pl.Enum(OUTCOMES),
-                         "natural": pl.Boolean, "player_pair": pl.Boolean, "banker_pair": pl.Boolean})
+    return arrow_schema(
+        {
+            "shoe": pl.Int64,
+            "hand": pl.Int32,
+            "player_cards": cards,
+            "banker_cards": cards,
+            "player_total": pl.Int8,
+            "banker_total": pl.Int8,
+            "outcome": pl.Enum(OUTCOMES),
+            "natural": pl.Boolean,
+            "player_pair": pl.Boolean,
+            "banker_pair": pl.Boolean,
+        }
+    )

@@ -82,8 +82,9 @@ class RoundFacts:
                 raise AttributeError(f"the fact {name!r} needs {need!r} among the bet's needs")
             if name in WINNER_FACTS:
                 raise AttributeError(f"the fact {name!r} is not known to a bet that reads ranks or suits")
-            raise AttributeError(f"a round has no fact {name!r}; facts are "
-                                 f"{', '.join(WINNER_FACTS + tuple(n for names in FACTS.values() for n in names))}")
+            raise AttributeError(
+                f"a round has no fact {name!r}; facts are {', '.join(WINNER_FACTS + tuple(n for names in FACTS.values() for n in names))}"
+            )
         return self._facts[name]
 
 
@@ -196,6 +197,7 @@ def net_column(bet: str) -> str:
 
 # --- the registry -------------------------------------------------------------------------
 
+
 @dataclasses.dataclass(frozen=True)
 class RegisteredBet:
     """A bet and who registered it (``origin`` is ``built-in`` or a plugin's description)."""
@@ -277,16 +279,20 @@ def check_definition(bet: Any) -> BetDefinition:
         if not isinstance(line, str) or not line or set(line) - LINE_NAME_CHARS:
             raise ValueError(f"bet {bet.name!r}: a pay line's name must be lower-case letters, digits and _, not {line!r}")
         if not isinstance(pays, Fraction) or not 0 < pays <= MAX_PAYS or (pays * 10_000).denominator != 1:
-            raise ValueError(f"bet {bet.name!r}: line {line!r} must pay a Fraction above 0 and at most "
-                             f"{int(MAX_PAYS)}:1 in whole basis points, not {pays!r}")
+            raise ValueError(
+                f"bet {bet.name!r}: line {line!r} must pay a Fraction above 0 and at most "
+                f"{int(MAX_PAYS)}:1 in whole basis points, not {pays!r}"
+            )
     if not bet.main:
         needs = bet.needs_under(_any_rules()) if callable(bet.needs) else frozenset(bet.needs)
         unknown = needs - set(FACTS)
         if unknown:
             raise ValueError(f"bet {bet.name!r} needs {sorted(unknown)[0]!r}; needs are {', '.join(FACTS)}")
         if needs & CARD_NEEDS and needs & END_NEEDS:
-            raise ValueError(f"bet {bet.name!r} reads both the end of the round ({', '.join(sorted(needs & END_NEEDS))}) "
-                             f"and the first two cards ({', '.join(sorted(needs & CARD_NEEDS))}); a bet reads one or the other")
+            raise ValueError(
+                f"bet {bet.name!r} reads both the end of the round ({', '.join(sorted(needs & END_NEEDS))}) "
+                f"and the first two cards ({', '.join(sorted(needs & CARD_NEEDS))}); a bet reads one or the other"
+            )
     return bet
 
 

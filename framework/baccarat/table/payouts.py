@@ -73,7 +73,6 @@ def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], siz
     return multipliers(bet_definition, RoundFacts(rules, facts, allowed), pay_table_bp(rules, bet), size)
 
 
-def offered_multipliers(rules: Rules, bets: tuple[str, ...], facts: Mapping[str, np.ndarray],
-                        size: int) -> dict[str, np.ndarray]:
+def offered_multipliers(rules: Rules, bets: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
     """Return the multipliers of each of ``bets`` (offered by ``rules``) on rounds described by ``facts``."""
     return {bet: bet_multipliers(rules, bet, facts, size) for bet in bets}

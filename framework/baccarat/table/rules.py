@@ -44,8 +44,9 @@ def _term(text: str, what: str, value: Any) -> Fraction:
     if number.is_nan():
         raise ValueError(text)
     if number.is_infinite() or abs(number) > MAX_RATIO_TERM or (number != 0 and number.adjusted() < -MAX_DIGITS):
-        raise RulesError(f"{what} must be a number of sensible size (at most {MAX_RATIO_TERM:,}, "
-                         f"at least 1e-{MAX_DIGITS} when not 0), not {value!r}")
+        raise RulesError(
+            f"{what} must be a number of sensible size (at most {MAX_RATIO_TERM:,}, at least 1e-{MAX_DIGITS} when not 0), not {value!r}"
+        )
     return Fraction(number)
 
 
@@ -147,8 +148,9 @@ class Rules:
             return v
 
         out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
-        out["side_bets"] = {k: {line: plain(p) for line, p in v.items()} if isinstance(v, Mapping) else plain(v)
-                            for k, v in self.side_bets.items()}
+        out["side_bets"] = {
+            k: {line: plain(p) for line, p in v.items()} if isinstance(v, Mapping) else plain(v) for k, v in self.side_bets.items()
+        }
         return {k: plain(v) for k, v in out.items()}
 
 
@@ -162,16 +164,19 @@ def _side_bet_pays(bet: str, pays: Any) -> Fraction | dict[str, Fraction]:
     if isinstance(pays, Mapping):
         for line in pays:
             if line not in definition.pays:
-                raise RulesError(f"side_bets.{bet}: unknown pay line {line!r}{did_you_mean(str(line), definition.pays)}; "
-                                 f"its lines are {', '.join(definition.pays)}")
-        table = {line: _payout(Fraction(pays.get(line, standard)), f"side_bets.{bet}.{line}")
-                 for line, standard in definition.pays.items()}
+                raise RulesError(
+                    f"side_bets.{bet}: unknown pay line {line!r}{did_you_mean(str(line), definition.pays)}; "
+                    f"its lines are {', '.join(definition.pays)}"
+                )
+        table = {line: _payout(Fraction(pays.get(line, standard)), f"side_bets.{bet}.{line}") for line, standard in definition.pays.items()}
         return table if not definition.single_line else next(iter(table.values()))
     if not definition.single_line:
         line, standard = next(iter(definition.pays.items()))
         shown = int(standard) if standard.denominator == 1 else float(standard)
-        raise RulesError(f"side_bets.{bet} has several pay lines ({', '.join(definition.pays)}): give them as a mapping "
-                         f"such as {{{line}: {shown}}}, or {STANDARD!r} for the standard table")
+        raise RulesError(
+            f"side_bets.{bet} has several pay lines ({', '.join(definition.pays)}): give them as a mapping "
+            f"such as {{{line}: {shown}}}, or {STANDARD!r} for the standard table"
+        )
     return _payout(pays, f"side_bets.{bet}")
 
 

@@ -65,6 +65,5 @@ def cards_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules, warni
             raise ShoeError(message, path=path, line=line, column=_card_column(text, index))
         rounds, trailing = play_recorded_shoe(cards)
         if trailing:
-            warnings.add(f"{path}:{line}: shoe {shoe_id} ends with {trailing} card(s) that cannot complete a round; "
-                         "they are not used")
+            warnings.add(f"{path}:{line}: shoe {shoe_id} ends with {trailing} card(s) that cannot complete a round; they are not used")
         yield shoe_id, rounds

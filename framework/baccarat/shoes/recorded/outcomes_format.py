@@ -18,9 +18,7 @@ from baccarat.shoes.rounds import OUTCOME_CODE
 from baccarat.table.rules import Rules
 
 OUTCOME_LETTERS: dict[str, int] = {
-    letter: OUTCOME_CODE[name]
-    for name, upper in (("banker", "B"), ("player", "P"), ("tie", "T"))
-    for letter in (upper, upper.lower())
+    letter: OUTCOME_CODE[name] for name, upper in (("banker", "B"), ("player", "P"), ("tie", "T")) for letter in (upper, upper.lower())
 }
 """Outcome letter (any case) -> outcome code."""
 
@@ -36,8 +34,12 @@ def parse_outcomes_line(text: str, path: str, line: int) -> list[int]:
         if code is not None:
             codes.append(code)
         elif char not in _SEPARATORS:
-            raise ShoeError(f"invalid outcome {char!r}; expected B, P or T (any case), separated by spaces, commas or nothing",
-                            path=path, line=line, column=index + 1)
+            raise ShoeError(
+                f"invalid outcome {char!r}; expected B, P or T (any case), separated by spaces, commas or nothing",
+                path=path,
+                line=line,
+                column=index + 1,
+            )
     return codes
 
 
@@ -62,7 +64,11 @@ def outcomes_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) ->
         shoe_id += 1
         if len(codes) > limit:
             decks = "1 deck" if rules.decks == 1 else f"{rules.decks} decks"
-            raise ShoeError(f"shoe {shoe_id} records {len(codes)} rounds, more than the {limit} that {decks} can deal "
-                            "(a round takes at least four cards)", path=path, line=line,
-                            column=_column_of_round(text, limit + 1))
+            raise ShoeError(
+                f"shoe {shoe_id} records {len(codes)} rounds, more than the {limit} that {decks} can deal "
+                "(a round takes at least four cards)",
+                path=path,
+                line=line,
+                column=_column_of_round(text, limit + 1),
+            )
         yield shoe_id, codes

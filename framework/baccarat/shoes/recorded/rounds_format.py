@@ -53,8 +53,9 @@ def split_csv_line(text: str, path: str, line: int) -> list[tuple[str, int]]:
                 break
             fields.append(("".join(chunks), start + 2))
             if position < length and text[position] != ",":
-                raise ShoeError(f"unexpected {text[position]!r} after a quoted field; expected a comma",
-                                path=path, line=line, column=position + 1)
+                raise ShoeError(
+                    f"unexpected {text[position]!r} after a quoted field; expected a comma", path=path, line=line, column=position + 1
+                )
         else:
             comma = text.find(",", position)
             stop = length if comma < 0 else comma
@@ -80,8 +81,12 @@ def _header(fields: list[tuple[str, int]], path: str, line: int) -> dict[str, in
         if name not in index:
             close = [i for i, n in enumerate(names) if n not in COLUMNS and did_you_mean(n, [name])]
             hint = f" (is {names[close[0]]!r} meant to be {name!r}?)" if close else ""
-            raise ShoeError(f"the header has no column {name!r}{hint}; the first line of a rounds file names the columns "
-                            f"{', '.join(COLUMNS)}", path=path, line=line, column=fields[close[0]][1] if close else None)
+            raise ShoeError(
+                f"the header has no column {name!r}{hint}; the first line of a rounds file names the columns {', '.join(COLUMNS)}",
+                path=path,
+                line=line,
+                column=fields[close[0]][1] if close else None,
+            )
     return index
 
 
@@ -190,8 +195,12 @@ def rounds_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) -> I
             row_shoe = _shoe_id(shoe_text, shoe_column, path, line)
             if row_shoe != shoe_id:
                 if row_shoe in seen:
-                    raise ShoeError(f"shoe {row_shoe} appears again after shoe {shoe_id}; the rows of a shoe must be together",
-                                    path=path, line=line, column=shoe_column)
+                    raise ShoeError(
+                        f"shoe {row_shoe} appears again after shoe {shoe_id}; the rows of a shoe must be together",
+                        path=path,
+                        line=line,
+                        column=shoe_column,
+                    )
                 if rounds:
                     yield shoe_id, rounds
                 seen.add(row_shoe)
@@ -203,13 +212,18 @@ def rounds_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) -> I
             message = counter.add(card, shoe_id)
             if message is not None:
                 field, column = fields[player_at] if index < len(player) else fields[banker_at]
-                raise ShoeError(message, path=path, line=line,
-                                column=_card_column(field, column, index if index < len(player) else index - len(player)))
+                raise ShoeError(
+                    message, path=path, line=line, column=_card_column(field, column, index if index < len(player) else index - len(player))
+                )
         rnd = played_as_recorded(player, banker)
         if rnd is None:
             hand, rule = broken_rule(player, banker)
-            raise ShoeError(f"shoe {shoe_id}, round {len(rounds) + 1}: {rule}", path=path, line=line,
-                            column=fields[player_at if hand == "player" else banker_at][1])
+            raise ShoeError(
+                f"shoe {shoe_id}, round {len(rounds) + 1}: {rule}",
+                path=path,
+                line=line,
+                column=fields[player_at if hand == "player" else banker_at][1],
+            )
         rounds.append(rnd)
     if rounds:
         yield shoe_id, rounds

@@ -61,14 +61,22 @@ def decode_line(raw: bytes, path: str, line: int) -> str:
     if len(raw.translate(None, _CONTROL)) != len(raw):
         offset = next(i for i, b in enumerate(raw) if b in _CONTROL)
         column = len(raw[:offset].decode("utf-8", errors="replace")) + 1
-        raise ShoeError(f"not a text file: it holds the control byte 0x{raw[offset]:02x}; a shoe file is UTF-8 text",
-                        path=path, line=line, column=column)
+        raise ShoeError(
+            f"not a text file: it holds the control byte 0x{raw[offset]:02x}; a shoe file is UTF-8 text",
+            path=path,
+            line=line,
+            column=column,
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         column = len(raw[: exc.start].decode("utf-8", errors="replace")) + 1
-        raise ShoeError(f"not UTF-8 text: the byte 0x{raw[exc.start]:02x} cannot be read; a shoe file is UTF-8 text",
-                        path=path, line=line, column=column) from None
+        raise ShoeError(
+            f"not UTF-8 text: the byte 0x{raw[exc.start]:02x} cannot be read; a shoe file is UTF-8 text",
+            path=path,
+            line=line,
+            column=column,
+        ) from None
     if line == 1 and text.startswith("\ufeff"):
         text = text[1:]
     return text.rstrip("\r\n")

@@ -27,10 +27,12 @@ RANK_TOKENS: dict[str, int] = {v: rank for label, rank in RANK_BY_TOKEN.items() 
 
 CARD_CODES: dict[str, int] = {
     **RANK_TOKENS,
-    **{rank_token + suit_token: make_card(rank, suit + 1)
-       for rank_token, rank in RANK_TOKENS.items()
-       for suit, letter in enumerate(SUITS)
-       for suit_token in _case_variants(letter)},
+    **{
+        rank_token + suit_token: make_card(rank, suit + 1)
+        for rank_token, rank in RANK_TOKENS.items()
+        for suit, letter in enumerate(SUITS)
+        for suit_token in _case_variants(letter)
+    },
 }
 """Every valid card token (any case) -> card code."""
 
@@ -62,13 +64,17 @@ class CopyCounter:
         rank = card % SUIT_SHIFT
         self.ranks[rank] += 1
         if self.ranks[rank] > self.rank_limit:
-            return (f"shoe {shoe} holds {self.ranks[rank]} cards of rank {card_label(rank)} by this card, "
-                    f"more than the {self.rank_limit} that {_decks(self.decks)}")
+            return (
+                f"shoe {shoe} holds {self.ranks[rank]} cards of rank {card_label(rank)} by this card, "
+                f"more than the {self.rank_limit} that {_decks(self.decks)}"
+            )
         if card >= SUIT_SHIFT:
             self.cards[card] += 1
             if self.cards[card] > self.decks:
-                return (f"shoe {shoe} holds {self.cards[card]} copies of {card_label(card)} by this card, "
-                        f"more than the {self.decks} that {_decks(self.decks)}")
+                return (
+                    f"shoe {shoe} holds {self.cards[card]} copies of {card_label(card)} by this card, "
+                    f"more than the {self.decks} that {_decks(self.decks)}"
+                )
         return None
 
 

@@ -30,8 +30,7 @@ def shoe_lines(fmt: str, shoe_id: int, rounds: Sequence[Round]) -> list[str]:
     return [f"{shoe_id},{' '.join(labels(r.player))},{' '.join(labels(r.banker))}" for r in rounds]
 
 
-def write_shoes(path: str | Path, fmt: str, shoes: Iterable[tuple[int, Sequence[Round]]],
-                comment: str | None = None) -> tuple[int, int]:
+def write_shoes(path: str | Path, fmt: str, shoes: Iterable[tuple[int, Sequence[Round]]], comment: str | None = None) -> tuple[int, int]:
     """Write ``(shoe_id, rounds)`` pairs to ``path`` in format ``fmt``; return the numbers of shoes and rounds written.
 
     ``comment`` opens ``cards`` and ``outcomes`` files as ``#`` lines; a
