@@ -8,6 +8,8 @@ the top of the module or inside a function alike) against that order.
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -98,10 +100,9 @@ def test_the_checker_sees_an_upward_import(tmp_path: Path) -> None:
     assert RANK[layer_of("baccarat.engine.reference")] > RANK["table"]
 
 
-MAX_LINES = 400
-"""About the most lines a module of the framework holds: more means two jobs, to be split."""
-
-
-@pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(FRAMEWORK)))
-def test_no_module_is_over_about_400_lines(path: Path) -> None:
-    assert len(path.read_text(encoding="utf-8").splitlines()) <= MAX_LINES
+def test_the_tree_is_ruff_clean_and_formatted() -> None:
+    """The complexity budget (ruff C901, pyproject.toml) and the formatting hold for every file of the project."""
+    root = FRAMEWORK.parents[1]
+    for args in (["check", "--quiet", "."], ["format", "--check", "--quiet", "."]):
+        done = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, f"ruff {' '.join(args)}:\n{done.stdout}{done.stderr}"

@@ -183,7 +183,7 @@ def run_strategy(
         return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
 
 
-def _play_sessions(
+def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
     run: StrategyRun,
     table: RoundTable,
     multipliers: Mapping[str, np.ndarray],

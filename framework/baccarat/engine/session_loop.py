@@ -85,7 +85,7 @@ _LOOP = types.int64(
 )
 
 
-def _session_loop(
+def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splitting it costs calls per round
     outcome,
     shoe,
     hand,

@@ -27,7 +27,7 @@ class DenseSession(SparseSession):
     the grid points exceed :data:`baccarat.exact.bounds.DENSE_CELLS`.
     """
 
-    def run(self, rounds: int, bands: bool) -> ExactResult:
+    def run(self, rounds: int, bands: bool) -> ExactResult:  # noqa: C901 - hot compiled loop of the exact analysis
         """Carry the distribution through ``rounds`` rounds; with ``bands``, keep the bankroll quantiles of every round."""
         config, grid, states = self.config, self.grid, self.states
         initial = config.bankroll_cents * MICROS_PER_CENT

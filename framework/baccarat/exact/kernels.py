@@ -108,7 +108,7 @@ def _ruined_count(
 
 
 @njit(cache=True)
-def play_round(
+def play_round(  # noqa: C901 - the tableau as one compiled kernel, read side by side with docs/game.md
     prob: np.ndarray,
     sources: np.ndarray,
     asked: np.ndarray,

@@ -382,7 +382,7 @@ def draw_chart(chart: Chart) -> Image.Image:
     return image.reduce(SCALE) if SCALE > 1 else image
 
 
-def draw_panel(
+def draw_panel(  # noqa: C901 - the panel drawer
     image: Image.Image,
     panel: Panel,
     axes: Axes,

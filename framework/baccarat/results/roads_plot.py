@@ -30,7 +30,7 @@ MAX_WIDTH = 60.0
 """Inches: the widest scoreboard; beyond it the cells shrink."""
 
 
-def draw_roads(
+def draw_roads(  # noqa: C901 - the scoreboard drawer
     road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None, min_columns: int = 20
 ) -> Image.Image:
     """Return every road of ``road`` drawn as a Pillow image.
