@@ -7,6 +7,7 @@ it happens, and ``baccarat run`` exits 2 leaving no output folder.
 
 from __future__ import annotations
 
+import inspect
 import math
 import subprocess
 import sys
@@ -32,6 +33,12 @@ RULES = preset("punto-banco-8")
 def table_of(shoes: list[str]) -> RoundTable:
     letters = {"B": "banker", "P": "player", "T": "tie"}
     return RoundTable.from_outcomes([(k, [OUTCOME_CODE[letters[c]] for c in text]) for k, text in enumerate(shoes, start=1)])
+
+
+def line_of(function: Any, text: str) -> int:
+    """The line number of the first line of ``function``'s source holding ``text``."""
+    lines, first = inspect.getsourcelines(function)
+    return first + next(n for n, line in enumerate(lines) if text in line)
 
 
 class Scripted(Strategy):
@@ -138,15 +145,15 @@ def test_an_invalid_bet_stops_the_run_where_it_was_made(case: str) -> None:
     ],
 )
 def test_a_strategy_that_raises_is_named_with_its_place(fail: BaseException, said: str) -> None:
-    raise_line = Scripted.bets.__code__.co_firstlineno + 3
-    settle_line = Scripted.settle.__code__.co_firstlineno + 2
+    raise_line = line_of(Scripted.bets, "raise self.fail")
+    settle_line = line_of(Scripted.settle, "raise self.fail")
     assert error_of(fail=fail) == f"strategy 'mine' {said} at {__file__}:{raise_line} {WHERE}"
     fail.with_traceback(None)  # raised afresh, not where it was raised before
     assert error_of(fail=fail, in_settle=True) == f"strategy 'mine' {said} at {__file__}:{settle_line} {WHERE}"
 
 
 def test_a_strategy_that_cannot_start_a_session_is_named_with_its_first_shoe() -> None:
-    line = Scripted.__init__.__code__.co_firstlineno + 6
+    line = line_of(Scripted.__init__, "raise fail")
     assert error_of(fail=RuntimeError("no table"), in_init=True) == (
         f"strategy 'mine' could not start: raised RuntimeError: no table at {__file__}:{line} (session 2, shoe 2, before round 1)"
     )
