@@ -12,7 +12,7 @@ from helpers.png import png_size
 
 import baccarat
 from baccarat.errors import InputError
-from baccarat.results.charts import Chart
+from baccarat.results.charts.model import Chart
 
 EXPERIMENT = {
     "name": "api-test",

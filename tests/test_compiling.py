@@ -14,7 +14,7 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, compiled, plays_compiled
-from baccarat.results import runstats
+from baccarat.results.statistics import folded as runstats
 from baccarat.shoes import columnar
 from baccarat.table.cards import card_label
 

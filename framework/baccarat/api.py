@@ -17,13 +17,13 @@ import polars as pl
 
 from baccarat.errors import InputError
 from baccarat.experiment import Experiment, load_experiment
-from baccarat.experiment.facts import exact_analysis, run_facts
-from baccarat.results.html import render_html
+from baccarat.experiment.report_facts import exact_analysis, run_facts
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
-from baccarat.results.report import Analysis, analyse, write_results
+from baccarat.results.report.analysis import Analysis, analyse, write_results
+from baccarat.results.report.html import render_html
 
 if TYPE_CHECKING:
-    from baccarat.results.charts import Chart
+    from baccarat.results.charts.model import Chart
 
 
 class Result:
@@ -56,11 +56,20 @@ class Result:
 
     def stops(self) -> pl.DataFrame | None:
         """The sessions a stop rule ended, as the engines reported them (the ledger does not hold them)."""
-        if self._stops is None and self.out_dir is not None:
-            from baccarat.results.report import saved_stops
+        if self._stops is None:
+            from baccarat.results.report.analysis import saved_stops
 
-            self._stops = saved_stops(self.out_dir)
+            path = self.session_file()
+            self._stops = saved_stops(path) if path is not None else None
         return self._stops
+
+    def session_file(self) -> Path | None:
+        """The run folder's ``sessions.parquet`` when it is the file the run wrote (by its manifest), else None."""
+        from baccarat.execution.manifest import unchanged
+        from baccarat.results.report.analysis import SESSIONS_FILE
+
+        path = None if self.out_dir is None else self.out_dir / SESSIONS_FILE
+        return path if path is not None and path.is_file() and unchanged(path) else None
 
     def _file(self, name: str) -> Path:
         if self.out_dir is None:
@@ -89,7 +98,7 @@ class Result:
 
     @property
     def analysis(self) -> Analysis:
-        """Every statistic of the run (see :class:`baccarat.results.report.Analysis`)."""
+        """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`)."""
         if self._analysis is None:
             facts = run_facts(self.experiment)
             self._analysis = analyse(self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops())
@@ -113,7 +122,7 @@ class Result:
     def plot(self, kind: str | None = None) -> Chart | dict[str, Chart]:
         """Return one plot (``bankroll``, ``final``, ``ruin``, ``comparison``), or all of them by kind.
 
-        A plot is a :class:`~baccarat.results.charts.Chart`: plain objects
+        A plot is a :class:`~baccarat.results.charts.model.Chart`: plain objects
         saying what is drawn (panels, their titles, labels, legend entries and
         the data of each series); ``chart.png()`` gives the PNG bytes,
         ``chart.save(path)`` writes the file, and a notebook shows it inline.
@@ -137,7 +146,7 @@ class Result:
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation.
         """
-        from baccarat.results.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
 
         out = self._file("report.html").parent
         manifest = read_manifest(out / MANIFEST_FILE)
@@ -152,13 +161,14 @@ class Result:
             roads,
             exact_analysis(self.experiment) if show_exact else None,
             stops=stops,
+            manifest=manifest,
         )
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
         return out
 
     def _repr_html_(self) -> str:
-        from baccarat.results.html import summary_html
+        from baccarat.results.report.html import summary_html
 
         return f"<b>{self.experiment.name}</b>{summary_html(self.summary)}"
 
@@ -221,10 +231,10 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
 
     The folder is refused unless its data files (ledger, rounds, experiment,
     ...) are the very files the run wrote, as its manifest records them
-    (:func:`baccarat.results.manifest.check_data`): a ledger cut short, edited,
+    (:func:`baccarat.execution.manifest.check_data`): a ledger cut short, edited,
     rewritten with other types or taken from another run is named.
     """
-    from baccarat.results.manifest import MANIFEST_FILE, check_data, read_manifest
+    from baccarat.execution.manifest import MANIFEST_FILE, check_data, read_manifest
 
     folder = Path(run_dir)
     if not folder.is_dir():

@@ -25,7 +25,7 @@ from baccarat.odds.settlement import settlement_table
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
 from baccarat.engine.compiled import play_fast
 from baccarat.plugin.manager import registry
-from baccarat.results.runstats import fold_sessions
+from baccarat.results.statistics.folded import fold_sessions
 rules = preset("punto-banco-8")
 table = seeded_table_fast(rules, 1, 1, 2)
 table.to_arrow()

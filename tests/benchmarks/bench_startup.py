@@ -35,9 +35,9 @@ COMPILED_SHOES = 2_000
 DRAW = """
 import sys, time
 from baccarat import api
-from baccarat.experiment.facts import run_facts
-from baccarat.results import html
-from baccarat.results.manifest import read_manifest
+from baccarat.experiment.report_facts import run_facts
+from baccarat.results.report import html
+from baccarat.execution.manifest import read_manifest
 run = api.load(sys.argv[1])
 analysis = run.analysis
 frames = (analysis.summary, analysis.comparison, analysis.bands, analysis.paths)  # statistics first: not timed

@@ -84,16 +84,16 @@ def test_a_folder_without_write_permission_is_exit_1(
 def test_a_full_disk_while_the_report_is_written_leaves_nothing(
     work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import baccarat.results.report
+    import baccarat.results.report.analysis
 
-    real = baccarat.results.report._write_atomic
+    real = baccarat.results.report.analysis._write_atomic
 
     def full(path: Path, data: bytes) -> None:
         if path.name == "report.html":
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         real(path, data)
 
-    monkeypatch.setattr(baccarat.results.report, "_write_atomic", full)
+    monkeypatch.setattr(baccarat.results.report.analysis, "_write_atomic", full)
     assert main(["run", "exp.yaml", "--out", "deep/er/run", "--quiet"]) == 1
     assert capsys.readouterr().err == (
         "baccarat: error: deep/er/run: cannot write the results: No space left on device (the disk is full); nothing was left behind\n"

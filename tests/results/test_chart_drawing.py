@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from baccarat.results.chart_drawing import dashes, nice_ticks, tick_texts
-from baccarat.results.charts import Band, Chart, Line, Panel
+from baccarat.results.charts.drawing import dashes, nice_ticks, tick_texts
+from baccarat.results.charts.model import Band, Chart, Line, Panel
 
 
 @pytest.mark.parametrize(

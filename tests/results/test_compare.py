@@ -11,7 +11,8 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.results import comparisons, stats
+from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.statistics import ledger_stats as stats
 
 EXPERIMENT = """name: cmp
 shoes: {seed: 5, count: 12}

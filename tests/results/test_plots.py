@@ -11,9 +11,9 @@ from helpers.png import png_size
 from PIL import Image
 
 from baccarat.errors import InputError
-from baccarat.results import plots
-from baccarat.results.charts import Band, Chart, Line, RefLine, Stairs
-from baccarat.results.report import analyse
+from baccarat.results.charts import plots
+from baccarat.results.charts.model import Band, Chart, Line, RefLine, Stairs
+from baccarat.results.report.analysis import analyse
 
 STRATEGIES = ["flat banker", "martingale", "sits out"]
 

@@ -13,11 +13,12 @@ from helpers.png import png_size
 
 from baccarat import cli
 from baccarat.experiment import load_experiment
-from baccarat.experiment.facts import run_facts
-from baccarat.results import comparisons, stats
-from baccarat.results.formatting import format_summary
-from baccarat.results.html import SUMMARY_ROWS
-from baccarat.results.report import analyse, write_results
+from baccarat.experiment.report_facts import run_facts
+from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.report.analysis import analyse, write_results
+from baccarat.results.report.formatting import format_summary
+from baccarat.results.report.html import SUMMARY_ROWS
+from baccarat.results.statistics import ledger_stats as stats
 
 EXPERIMENT = {
     "name": "report-test",
@@ -122,7 +123,7 @@ def test_summary_csv_is_the_summary_of_the_saved_ledger(run_dir) -> None:
 
 
 def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None:
-    from baccarat.results.report import SESSION_FILE_COLUMNS
+    from baccarat.results.report.analysis import SESSION_FILE_COLUMNS
 
     sessions = pl.read_parquet(run_dir / "sessions.parquet")
     assert sessions.columns == list(SESSION_FILE_COLUMNS)

@@ -15,8 +15,10 @@ from baccarat.engine.compiled import DISABLE_ENV
 from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
-from baccarat.experiment.facts import run_facts
-from baccarat.results import curves, report, runstats
+from baccarat.experiment.report_facts import run_facts
+from baccarat.results.report import analysis as report
+from baccarat.results.statistics import curves
+from baccarat.results.statistics import folded as runstats
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds
 

@@ -13,7 +13,7 @@ from helpers.handmade import make_ledger
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baccarat.results import stats
+from baccarat.results.statistics import ledger_stats as stats
 
 Z = 1.959963984540054
 

@@ -21,7 +21,7 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from baccarat.api import load
-    from baccarat.results.compare import check_run_count, compare_runs, comparison_records, format_comparison
+    from baccarat.results.comparisons.runs import check_run_count, compare_runs, comparison_records, format_comparison
 
     check_run_count(args.runs)
     comparison = compare_runs(args.runs, [load(folder) for folder in args.runs], args.baseline)

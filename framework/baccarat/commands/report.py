@@ -36,9 +36,9 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError, OutputError
     from baccarat.files.outfolder import os_error_of
-    from baccarat.results.formatting import format_summary
     from baccarat.results.ledger import READ_ERRORS, read_error_reason
-    from baccarat.results.report import REPORT_FILE
+    from baccarat.results.report.analysis import REPORT_FILE
+    from baccarat.results.report.formatting import format_summary
 
     result = load(args.run_dir, baseline=args.baseline)
     roads = shoe_list(args.roads)

@@ -44,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.files.outfolder import atomic_file
-    from baccarat.results.roads_plot import load_shoe, save_roads_png
+    from baccarat.results.charts.roads import load_shoe, save_roads_png
     from baccarat.table.roads import roads
 
     if args.shoe < 1:

@@ -140,7 +140,7 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(summary_json(result, seconds), allow_nan=False))
             return 0
         if result.analysis is not None:
-            from baccarat.results.formatting import format_summary
+            from baccarat.results.report.formatting import format_summary
 
             print(format_summary(result.analysis.summary))
         print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s -> {result.out_dir}")
@@ -160,7 +160,7 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
 
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
-    from baccarat.results.formatting import frame_records
+    from baccarat.results.report.formatting import frame_records
 
     analysis = result.analysis
     return {

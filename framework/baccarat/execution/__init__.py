@@ -9,6 +9,8 @@
 - :mod:`~baccarat.execution.datasets`: the chunks' outputs written into a run folder's Parquet datasets (or
   collected in memory), and the run's sizes.
 - :mod:`~baccarat.execution.executor`: chunks of whole sessions, run in this process, in worker processes or on Ray.
+- :mod:`~baccarat.execution.manifest`: the files of a run folder, as its `manifest.json` records them, and the checks
+  made against that record.
 - :mod:`~baccarat.execution.memorylimit`: running under an address-space limit (`ulimit -v`): less reserved up
   front, and one line when memory runs out.
 - :mod:`~baccarat.execution.ray_tasks`: chunks played as Ray tasks: on the cluster named by `RAY_ADDRESS`, or on a
@@ -31,6 +33,7 @@ __all__ = [
     "compile_notice",
     "datasets",
     "executor",
+    "manifest",
     "memorylimit",
     "ray_tasks",
     "run_folder",

@@ -117,7 +117,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
         if plan.gather_stats:
             from baccarat.plugin.compose import stop_rule_names
-            from baccarat.results.runstats import fold_sessions
+            from baccarat.results.statistics.folded import fold_sessions
 
             folded.append(
                 fold_sessions(

@@ -72,7 +72,7 @@ class RunPlan:
     seed_column: bool = False
     """Several seeds: rounds and ledger gain a ``seed`` column."""
     gather_stats: bool = False
-    """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.results.runstats`)."""
+    """Chunks also return their session-table rows and bankroll columns (:mod:`baccarat.results.statistics.folded`)."""
     announce_compiling: bool = False
     """The first worker process prints a line when it compiles kernels (:mod:`baccarat.execution.compile_notice`)."""
     backed: tuple[str, ...] | None = None
@@ -124,7 +124,7 @@ class ChunkOutput:
     rounds_part: bytes
     ledger_parts: tuple[bytes, ...]
     session_rows: tuple[Any, ...] = ()
-    """Each strategy's :class:`baccarat.results.runstats.SessionRows` (when the plan gathers statistics)."""
+    """Each strategy's :class:`baccarat.results.statistics.folded.SessionRows` (when the plan gathers statistics)."""
     bankrolls: tuple[np.ndarray, ...] = ()
     """Each strategy's bankroll column, micro-units (when the plan gathers statistics)."""
     warnings: tuple[str, ...] = ()

@@ -26,9 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.errors import InputError, OutputError, os_reason
+from baccarat.execution.manifest import MANIFEST_FILE, replaceable_problem
 from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, remove_empty, umask
 from baccarat.interrupts import held
-from baccarat.results.manifest import MANIFEST_FILE, replaceable_problem
 
 
 def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> None:
@@ -36,7 +36,7 @@ def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> Non
 
     A folder that exists must be empty, or hold a previous run and nothing
     else: its ``manifest.json`` lists every file in it, each unchanged
-    (:func:`baccarat.results.manifest.replaceable_problem`). A previous run is
+    (:func:`baccarat.execution.manifest.replaceable_problem`). A previous run is
     replaced only with ``force``, and only when every file of it can be
     removed; otherwise nothing is touched. A folder to be made must have a
     folder as its nearest existing parent, one that can be written to: this

@@ -36,15 +36,15 @@ from baccarat.execution.datasets import (
     write_outputs,
 )
 from baccarat.execution.executor import execute
+from baccarat.execution.manifest import folder_contents, record_files, write_manifest
 from baccarat.execution.run_folder import atomic_folder
-from baccarat.experiment.facts import exact_analysis, run_facts
 from baccarat.experiment.model import Experiment
+from baccarat.experiment.report_facts import exact_analysis, run_facts
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.manager import registry
-from baccarat.results.manifest import folder_contents, record_files, write_manifest
-from baccarat.results.report import Analysis, write_results
+from baccarat.results.report.analysis import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
 
 
@@ -65,7 +65,7 @@ class RunResult:
         self.experiment = experiment
         self.analysis = analysis
         self.stops = stops
-        """The sessions a stop rule ended (:func:`baccarat.results.stats.stopped_sessions`), for a run held in memory."""
+        """The sessions a stop rule ended (:func:`baccarat.results.statistics.ledger_stats.stopped_sessions`), for a run held in memory."""
         self._rounds = rounds
         self._ledger = ledger
         self.warnings = list(warnings or [])
@@ -196,8 +196,8 @@ def run_experiment(
     ``progress`` is called with the number of shoes done as chunks finish.
     For runs larger than memory, use :func:`run_to_folder`.
     """
-    from baccarat.results.runstats import session_frame
-    from baccarat.results.stats import stopped_sessions
+    from baccarat.results.statistics.folded import session_frame
+    from baccarat.results.statistics.ledger_stats import stopped_sessions
 
     prepared = prepare(experiment)
     plan = dataclasses.replace(prepared.plan, gather_stats=True)  # for the sessions' stopped_by, which the ledger lacks
@@ -262,7 +262,7 @@ def run_to_folder(
     ``workers`` processes (or Ray tasks) play the chunks; the output is the
     same for any number of workers. ``progress`` is called with the number of
     shoes done as chunks finish. The summary and plots come from statistics
-    the chunks gather as they play (:mod:`baccarat.results.runstats`), not from reading
+    the chunks gather as they play (:mod:`baccarat.results.statistics.folded`), not from reading
     the ledger back. The returned result reads its frames from the folder
     when asked. A previous run in ``out_dir`` is replaced only with ``force``.
     ``report`` (default: the experiment's ``report``) False skips the plots
@@ -271,7 +271,7 @@ def run_to_folder(
     stderr says when kernels are being compiled (the first run after installing).
     """
     report = experiment.report if report is None else report
-    from baccarat.results.runstats import RunStatsCollector
+    from baccarat.results.statistics.folded import RunStatsCollector
 
     start = time.perf_counter()
     prepared = prepare(experiment)
@@ -335,13 +335,13 @@ def write_folder(
 ) -> tuple[Path, Analysis]:
     """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
     summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
-    while it was written: keyword arguments of :func:`baccarat.results.report.write_results`).
+    while it was written: keyword arguments of :func:`baccarat.results.report.analysis.write_results`).
 
     Everything is written to a temporary folder beside ``out_dir`` and renamed
     when complete, so an interrupted or failed run leaves a complete folder or
     none (:func:`baccarat.execution.run_folder.atomic_folder`); a previous run there is
     replaced only with ``force``. The manifest, written last, lists every file
-    the folder then holds (:mod:`baccarat.results.manifest`): those written before the
+    the folder then holds (:mod:`baccarat.execution.manifest`): those written before the
     results are the run's data.
     """
     run_at = datetime.now(UTC).isoformat(timespec="seconds")
@@ -376,7 +376,14 @@ def write_folder(
         precomputed = statistics() if statistics is not None else {}
         exact = exact_analysis(experiment) if experiment.exact else None
         analysis = write_results(
-            tmp, pl.scan_parquet(tmp / LEDGER_DATASET), run_facts(experiment), baseline, exact=exact, plots=plots, **precomputed
+            tmp,
+            pl.scan_parquet(tmp / LEDGER_DATASET),
+            run_facts(experiment),
+            baseline,
+            exact=exact,
+            plots=plots,
+            manifest=manifest,
+            **precomputed,
         )
         record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
     return Path(out_dir), analysis

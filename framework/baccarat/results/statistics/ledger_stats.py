@@ -10,8 +10,8 @@ minimum (ruin is a bankroll below it). The work is done in two steps:
 2. :func:`summary_table` (and the comparisons) reduce that small
    table to one row per strategy.
 
-Comparisons between strategies are in :mod:`baccarat.results.comparisons`,
-the per-round aggregates the plots draw in :mod:`baccarat.results.curves`.
+Comparisons between strategies are in :mod:`baccarat.results.comparisons.strategies`,
+the per-round aggregates the plots draw in :mod:`baccarat.results.statistics.curves`.
 Definitions are in docs/results.md.
 """
 

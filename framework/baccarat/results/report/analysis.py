@@ -4,10 +4,10 @@
 :class:`Analysis` (per-session table, summary, paired comparison and the
 aggregates the plots draw); :func:`write_results` writes ``sessions.parquet``, ``summary.csv``,
 ``comparison.csv``, the PNG plots and ``report.html`` into a run folder;
-The report itself is drawn by :mod:`baccarat.results.html`; the one-screen
-table printed after a run by :func:`baccarat.results.formatting.format_summary`.
+The report itself is drawn by :mod:`baccarat.results.report.html`; the one-screen
+table printed after a run by :func:`baccarat.results.report.formatting.format_summary`.
 What a report states about the run besides its statistics comes as plain
-:class:`~baccarat.results.facts.RunFacts`.
+:class:`~baccarat.results.report.run_facts.RunFacts`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, Future, ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -23,14 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results import comparisons, curves, stats
-from baccarat.results.facts import RunFacts
-from baccarat.results.manifest import read_manifest
+from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.report.run_facts import RunFacts
+from baccarat.results.statistics import curves
+from baccarat.results.statistics import ledger_stats as stats
 
 if TYPE_CHECKING:
-    from baccarat.results.charts import Chart
+    from baccarat.results.charts.model import Chart
 
-from baccarat.results.html import exact_html, render_html
+from baccarat.results.report.html import exact_html, render_html
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
@@ -48,7 +49,7 @@ def _ready(value: Pending) -> pl.DataFrame:
 
 @dataclasses.dataclass
 class Analysis:
-    """Every statistic of a run, as polars frames (see :mod:`baccarat.results.stats`).
+    """Every statistic of a run, as polars frames (see :mod:`baccarat.results.statistics.ledger_stats`).
 
     Frames computed in the background are waited for when first used.
     """
@@ -64,31 +65,31 @@ class Analysis:
 
     @property
     def summary(self) -> pl.DataFrame:
-        """One row per strategy (:func:`baccarat.results.stats.summary_table`)."""
+        """One row per strategy (:func:`baccarat.results.statistics.ledger_stats.summary_table`)."""
         self._summary = _ready(self._summary)
         return self._summary
 
     @property
     def comparison(self) -> pl.DataFrame:
-        """Each strategy against the baseline, paired by session (:func:`baccarat.results.comparisons.paired_comparison`)."""
+        """Each strategy against the baseline, paired by session (:func:`baccarat.results.comparisons.strategies.paired_comparison`)."""
         self._comparison = _ready(self._comparison)
         return self._comparison
 
     @property
     def bands(self) -> pl.DataFrame:
-        """The bankroll percentile bands (:func:`baccarat.results.curves.bankroll_bands`)."""
+        """The bankroll percentile bands (:func:`baccarat.results.statistics.curves.bankroll_bands`)."""
         self._bands = _ready(self._bands)
         return self._bands
 
     @property
     def paths(self) -> pl.DataFrame:
-        """The bankroll paths of a few sample sessions (:func:`baccarat.results.curves.sample_paths`)."""
+        """The bankroll paths of a few sample sessions (:func:`baccarat.results.statistics.curves.sample_paths`)."""
         self._paths = _ready(self._paths)
         return self._paths
 
     def figure(self, kind: str) -> Chart:
         """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
-        from baccarat.results import plots
+        from baccarat.results.charts import plots
 
         if kind == "bankroll":
             return plots.bankroll_figure(self.bands, self.paths, float(self.initial_bankroll), float(self.table_min))
@@ -104,7 +105,7 @@ class Analysis:
 
     def figures(self) -> dict[str, Chart]:
         """Return every plot of the run by kind (no comparison plot when there is a single strategy)."""
-        from baccarat.results.plots import PLOT_FILES
+        from baccarat.results.charts.plots import PLOT_FILES
 
         return {kind: self.figure(kind) for kind in PLOT_FILES if kind != "comparison" or self.comparison.height}
 
@@ -126,7 +127,7 @@ def analyse(
     ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
     :func:`curves.bankroll_bands` of that ledger already computed, or for the
     bands a function computing them (``baccarat run`` gathers them while it
-    plays, see :mod:`baccarat.results.runstats`). With ``background``, the bands, the
+    plays, see :mod:`baccarat.results.statistics.folded`). With ``background``, the bands, the
     summary, the comparison and the sample paths are computed there, each
     waited for when first used. Without ``plots``, what only the plots draw
     (the bands and the sample paths) is not computed: those frames are None.
@@ -176,6 +177,7 @@ def write_results(
     roads: Sequence[int] = (),
     exact: Callable[..., Any] | None = None,
     plots: bool = True,
+    manifest: Mapping[str, Any] | None = None,
     **precomputed: Any,
 ) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
@@ -183,18 +185,18 @@ def write_results(
     Without ``plots``, only the tables are written (``--no-report``).
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
-    report embeds ``experiment.yaml`` and ``manifest.json`` when the folder
-    holds them, and the scoreboard roads of the shoes listed in ``roads``.
+    report embeds ``experiment.yaml`` when the folder holds it, the run's
+    ``manifest`` (its versions and timings) when given, and the scoreboard roads of the shoes listed in ``roads``.
     ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
     With ``exact`` (the run's exact analysis, called with ``rounds=``: see
-    :func:`baccarat.experiment.facts.exact_analysis`), the report sets it
-    beside the simulation (:func:`baccarat.results.html.exact_html`).
+    :func:`baccarat.experiment.report_facts.exact_analysis`), the report sets it
+    beside the simulation (:func:`baccarat.results.report.html.exact_html`).
     Each file is replaced atomically.
     """
     out = Path(out_dir)
     road_images = None
     if roads:  # first, so that a shoe the run does not hold changes no file
-        from baccarat.results.roads_plot import run_roads_images
+        from baccarat.results.charts.roads import run_roads_images
 
         road_images = run_roads_images(out, roads)
     # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
@@ -206,7 +208,7 @@ def write_results(
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
-    from baccarat.results.plots import PLOT_FILES
+    from baccarat.results.charts.plots import PLOT_FILES
 
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
@@ -226,9 +228,8 @@ def write_results(
     stale = out / PLOT_FILES["comparison"]
     if "comparison" not in images and stale.exists():
         stale.unlink()
-    yaml_path, manifest_path = out / "experiment.yaml", out / "manifest.json"
+    yaml_path = out / "experiment.yaml"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml
-    manifest = read_manifest(manifest_path)
     page = render_html(analysis, facts, images, experiment_text, manifest, road_images, exact_section)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
@@ -256,23 +257,19 @@ SESSION_FILE_COLUMNS = (
 
 
 def session_file_table(sessions: pl.DataFrame) -> pl.DataFrame:
-    """Return the session table (:func:`baccarat.results.stats.session_table`) as ``sessions.parquet`` holds it."""
+    """Return the session table (:func:`baccarat.results.statistics.ledger_stats.session_table`) as ``sessions.parquet`` holds it."""
     return sessions.select(SESSION_FILE_COLUMNS)
 
 
-def saved_stops(folder: Path) -> pl.DataFrame | None:
-    """Return the stopped sessions (:func:`stats.stopped_sessions`) of a run folder's ``sessions.parquet``.
+def saved_stops(path: Path) -> pl.DataFrame | None:
+    """Return the stopped sessions (:func:`stats.stopped_sessions`) of a run folder's ``sessions.parquet`` at ``path``.
 
     Which stop rule ended a session is not in the ledger, so a report rebuilt
-    from the ledger keeps it from there. None when the file is missing, was
-    changed since it was written (by its manifest), or cannot be read.
+    from the ledger keeps it from there (the caller checks the file against
+    the run's manifest first). None when the file cannot be read.
     """
     from baccarat.results.ledger import READ_ERRORS
-    from baccarat.results.manifest import unchanged
 
-    path = folder / SESSIONS_FILE
-    if not path.is_file() or not unchanged(path):
-        return None
     try:
         if "stopped_by" not in pl.read_parquet_schema(path):
             return None

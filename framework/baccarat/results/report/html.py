@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results.facts import RunFacts
-from baccarat.results.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict
+from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict
+from baccarat.results.report.run_facts import RunFacts
 
 if TYPE_CHECKING:
-    from baccarat.results.report import Analysis
+    from baccarat.results.report.analysis import Analysis
 
 # HTML -------------------------------------------------------------------------------------------------
 
@@ -229,14 +229,14 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     """Return the report's Exact analysis section: exact figures beside the simulated ones, and their plot.
 
     ``exact_analysis`` analyses the run's strategies for a session length
-    (``rounds=``; :func:`baccarat.experiment.facts.exact_analysis`).
+    (``rounds=``; :func:`baccarat.experiment.report_facts.exact_analysis`).
 
     Session length: ``shoes_per_session`` rounds for one-round shoes, else
     the longest session of the run. An analysis beyond the memory bound is
     reported in the section, not as a failure of the report.
     """
     from baccarat.exact.bounds import ExactLimitError
-    from baccarat.results.plots import exact_figure
+    from baccarat.results.charts.plots import exact_figure
 
     rounds = None if facts.one_round_shoes else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
     try:

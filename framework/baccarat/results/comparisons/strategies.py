@@ -1,6 +1,6 @@
 """Each strategy against a baseline: paired session by session when they met the same rounds, else as independent samples.
 
-Both reduce the session table (:func:`baccarat.results.stats.session_table`); definitions are in docs/results.md.
+Both reduce the session table (:func:`baccarat.results.statistics.ledger_stats.session_table`); definitions are in docs/results.md.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 import polars as pl
 
 from baccarat.results.ledger import MONEY
-from baccarat.results.stats import Z95, as_float, by_strategy, ratio_se, strategies_of
+from baccarat.results.statistics.ledger_stats import Z95, as_float, by_strategy, ratio_se, strategies_of
 
 COMPARISON_COLUMNS = (
     "strategy",

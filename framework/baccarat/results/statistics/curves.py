@@ -7,7 +7,7 @@ from decimal import Decimal
 import numpy as np
 import polars as pl
 
-from baccarat.results.stats import Ledger, strategy_rows
+from baccarat.results.statistics.ledger_stats import Ledger, strategy_rows
 
 BAND_CELLS = 4_000_000
 """Bankroll values (sessions x rounds) held at once by :func:`bankroll_bands`."""

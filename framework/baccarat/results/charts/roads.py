@@ -40,8 +40,8 @@ def draw_roads(  # noqa: C901 - the scoreboard drawer
     """
     from PIL import Image, ImageDraw
 
-    from baccarat.results.chart_drawing import SCALE, font, line_height, one_line, px
-    from baccarat.results.charts import DPI
+    from baccarat.results.charts.drawing import SCALE, font, line_height, one_line, px
+    from baccarat.results.charts.model import DPI
 
     rows = road.rows
     panels = [("Bead plate", road.bead_plate), ("Big road", road.big_road)]
@@ -132,7 +132,7 @@ def save_roads_png(road: Roads, path: str | Path, title: str = "", pairs: tuple[
 
 def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> bytes:
     """Return the roads of one shoe drawn as PNG bytes."""
-    from baccarat.results.chart_drawing import encode_png
+    from baccarat.results.charts.drawing import encode_png
 
     return encode_png(draw_roads(road, title, pairs))
 

@@ -1,6 +1,6 @@
 """The plain facts a report states about a run besides its statistics: what was played, on which table, with what money.
 
-The caller (:mod:`baccarat.experiment.facts`) takes them from the run's
+The caller (:mod:`baccarat.experiment.report_facts`) takes them from the run's
 experiment, so that the results layer reads ledgers and facts, never an
 experiment.
 """

@@ -1,4 +1,4 @@
-"""What the report states about a run, taken from its experiment: :class:`~baccarat.results.facts.RunFacts`."""
+"""What the report states about a run, taken from its experiment: :class:`~baccarat.results.report.run_facts.RunFacts`."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import yaml
 
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
-from baccarat.results.facts import RunFacts
-from baccarat.results.formatting import fmt_count
+from baccarat.results.report.formatting import fmt_count
+from baccarat.results.report.run_facts import RunFacts
 
 
 def experiment_yaml_text(experiment: Experiment) -> str:

@@ -4,9 +4,9 @@ Two runs played the very same rounds when their rules, shoes (source, seeds
 and count, or recorded file and format) and shoes per session are the same
 and their ``rounds.parquet`` hold the same outcomes: session ``s`` of one
 then met exactly the cards of session ``s`` of the other, and strategies of
-both are paired session by session (:func:`baccarat.results.comparisons.paired_comparison`),
+both are paired session by session (:func:`baccarat.results.comparisons.strategies.paired_comparison`),
 as strategies within one run are. Otherwise the comparison is unpaired, with
-independent-sample intervals (:func:`baccarat.results.comparisons.unpaired_comparison`).
+independent-sample intervals (:func:`baccarat.results.comparisons.strategies.unpaired_comparison`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from typing import Any, Protocol
 import polars as pl
 
 from baccarat.errors import InputError
-from baccarat.results import comparisons, stats
+from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.statistics import ledger_stats as stats
 
 
 class SavedRun(Protocol):
@@ -28,6 +29,9 @@ class SavedRun(Protocol):
     out_dir: Path | None
     experiment: Any
     sessions: pl.DataFrame
+
+    def session_file(self) -> Path | None:
+        """The run's ``sessions.parquet`` when it is the file the run wrote, else None."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -55,10 +59,8 @@ def session_table_of(result: SavedRun) -> pl.DataFrame:
     A ``sessions.parquet`` changed since it was written (by its manifest) is
     not used: the table is folded from the ledger, which was checked.
     """
-    from baccarat.results.manifest import unchanged
-
-    path = result.out_dir / "sessions.parquet" if result.out_dir is not None else None
-    if path is not None and path.is_file() and unchanged(path):
+    path = result.session_file()
+    if path is not None:
         return pl.read_parquet(path)
     return result.sessions
 
@@ -117,7 +119,7 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
 
 def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
-    from baccarat.results.formatting import frame_records
+    from baccarat.results.report.formatting import frame_records
 
     return {
         "runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
@@ -130,9 +132,9 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
 
 def format_comparison(comparison: RunComparison) -> str:
     """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
-    from baccarat.results.formatting import fmt_edge as _edge
-    from baccarat.results.formatting import fmt_interval, fmt_money, fmt_percent, format_summary
-    from baccarat.results.formatting import verdict as _verdict
+    from baccarat.results.report.formatting import fmt_edge as _edge
+    from baccarat.results.report.formatting import fmt_interval, fmt_money, fmt_percent, format_summary
+    from baccarat.results.report.formatting import verdict as _verdict
 
     lines = [
         f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",

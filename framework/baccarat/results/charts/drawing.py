@@ -1,4 +1,4 @@
-"""Draw a :class:`~baccarat.results.charts.Chart` as a PNG with Pillow.
+"""Draw a :class:`~baccarat.results.charts.model.Chart` as a PNG with Pillow.
 
 Everything is drawn at :data:`SCALE` times the chart's size and reduced once
 with a box filter, which smooths lines, edges and text. Each panel's data are
@@ -17,7 +17,7 @@ import math
 import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
-from baccarat.results.charts import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
+from baccarat.results.charts.model import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
 
 SCALE = 2
 """The chart is drawn at this multiple of its size, then reduced: antialiasing."""

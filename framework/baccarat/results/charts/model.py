@@ -11,7 +11,7 @@ a title, axis labels, tick formats, an optional legend and its series:
 
 Data are read-only float arrays, colours RGB tuples (0-255), widths and font
 sizes in points (1/72 inch at :data:`DPI` pixels per inch). ``chart.png()``
-draws the chart (:mod:`baccarat.results.chart_drawing`); a notebook shows a
+draws the chart (:mod:`baccarat.results.charts.drawing`); a notebook shows a
 chart inline through ``_repr_png_``.
 """
 
@@ -177,7 +177,7 @@ class Chart:
 
     def png(self) -> bytes:
         """Return the chart drawn as PNG bytes."""
-        from baccarat.results.chart_drawing import draw_chart, encode_png
+        from baccarat.results.charts.drawing import draw_chart, encode_png
 
         return encode_png(draw_chart(self))
 

@@ -1,7 +1,7 @@
 """Plots of a run as charts: bankroll curves, final bankrolls, ruin over rounds, paired comparison, the exact analysis.
 
-Every function takes the small aggregate frames of :mod:`baccarat.results.stats`
-(never the ledger itself) and returns a :class:`~baccarat.results.charts.Chart`:
+Every function takes the small aggregate frames of :mod:`baccarat.results.statistics.ledger_stats`
+(never the ledger itself) and returns a :class:`~baccarat.results.charts.model.Chart`:
 plain objects saying what is drawn, which ``chart.png()`` draws with Pillow.
 """
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 
-from baccarat.results.charts import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
-from baccarat.results.stats import strategy_rows
+from baccarat.results.charts.model import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
+from baccarat.results.statistics.ledger_stats import strategy_rows
 
 PLOT_FILES = {
     "bankroll": "bankroll.png",

@@ -1,14 +1,14 @@
 """Statistics gathered while a run plays, so that its summary and plots never read the ledger back.
 
-The summary of a run is a pure function of its ledger (:mod:`baccarat.results.stats`
+The summary of a run is a pure function of its ledger (:mod:`baccarat.results.statistics.ledger_stats`
 is the definition). Reading a ledger of tens of millions of rows back from
 Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
 integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
-:func:`baccarat.results.stats.session_table`), and keeps each strategy's bankroll
+:func:`baccarat.results.statistics.ledger_stats.session_table`), and keeps each strategy's bankroll
 column in a spool file of the run folder, from which
 :func:`bankroll_bands` computes the plots' percentiles exactly as
-:func:`baccarat.results.curves.bankroll_bands` does. Parity tests hold both to the
+:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity tests hold both to the
 definition.
 """
 
@@ -46,7 +46,7 @@ SESSION_COLUMNS = (
     "capped_bets",
     "stopped_by",
 )
-"""Columns of :func:`baccarat.results.stats.session_table`, in order."""
+"""Columns of :func:`baccarat.results.statistics.ledger_stats.session_table`, in order."""
 
 SESSION_VALUES = 12
 """Integer values per session in :class:`SessionRows` (see its ``values``)."""
@@ -172,7 +172,10 @@ def stop_rule_labels(codes: np.ndarray, names: Sequence[str]) -> pl.Series:
 
 
 def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
-    """Return the session table (as :func:`baccarat.results.stats.session_table`) from every strategy's rows, chunk by chunk."""
+    """Return the session table from every strategy's rows, chunk by chunk.
+
+    The same table as :func:`baccarat.results.statistics.ledger_stats.session_table` makes from the ledger.
+    """
     parts = []
     for label, chunks in zip(labels, rows, strict=True):
         session = np.concatenate([c.session for c in chunks]) if chunks else np.zeros(0, dtype=np.int64)
@@ -232,7 +235,7 @@ READ_ROWS = 1 << 20
 def bankroll_bands(
     spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int | None = None, cells: int | None = None
 ) -> pl.DataFrame:
-    """Return :func:`baccarat.results.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
+    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
 
     Sessions must be those the spool holds, in the same order (every round of
     a session, one after the other). As the definition does, at most
@@ -240,7 +243,8 @@ def bankroll_bands(
     read :data:`READ_ROWS` values at a time, so memory does not grow with the
     length of the run beyond one value per session.
     """
-    from baccarat.results import curves, stats
+    from baccarat.results.statistics import curves
+    from baccarat.results.statistics import ledger_stats as stats
 
     points = curves.CURVE_POINTS if points is None else points
     cells = curves.BAND_CELLS if cells is None else cells
@@ -258,7 +262,7 @@ def _strategy_bands(
     spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int, cells: int, names: list[str]
 ) -> pl.DataFrame:
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
-    from baccarat.results import curves
+    from baccarat.results.statistics import curves
 
     last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
     final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
@@ -354,7 +358,7 @@ class RunStatsCollector:
         """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
 
         The bands come as a function that computes them from the spools and
-        then removes the spools, for :func:`baccarat.results.report.analyse` to call
+        then removes the spools, for :func:`baccarat.results.report.analysis.analyse` to call
         in the background. The gathered rows are let go strategy by
         strategy as the table is made (the table holds them).
         """

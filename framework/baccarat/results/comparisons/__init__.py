@@ -1,0 +1,9 @@
+"""Comparisons: of the strategies of one run, and of saved runs.
+
+- :mod:`~baccarat.results.comparisons.strategies`: each strategy of a run against a baseline: paired session by
+  session when they met the same rounds, else as independent samples.
+- :mod:`~baccarat.results.comparisons.runs`: saved runs compared (``baccarat compare``): their summaries side by
+  side, paired when they played the very same rounds.
+"""
+
+__all__ = ["runs", "strategies"]
