@@ -18,7 +18,8 @@ whatever thread the signal lands; when the main thread has not reached a
 check point within :data:`CHECK_POINT_SECONDS`, or not finished cleaning up
 within :data:`CLEANUP_SECONDS` after, it removes the temporary files and
 folders registered with :func:`remove_at_hard_stop`, prints the same one
-line and ends the process at once. Either way the command line prints one
+line and ends the process at once (never inside a :func:`held` block: it
+waits for its end). Either way the command line prints one
 line and exits with 128 + the signal's number (130 for Ctrl-C, 143 for
 SIGTERM, 129 for SIGHUP).
 
@@ -133,10 +134,20 @@ def _watch(wakeups: int, over: threading.Event) -> None:
         stops = [number for number in data if number in numbers]
         if stops:
             break
-    if _raised.wait(CHECK_POINT_SECONDS) and over.wait(CLEANUP_SECONDS):
+    if not _raised.wait(CHECK_POINT_SECONDS):
+        _wait_unheld(over)  # its end is a check point
+    if _raised.is_set() and over.wait(CLEANUP_SECONDS):
         return
+    _wait_unheld(over)
     if not over.is_set():
         _hard_stop(_received[0] if _received else stops[0])
+
+
+def _wait_unheld(over: threading.Event) -> None:
+    """Wait while a :func:`held` block runs in the main thread: the watchdog never ends the process in one."""
+    while _holding and not over.is_set():
+        over.wait(WAKE_SECONDS / 4)
+    _raised.wait(WAKE_SECONDS)
 
 
 @contextmanager
@@ -198,10 +209,26 @@ def ignore_interrupts() -> None:
             signal.signal(sig, signal.SIG_IGN)
 
 
+_holding = 0
+"""How many :func:`held` blocks the main thread is in."""
+
+
 @contextmanager
 def held() -> Iterator[None]:
-    """A block that a stop never cuts (none is raised inside it): a stop received meanwhile is raised when it ends."""
-    yield
+    """A block that a stop never cuts: a stop received meanwhile is raised when it ends.
+
+    No stop is raised inside it, and the watchdog waits for its end (the
+    rename of a finished run into place, the removal of the run it replaces).
+    """
+    global _holding
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _holding += 1
+    try:
+        yield
+    finally:
+        _holding -= 1
     check()
 
 
