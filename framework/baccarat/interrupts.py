@@ -86,9 +86,22 @@ def _note(signum: int, frame: FrameType | None) -> None:
         _received.append(signum)
 
 
+_ours: list[signal.Signals] = []
+"""The stop signals :func:`stop_on_signals` handles (those the caller did not ignore)."""
+
+
 def check() -> None:
-    """A check point: raise :class:`Interrupted` when a stop signal was received (once; in the main thread only)."""
-    if _received and not _raised.is_set() and threading.current_thread() is threading.main_thread():
+    """A check point: raise :class:`Interrupted` when a stop signal was received (once; in the main thread only).
+
+    The handlers are put back should code run since the last check point
+    (a strategy's) have replaced them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in _ours:
+        if signal.getsignal(sig) is not _note:
+            signal.signal(sig, _note)
+    if _received and not _raised.is_set():
         _raised.set()
         raise Interrupted(_received[0])
 
@@ -170,13 +183,14 @@ def stop_on_signals() -> Iterator[None]:
     watchdog = threading.Thread(target=_watch, args=(reader, over), name="stop watchdog", daemon=True)
     watchdog.start()
     try:
-        for sig, handler in previous.items():
-            if handler is not signal.SIG_IGN:  # a signal ignored by the caller (nohup) stays ignored
-                signal.signal(sig, _note)
+        _ours[:] = [sig for sig, handler in previous.items() if handler is not signal.SIG_IGN]  # nohup's stays ignored
+        for sig in _ours:
+            signal.signal(sig, _note)
         yield
         check()
     finally:
         over.set()
+        _ours.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
         signal.set_wakeup_fd(previous_wakeup)

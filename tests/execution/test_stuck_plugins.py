@@ -175,3 +175,60 @@ def test_a_thread_a_plugin_started_does_not_keep_the_finished_run_alive(tmp_path
             os.killpg(process.pid, signal.SIGKILL)
     assert process.returncode == 0, err
     assert "-> out" in out and (tmp_path / "out" / "summary.csv").is_file()
+
+
+DEAF_LATER = '''
+import signal
+
+from baccarat.plugin import Selector, hookimpl
+
+
+DEAF = []
+
+
+class DeafLater(Selector):
+    """Banker always; the first time it plays, it ignores SIGTERM from then on."""
+
+    name = "deaf-later"
+
+    def choose(self, view):
+        if not DEAF:
+            DEAF.append(signal.signal(signal.SIGTERM, signal.SIG_IGN))
+        return "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(DeafLater)
+'''
+
+SMALL_CHUNKS = (
+    "import sys; from baccarat.execution import chunks; from baccarat.cli import main; chunks.LEDGER_ROWS_PER_CHUNK = 900; sys.exit(main())"
+)
+
+
+def test_a_strategy_that_ignores_sigterm_while_it_plays_is_still_stopped(tmp_path: Path) -> None:
+    """The handlers are put back at the check point after each chunk: a SIGTERM sent once a chunk is written stops the run."""
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "deaf_later.py").write_text(DEAF_LATER)
+    (tmp_path / "stuck.yaml").write_text(EXPERIMENT.format(count=200000, side="deaf-later"))
+    process = subprocess.Popen(
+        [sys.executable, "-c", SMALL_CHUNKS, "run", "stuck.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet", "--workers", "1"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not list(tmp_path.glob(".out.*/ledger.parquet/*")) and time.monotonic() < deadline:  # a chunk played
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.02)
+    except BaseException:
+        os.killpg(process.pid, signal.SIGKILL)
+        raise
+    out, err, took = stopped(process, signal.SIGTERM, False)
+    assert (process.returncode, err, out) == (143, "baccarat: interrupted (SIGTERM)\n", "")
+    assert took < 15, f"took {took:.1f} s to stop"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["plugins", "stuck.yaml"]
