@@ -106,11 +106,6 @@ def check() -> None:
         raise Interrupted(_received[0])
 
 
-def stop_requested() -> bool:
-    """Tell whether a stop signal was received under :func:`stop_on_signals`."""
-    return bool(_received)
-
-
 def remove_at_hard_stop(path: str | os.PathLike[str]) -> None:
     """Have the watchdog remove ``path`` (a temporary file or folder) should it end the process itself.
 
