@@ -15,7 +15,6 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
-import polars as pl
 import pytest
 
 from baccarat.cli import main
