@@ -15,6 +15,7 @@ from __future__ import annotations
 import textwrap
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from baccarat.cli import main
@@ -111,3 +112,81 @@ def test_a_strategy_forcing_the_rules_open_is_refused_naming_it(
     err = one_line(capsys.readouterr().err)
     assert said in err, err
     assert not (tmp_path / "out").exists()
+
+
+# Compiled twins: their history is their own copy, ending at the last round dealt --------------------------------------
+
+TWINS = """
+from baccarat.plugin import Selector, hookimpl
+from baccarat.plugin.kernels import BANKER, PLAYER, CompiledSelector, njit
+
+
+class Peek(Selector):
+    \"\"\"Banker every round; its twin reads one round past its history, through a helper.\"\"\"
+
+    name = "peek"
+
+    def choose(self, view):
+        return "banker"
+
+
+class Vandal(Peek):
+    \"\"\"Banker every round; its twin writes PLAYER over its whole history.\"\"\"
+
+    name = "vandal"
+
+
+@njit
+def next_outcome(history):
+    return history[len(history)]
+
+
+def peek(view, history, state, params, rng):
+    return PLAYER if next_outcome(history) == PLAYER else BANKER
+
+
+def vandal(view, history, state, params, rng):
+    for i in range(len(history)):
+        history[i] = PLAYER
+    return BANKER
+
+
+@hookimpl
+def register_selectors(register):
+    register(Peek)
+    register(Vandal)
+
+
+@hookimpl
+def register_kernels(register):
+    register(Peek, CompiledSelector(peek))
+    register(Vandal, CompiledSelector(vandal))
+"""
+
+MARTINGALE = "  - {name: martingale follow-last, use: martingale, params: {side: follow-last, unit: 10}}\n"
+
+
+def ledger_of(folder: Path, strategy: str) -> pl.DataFrame:
+    return pl.read_parquet(folder / "ledger.parquet").filter(pl.col("strategy") == strategy).drop("strategy")
+
+
+def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # a small run, compiled all the same
+    folder = plugin_folder(tmp_path, twins=TWINS)
+    hostile = experiment(
+        tmp_path,
+        "  - {name: vandal, use: flat, params: {side: vandal, unit: 10}}\n"
+        "  - {name: peek, use: flat, params: {side: peek, unit: 10}}\n" + MARTINGALE + FLAT,
+        shoes=40,
+    )
+    assert run(tmp_path, hostile, folder, "hostile", "--workers", "1") == 0
+    warned = capsys.readouterr().err
+    assert "baccarat: warning: strategy 'peek' runs on the reference engine: a compiled twin raised IndexError" in warned
+    monkeypatch.setenv("BACCARAT_NO_FAST_PATH", "1")
+    assert run(tmp_path, experiment(tmp_path, MARTINGALE + FLAT, shoes=40, name="alone.yaml"), None, "alone") == 0
+    for strategy in ("martingale follow-last", "flat banker"):
+        assert ledger_of(tmp_path / "hostile", strategy).equals(ledger_of(tmp_path / "alone", strategy))
+    vandal, peek, flat = (ledger_of(tmp_path / "hostile", s) for s in ("vandal", "peek", "flat banker"))
+    assert peek["net"].equals(flat["net"]) and vandal["net"].equals(flat["net"])  # banker every round: no look-ahead
