@@ -33,7 +33,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 NAIVE = ROOT.parent / "shared" / "benchmarks" / "naive_loop.py"
 
-PLUGIN = '''
+PLUGIN = """
 from baccarat.plugin import Strategy, hookimpl
 
 
@@ -98,7 +98,7 @@ class FollowLast(Strategy):
 def register_strategies(register):
     for cls in (FlatBanker, MartingaleBanker, ParoliBanker, FollowLast):
         register(cls)
-'''
+"""
 
 EXPERIMENT = """
 name: plain-python
