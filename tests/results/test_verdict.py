@@ -151,3 +151,13 @@ def test_compare_command_says_same_edge(tmp_path: Path) -> None:
     table = shown.stdout.split("paired 95% intervals:")[1]
     assert "better" not in table and "worse" not in table
     assert table.count("same edge") >= 3 and "(volume)" in table
+
+
+def test_counter_expected_matches_the_recount_from_the_cards(tmp_path: Path) -> None:
+    """The summary's expected edge of ev-counter equals docs/ev_counter_expected.py's recount from the cards seen."""
+    strategies = [{"name": "ev counter", "use": "ev-counter", "params": {"bets": ["player_pair", "banker_pair"], "unit": 10}}]
+    result = baccarat.run(experiment(2024, 200, strategies, rules="punto-banco-8-pairs"), out=tmp_path / "run")
+    script = Path(__file__).parents[2] / "docs" / "ev_counter_expected.py"
+    shown = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), "ev counter"], capture_output=True, text=True, check=True)
+    recounted = float(shown.stdout.split("exact expected edge ")[1].split("%")[0]) / 100
+    assert result.summary.get_column("expected_edge")[0] == pytest.approx(recounted, abs=5e-6)
