@@ -254,7 +254,7 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
     check_data(folder, read_manifest(folder / MANIFEST_FILE) or {})
     check_ledger_file(folder / "ledger.parquet")
-    experiment = load_experiment(folder / "experiment.yaml", shoe_file_needed=False)
+    experiment = load_experiment(folder / "experiment.yaml", shoe_file_needed=False, strategies_needed=False)
     return Result(experiment, out_dir=folder, baseline=baseline, identity=run_identity(folder))
 
 
