@@ -11,7 +11,7 @@ import yaml
 import baccarat
 from baccarat.cli import main
 
-PLUGIN = '''
+PLUGIN = """
 from baccarat import hookimpl
 from baccarat.plugin import Selector
 
@@ -26,7 +26,7 @@ class Alternate(Selector):
 @hookimpl
 def register_selectors(register):
     register(Alternate)
-'''
+"""
 
 EXPERIMENT = """name: anywhere
 shoes: {seed: 3, count: 12}
