@@ -161,3 +161,39 @@ def test_counter_expected_matches_the_recount_from_the_cards(tmp_path: Path) -> 
     shown = subprocess.run([sys.executable, str(script), str(tmp_path / "run"), "ev counter"], capture_output=True, text=True, check=True)
     recounted = float(shown.stdout.split("exact expected edge ")[1].split("%")[0]) / 100
     assert result.summary.get_column("expected_edge")[0] == pytest.approx(recounted, abs=5e-6)
+
+
+PEEKER = '''
+from baccarat import hookimpl
+from baccarat.plugin import Strategy
+
+
+class Peeker(Strategy):
+    """Bets Banker when an even number of cards has been dealt from the shoe: it reads the cards, never asks the odds."""
+
+    name = "peeker"
+
+    def bets(self, view):
+        return {"banker": 10} if len(view.shoe_cards()) % 2 == 0 else None
+
+
+@hookimpl
+def register_strategies(register):
+    register(Peeker)
+'''
+
+
+def test_a_strategy_that_reads_the_cards_without_the_odds_has_no_known_expected_edge(tmp_path: Path) -> None:
+    """Its expected edge is not known: shown empty, and the verdict is the realised-edge test with Holm's correction."""
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "peeker.py").write_text(PEEKER)
+    exp = experiment(9, 60, [FLAT_BANKER, {"name": "peeker", "use": "peeker"}])
+    exp["plugins_dir"] = str(tmp_path / "plugins")
+    result = baccarat.run(exp)
+    summary = {row["strategy"]: row for row in result.summary.iter_rows(named=True)}
+    assert summary["peeker"]["expected_edge"] is None and summary["flat banker"]["expected_edge"] is not None
+    (row,) = result.comparison.iter_rows(named=True)
+    assert row["expected_edge_diff"] is None and row["luck_diff_mean"] is None
+    beyond = row["edge_diff_p_holm"] < FAMILY_RATE
+    assert row["verdict"] == (("better" if row["edge_diff"] < 0 else "worse") if beyond else "no clear difference")
+    assert "expected edge not known" in explanation(row)

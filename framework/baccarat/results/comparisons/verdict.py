@@ -89,7 +89,9 @@ def with_verdicts(comparison: pl.DataFrame) -> pl.DataFrame:
     p_values = [two_sided_p(edge, low, high) for _, edge, low, high in rows]
     adjusted = holm(p_values)
     words = [_verdict(expected, edge, p) for (expected, edge, _, _), p in zip(rows, adjusted, strict=True)]
+    unknown = ("expected_edge_diff", "expected_net_diff_mean", "luck_diff_mean", "luck_diff_ci_low", "luck_diff_ci_high")
     return comparison.with_columns(
+        pl.col(unknown).fill_nan(None),  # NaN: an expected value not known
         pl.Series("edge_diff_p_value", p_values, dtype=pl.Float64),
         pl.Series("edge_diff_p_holm", adjusted, dtype=pl.Float64),
         pl.Series("verdict", words, dtype=pl.String),

@@ -330,7 +330,8 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
             *(expr for p in RUIN_TARGETS for expr in bankroll_for_ruin(p)),
         ],
     )
-    return summary.select(SUMMARY_COLUMNS)
+    # NaN: a bet whose expected value is not known (docs/results.md); shown empty, as any unknown figure
+    return summary.select(SUMMARY_COLUMNS).with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
 
 
 def strategies_of(frame: pl.DataFrame) -> list[str]:
