@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.results.comparisons.verdict import explanation
 from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
 from baccarat.results.report.run_facts import RunFacts
 
@@ -178,6 +179,7 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
         "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
         f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
     )
 
 
