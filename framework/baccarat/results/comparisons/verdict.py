@@ -34,6 +34,7 @@ FAMILY_RATE = 0.05
 SAME_EDGE_TOLERANCE = 1e-9
 """Expected edges closer than this (a fraction of the amount wagered) are equal: sums of exact per-bet values in floating point."""
 
+
 def two_sided_p(estimate: float | None, low: float | None, high: float | None) -> float | None:
     """Return the two-sided normal p-value of an estimate whose 95% interval is [low, high] (None when missing)."""
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (estimate, low, high)):
