@@ -156,9 +156,16 @@ class Result:
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation.
         """
-        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+        from baccarat.execution.folder_lock import folder_lock
 
         out = self._file("report.html").parent
+        with folder_lock(out):  # no run replaces the folder while its results are rewritten
+            self._save_results(out, roads, exact)
+        return out
+
+    def _save_results(self, out: Path, roads: Sequence[int], exact: bool | None) -> None:
+        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+
         manifest = read_manifest(out / MANIFEST_FILE)
         stops = self.stops()  # before sessions.parquet is rewritten
         before = file_states(out)
@@ -175,7 +182,6 @@ class Result:
         )
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
-        return out
 
     def _repr_html_(self) -> str:
         from baccarat.results.report.html import summary_html

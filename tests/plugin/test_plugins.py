@@ -726,7 +726,7 @@ def test_plugins_dir_in_the_experiment_is_relative_to_its_file(tmp_path: Path, m
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
     assert set(ledger["strategy"]) == {"p", "m"}
     resolved = yaml.safe_load((tmp_path / "out" / "experiment.yaml").read_text(encoding="utf-8"))
-    assert resolved["plugins_dir"] == ["plugins"]  # as written, relative to the experiment file: no absolute path
+    assert resolved["plugins_dir"] == ["plugins"]  # as written, relative to the experiment file
 
 
 def test_plugins_dir_option_of_run_and_strategies(tmp_path: Path, capsys) -> None:
