@@ -135,12 +135,14 @@ def test_compare_refuses_the_same_folder(tmp_path: Path) -> None:
 def test_a_loaded_run_reads_its_own_run(tmp_path: Path) -> None:
     out = tmp_path / "run"
     first = experiment(3, 4, [FLAT_BANKER])
-    baccarat.run(first, out=out)
+    played = baccarat.run(first, out=out)
     loaded = baccarat.load(out)
     second = experiment(4, 4, [FLAT_BANKER])
     baccarat.run(second, out=out, force=True)
     with pytest.raises(InputError, match="holds another run since it was loaded"):
         _ = loaded.summary
+    with pytest.raises(InputError, match="holds another run since it was loaded"):
+        _ = played.ledger
     assert baccarat.load(out).summary.height == 1
 
 

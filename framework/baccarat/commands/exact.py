@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
     if rounds is None and not experiment.rules.reshuffle_every_round:
         rounds = average_session_rounds(experiment)
         if rounds is not None:
-            said = f"no --rounds: {rounds:,} rounds, an average session of the experiment's shoes (as report --exact takes the run's)"
+            said = f"no --rounds: {rounds:,} rounds, an average session of the experiment's shoes"
     if said is not None and args.json:
         print(said, file=sys.stderr)
     if args.ruin_at_most is not None:
