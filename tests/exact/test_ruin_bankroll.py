@@ -6,6 +6,7 @@ import json
 from decimal import Decimal
 
 import numpy as np
+import polars as pl
 import pytest
 
 import baccarat
@@ -93,3 +94,18 @@ def test_ruin_at_most_must_be_a_share(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["exact", str(tmp_path / "x.yaml"), "--ruin-at-most", "5"])
     assert exit_info.value.code == 2
+
+
+def test_a_session_replayed_from_its_bankroll_needed_is_not_ruined_and_from_a_cent_less_is() -> None:
+    """The definition of ``bankroll_needed``, checked by playing the sessions again from other bankrolls."""
+    small = {**EXPERIMENT, "shoes": {"source": "seeded", "seed": 11, "count": 2000}}
+    small["strategies"] = [EXPERIMENT["strategies"][0]]
+    sessions = baccarat.run(small).sessions
+    known = sessions.filter(pl.col("bankroll_needed").is_not_null())
+    assert 0 < known.height
+    for session in known.sort("bankroll_needed", descending=True).head(3).iter_rows(named=True):
+        need = session["bankroll_needed"]
+        for bankroll, ruined in ((need, False), (need - Decimal("0.01"), True)):
+            replay = {**small, "session": {**small["session"], "bankroll": float(bankroll)}}
+            again = baccarat.run(replay).sessions.filter(pl.col("session") == session["session"])
+            assert again.get_column("ruined").to_list() == [ruined], (session["session"], bankroll)

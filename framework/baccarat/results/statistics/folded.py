@@ -84,7 +84,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
             before = bankroll[i] - net[i]
             if stake > 0:
                 reach = max(reach, stake * MICROS_PER_CENT - before)
-                if capped[i] > 0 and stake * MICROS_PER_CENT == before:
+                if capped[i] > 0 and before - stake * MICROS_PER_CENT < MICROS_PER_CENT:  # cut to the bankroll (to the cent)
                     cut = True
             trough = min(trough, bankroll[i])
             if stake > 0:

@@ -90,7 +90,8 @@ def bankroll_needed(initial: Decimal, table_min: Decimal) -> pl.Expr:
     trough = pl.min_horizontal(pl.col("bankroll").min(), money(initial))
     reach = (pl.col("stake") - before).filter(pl.col("stake") > 0).max()
     need = pl.max_horizontal(money(table_min), money(initial) + money(table_min) - trough, money(initial) + reach)
-    censored = (pl.col("bankroll") < money(table_min)).any() | ((pl.col("capped") > 0) & (pl.col("stake") == before)).any()
+    cut = (pl.col("capped") > 0) & (before - pl.col("stake") < money("0.01"))  # cut to the bankroll, rounded down to the cent
+    censored = (pl.col("bankroll") < money(table_min)).any() | cut.any()
     if initial < table_min:
         censored = pl.lit(True)
     return pl.when(censored.not_()).then(need)
