@@ -64,10 +64,12 @@ def play_strategy(
     sessions: list[tuple[int, int, int]],
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
+    reference_rounds: dict[str, Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
-    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
+    ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
     Without ``compiled``, the reference plays.
     """
     from baccarat.engine.reference import run_strategy
@@ -78,7 +80,14 @@ def play_strategy(
 
         columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
-        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+        from baccarat.engine.reference import DealtRounds
+
+        dealt = reference_rounds.get("rounds") if reference_rounds is not None else None
+        if dealt is None:  # converted once for the table's strategies that play on the reference
+            dealt = DealtRounds(table, multipliers)
+            if reference_rounds is not None:
+                reference_rounds["rounds"] = dealt
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, dealt)
     return columns
 
 
@@ -110,8 +119,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
+    reference_rounds: dict[str, Any] = {}
     for run in runs:
-        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        columns = play_strategy(
+            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
+        )
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}

@@ -12,7 +12,6 @@ import functools
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,9 +19,6 @@ from baccarat.money import cents_to_decimal, micros_to_decimal
 from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.roads import Roads
 from baccarat.table.rules import Rules
-
-if TYPE_CHECKING:
-    from baccarat.shoes.rounds import RoundTable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -44,6 +40,10 @@ class SessionInfo:
         return stream if isinstance(stream, np.random.Generator) else stream()
 
 
+class CardsNotHandedOver(Exception):
+    """A strategy read a card from a view the engine gives no cards (the engine then plays it again with them)."""
+
+
 class TableView:
     """Read-only view of a session before a round is dealt (maintained by the engine).
 
@@ -57,6 +57,7 @@ class TableView:
 
     __slots__ = (
         "_has_cards",
+        "_cards_wanted",
         "_shoe",
         "_hand",
         "_turned",
@@ -83,12 +84,15 @@ class TableView:
     )
 
     def __init__(
-        self, table: RoundTable, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
+        self, has_cards: bool, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
     ) -> None:
-        self._has_cards = bool(table.has_cards)  # the table itself is not kept
+        self._has_cards = bool(has_cards)
+        self._cards_wanted = False
+        """Set when a strategy asked for cards the engine does not hand over (it then plays the strategy again with them)."""
         self._shoe = self._hand = self._turned = 0
-        self._dealt: list[list[int]] = []
-        """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none)."""
+        self._dealt: list[list[int]] | None = None
+        """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none); None
+        while the engine does not hand over the cards (a strategy that reads no card costs nothing for them)."""
         self.rules = rules
         self.session = session
         self.table_min: Decimal = cents_to_decimal(table_min_cents)
@@ -205,7 +209,7 @@ class TableView:
         """
         if not self._has_cards:
             return np.zeros(0, dtype=np.int8)
-        return np.array([card for cards in self._dealt for card in cards if card], dtype=np.int8)
+        return np.array([card for cards in self._cards_dealt() for card in cards if card], dtype=np.int8)
 
     # Exact odds from the cards seen (see baccarat.odds.counting) ---------------
     def unseen_counts(self) -> tuple[int, ...]:
@@ -254,7 +258,7 @@ class TableView:
         counts = self._counts()  # checks the ranks first
         if not any(rules.offers(bet) and needs_suits(rules, bet) for bet in wanted):
             return tuple(counts)
-        seen = ([self._turned] if self._turned else []) + [card for cards in self._dealt for card in cards if card]
+        seen = ([self._turned] if self._turned else []) + [card for cards in self._cards_dealt() for card in cards if card]
         if any(card < SUIT_SHIFT for card in seen):  # cards recorded by rank only
             return tuple(counts)
         suited = [rules.decks] * 52
@@ -267,6 +271,14 @@ class TableView:
             raise ValueError("this table view was made without rules, so it cannot price bets")
         return self.rules
 
+    def _cards_dealt(self) -> list[list[int]]:
+        """The cards of this shoe's rounds so far; when the engine does not hand them over, ask for them (see below)."""
+        dealt = self._dealt
+        if dealt is None:
+            self._cards_wanted = True
+            raise CardsNotHandedOver("the engine plays this strategy again, with the cards")
+        return dealt
+
     def _counts(self) -> list[int]:
         if not self._has_cards:
             raise ValueError("this shoe was recorded without cards, so the cards seen are unknown")
@@ -277,7 +289,7 @@ class TableView:
             if turned:  # the card turned to start the burn is seen by everyone at the table
                 self._unseen[turned - 1] -= 1
         unseen = self._unseen
-        dealt = self._dealt
+        dealt = self._cards_dealt()
         if self._counted < len(dealt):
             for cards in dealt[self._counted :]:
                 for card in cards:
@@ -289,17 +301,21 @@ class TableView:
         return unseen
 
     # Engine side (not for strategies) --------------------------------------
-    def _enter_shoe(self, shoe: int, turned: int) -> None:
+    def _enter_shoe(self, shoe: int, turned: int, cards: bool = True) -> None:
         """A new shoe starts: forget the last one; ``turned`` is the card turned to start its burn.
 
         Round by round, the engine then sets ``_hand`` and ``round`` before the
         strategy bets, and appends the round's outcome to ``_outcomes`` and
-        ``_session_outcomes`` and its cards (a list of their own) to ``_dealt``
-        once it is dealt, before the strategy settles.
+        ``_session_outcomes`` and, when it hands over the ``cards``, the round's
+        cards (a list of their own) to ``_dealt`` once it is dealt, before the
+        strategy settles. Without ``cards``, a strategy that reads a card
+        raises :class:`CardsNotHandedOver` and the view remembers it was asked
+        (``_cards_wanted``): the engine then plays the strategy from the start
+        again, with the cards.
         """
         self._shoe = shoe
         self._turned = turned
-        self._dealt = []
+        self._dealt = [] if cards and self._has_cards else None
         self._outcomes = []
         self._last_decided = None
         self._decided = 0
