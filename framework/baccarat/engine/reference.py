@@ -330,7 +330,6 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
             where = f"session {session}, shoe {first_shoe if first_shoe is not None else '-'}, before round 1"
             raise _plugin_error(StrategyError(f"strategy {run.label!r} could not start: {_raised(exc, run)} ({where})"), exc) from None
         view = TableView(has_cards, session, initial, table_min, table_max, rules)
-        session_seen = view._session_outcomes.append
         bets = strategy.bets
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
@@ -344,7 +343,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                 shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
             view._hand = hand
             view.round += 1
-            single = placed = None  # the bet placed: (side, bet index, cents), or several as {side: cents}
+            k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
+            placed = None  # else the bets placed as {side: cents}, once checked and cut
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
@@ -363,7 +363,7 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                     # other is checked, cut or refused by _check_bets.
                     if type(wanted) is dict and len(wanted) == 1:
                         ((side, amount),) = wanted.items()
-                        k = offered.get(side) if type(side) is str else None
+                        index = offered.get(side) if type(side) is str else None
                         kind = type(amount)
                         if kind is int:
                             cents = amount * CENTS_PER_UNIT
@@ -374,9 +374,9 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                                 cents = 0
                         else:
                             cents = 0
-                        if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
-                            single = (side, k, cents)
-                    if single is None:
+                        if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
+                            k = index
+                    if k < 0:
                         placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
                         if capped:
                             capped_log.append((out_row, capped))
@@ -390,12 +390,13 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
             except StopIteration:  # the strategy's code took rounds from the loop's iterator
                 return played, TOOK_ROUNDS
             shoe_seen(outcome)
-            session_seen(outcome)
-            if single is not None:
-                side, k, cents = single
+            if k >= 0:
                 won = cents * pays[k]
                 bankroll += won
                 placed_log.extend((out_row, k, cents, won))
+                if settle is None:  # no nets to make
+                    view._bankroll_micros = bankroll
+                    continue
                 nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
             elif placed:
                 nets = {}
@@ -408,7 +409,6 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
             else:
                 continue
             view._bankroll_micros = bankroll
-            view._bankroll = view._profit = None
             if settle is not None:
                 try:
                     settle(view, nets)

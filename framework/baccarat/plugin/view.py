@@ -65,13 +65,15 @@ class TableView:
         "_bankroll_micros",
         "_initial_micros",
         "_bankroll",
+        "_bankroll_of",
         "_profit",
+        "_profit_of",
         "round",
         "session",
         "table_min",
         "table_max",
         "_outcomes",
-        "_session_outcomes",
+        "_earlier_shoes",
         "_last_decided",
         "_decided",
         "_streak",
@@ -101,11 +103,13 @@ class TableView:
         """Largest bet the table takes."""
         self._initial_micros = initial_micros
         self._bankroll_micros = initial_micros
-        """The bankroll in micro-units, kept by the engine; it sets ``_bankroll`` and ``_profit`` to None when it changes."""
-        self._bankroll: Decimal | None = None
-        self._profit: Decimal | None = None
+        """The bankroll in micro-units, kept by the engine; ``_bankroll`` and ``_profit`` are its exact values, made
+        when read for the micro-units in ``_bankroll_of`` and ``_profit_of``."""
+        self._bankroll = self._profit = Decimal(0)
+        self._bankroll_of = self._profit_of = -1
         self._outcomes: list[str] = []
-        self._session_outcomes: list[str] = []
+        self._earlier_shoes: list[str] = []
+        """Outcomes of the session's shoes before this one (this shoe's are ``_outcomes``)."""
         self._last_decided: str | None = None
         self._decided = 0
         self._streak = 0
@@ -122,18 +126,20 @@ class TableView:
     @property
     def bankroll(self) -> Decimal:
         """Bankroll now, exact (converted once each time it changes)."""
-        bankroll = self._bankroll
-        if bankroll is None:
-            bankroll = self._bankroll = micros_to_decimal(self._bankroll_micros)
-        return bankroll
+        micros = self._bankroll_micros
+        if self._bankroll_of != micros:
+            self._bankroll = micros_to_decimal(micros)
+            self._bankroll_of = micros
+        return self._bankroll
 
     @property
     def profit(self) -> Decimal:
         """Bankroll now minus the bankroll at the start of the session, exact."""
-        profit = self._profit
-        if profit is None:
-            profit = self._profit = micros_to_decimal(self._bankroll_micros - self._initial_micros)
-        return profit
+        micros = self._bankroll_micros
+        if self._profit_of != micros:
+            self._profit = micros_to_decimal(micros - self._initial_micros)
+            self._profit_of = micros
+        return self._profit
 
     # Where we are ---------------------------------------------------------
     @property
@@ -154,7 +160,7 @@ class TableView:
     @property
     def session_history(self) -> tuple[str, ...]:
         """Outcomes of this session's rounds so far, across shoes, oldest first."""
-        return tuple(self._session_outcomes)
+        return (*self._earlier_shoes, *self._outcomes)
 
     @property
     def last_decided(self) -> str | None:
@@ -305,14 +311,15 @@ class TableView:
         """A new shoe starts: forget the last one; ``turned`` is the card turned to start its burn.
 
         Round by round, the engine then sets ``_hand`` and ``round`` before the
-        strategy bets, and appends the round's outcome to ``_outcomes`` and
-        ``_session_outcomes`` and, when it hands over the ``cards``, the round's
+        strategy bets, and appends the round's outcome to ``_outcomes`` and,
+        when it hands over the ``cards``, the round's
         cards (a list of their own) to ``_dealt`` once it is dealt, before the
         strategy settles. Without ``cards``, a strategy that reads a card
         raises :class:`CardsNotHandedOver` and the view remembers it was asked
         (``_cards_wanted``): the engine then plays the strategy from the start
         again, with the cards.
         """
+        self._earlier_shoes += self._outcomes
         self._shoe = shoe
         self._turned = turned
         self._dealt = [] if cards and self._has_cards else None
