@@ -15,7 +15,7 @@ from pathlib import Path
 
 import polars as pl
 
-PLUGIN = '''
+PLUGIN = """
 from baccarat.plugin import Progression, hookimpl
 from baccarat.plugin.kernels import STAKE, CompiledProgression
 
@@ -46,7 +46,7 @@ def register_progressions(register):
 @hookimpl
 def register_kernels(register):
     register(PlusOne, CompiledProgression(won=won, lost=lost))
-'''
+"""
 
 EXPERIMENT = "shoes: {seed: 5, count: 60}\nstrategies:\n  - {use: plus-one, params: {side: banker, unit: 10}}\n"
 
