@@ -229,13 +229,14 @@ def run_strategy(
             "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
             "nothing is written"
         )
-    placed_log, capped_log, stop_log = logs
-    return ledger_columns(table, sessions, tuple(dealt.offered), config.bankroll_cents * MICROS_PER_CENT, placed_log, capped_log, stop_log)
+    placed_log, capped_log, stop_log, priced_log = logs
+    initial = config.bankroll_cents * MICROS_PER_CENT
+    return ledger_columns(table, sessions, tuple(dealt.offered), initial, placed_log, capped_log, stop_log, priced_log)
 
 
-Logs = tuple[list[int], list[tuple[int, int]], list[tuple[int, int]]]
+Logs = tuple[list[int], list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int, int, float]]]
 """What the loop logs: the bets placed (four numbers each, one after the other), the bets capped, the rounds a stop rule
-ended betting (:func:`ledger_columns`)."""
+ended betting, the bets placed by a strategy that read the cards with the EV it saw (:func:`ledger_columns`)."""
 
 
 def _play_apart(
@@ -314,6 +315,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     placed_log: list[int] = []  # ledger row, bet index, cents, net micro-units of each bet placed, one after the other
     capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
     stop_log: list[tuple[int, int]] = []  # (ledger row, stop rule from 1): the round a stop rule ended betting
+    # (ledger row, bet index, cents, EV per unit the view gave, NaN when not asked) of each bet placed by a
+    # strategy that has read the cards: its expected value is the one it saw, not the one off the top
+    priced_log: list[tuple[int, int, int, float]] = []
+    names = tuple(offered)
     stop_names = stop_rule_names(run.cls)
     out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
     played = 0
@@ -394,6 +399,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                 won = cents * pays[k]
                 bankroll += won
                 placed_log.extend((out_row, k, cents, won))
+                if view._card_reads:
+                    priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
                 if settle is None:  # no nets to make
                     view._bankroll_micros = bankroll
                     continue
@@ -406,6 +413,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                     nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
                     bankroll += won
                     placed_log.extend((out_row, k, cents, won))
+                    if view._card_reads:
+                        priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
             else:
                 continue
             view._bankroll_micros = bankroll
@@ -422,7 +431,13 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
             return played, WANTS_CARDS
         if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
             return played, TOOK_ROUNDS
-    return played, (placed_log, capped_log, stop_log)
+    return played, (placed_log, capped_log, stop_log, priced_log)
+
+
+def _seen_ev(view: TableView, bet: str) -> float:
+    """The expected value per unit of ``bet`` the view gave the strategy for this round, NaN when it was not asked."""
+    seen = view._evs
+    return seen[2].get(bet, math.nan) if seen is not None and seen[0] == view.round else math.nan
 
 
 def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:
