@@ -385,9 +385,11 @@ def holds_rounds(value, dealt):
         return value.size > 6 * dealt
     if isinstance(value, dict):
         value = list(value.values())
-    if isinstance(value, (list, tuple)) and len(value) > dealt:
-        return sum(item in NAMES if isinstance(item, str) else bool(item) and isinstance(item, tuple) and item[0] in NAMES
-                   for item in value[:100000] if isinstance(item, (str, tuple))) > dealt
+    if isinstance(value, (list, tuple)) and len(value) > dealt:  # outcomes of rounds repeat; a list of bet names does not
+        rounds = [item if isinstance(item, str) else item[0] for item in value[:100000]
+                  if isinstance(item, str) or (isinstance(item, tuple) and item and isinstance(item[0], str))]
+        rounds = [item for item in rounds if item in NAMES]
+        return len(rounds) > dealt and len(set(rounds)) < len(rounds)
     return type(value).__name__ in ("RoundTable", "DealtRounds")
 
 
