@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
 
-from baccarat.money import cents_to_decimal, micros_to_decimal
+from baccarat.money import cents_to_decimal, decimal_to_cents, micros_to_decimal
 from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.roads import Roads
 from baccarat.table.rules import Rules
@@ -38,6 +39,23 @@ class SessionInfo:
         """A random stream of this strategy in this session, from the experiment seed (made when first read)."""
         stream = self.random_stream
         return stream if isinstance(stream, np.random.Generator) else stream()
+
+    @property
+    def table_min_cents(self) -> int:
+        """Deprecated (0.1): ``table_min`` in integer cents."""
+        _moved("SessionInfo.table_min_cents", "SessionInfo.table_min (an exact Decimal)")
+        return decimal_to_cents(self.table_min)
+
+    @property
+    def table_max_cents(self) -> int:
+        """Deprecated (0.1): ``table_max`` in integer cents."""
+        _moved("SessionInfo.table_max_cents", "SessionInfo.table_max (an exact Decimal)")
+        return decimal_to_cents(self.table_max)
+
+
+def _moved(old: str, new: str) -> None:
+    """Warn that the 0.1 attribute ``old`` is deprecated in favour of ``new`` (removed in 0.4; CHANGELOG.md)."""
+    warnings.warn(f"{old} is deprecated and will be removed in baccarat 0.4: use {new}", DeprecationWarning, stacklevel=3)
 
 
 class CardsNotHandedOver(Exception):
@@ -143,6 +161,31 @@ class TableView:
             self._profit = micros_to_decimal(micros - self._initial_micros)
             self._profit_of = micros
         return self._profit
+
+    # The 0.1 names, in integer units (deprecated) --------------------------
+    @property
+    def bankroll_micros(self) -> int:
+        """Deprecated (0.1): the bankroll in integer micro-units."""
+        _moved("TableView.bankroll_micros", "view.bankroll (an exact Decimal)")
+        return self._bankroll_micros
+
+    @property
+    def profit_micros(self) -> int:
+        """Deprecated (0.1): the profit in integer micro-units."""
+        _moved("TableView.profit_micros", "view.profit (an exact Decimal)")
+        return self._bankroll_micros - self._initial_micros
+
+    @property
+    def table_min_cents(self) -> int:
+        """Deprecated (0.1): the table minimum in integer cents."""
+        _moved("TableView.table_min_cents", "view.table_min (an exact Decimal)")
+        return decimal_to_cents(self.table_min)
+
+    @property
+    def table_max_cents(self) -> int:
+        """Deprecated (0.1): the table maximum in integer cents."""
+        _moved("TableView.table_max_cents", "view.table_max (an exact Decimal)")
+        return decimal_to_cents(self.table_max)
 
     # Where we are ---------------------------------------------------------
     @property
