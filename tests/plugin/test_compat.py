@@ -251,6 +251,8 @@ def test_first_release_readme_plugins_run_with_a_warning_and_the_numbers_of_thei
         ("baccarat.bet_registry", "baccarat.plugin", "BetDefinition"),
         ("baccarat.cards", "baccarat.table.cards", "parse_card"),
         ("baccarat.rules", "baccarat.table.rules", "load_rules"),
+        ("baccarat.exact_forms", "baccarat.plugin", "ExactProgression"),
+        ("baccarat.roads", "baccarat.table.roads", "parse_outcomes"),
     ],
 )
 def test_each_first_release_module_warns_naming_its_new_import(old: str, new: str, name: str) -> None:
