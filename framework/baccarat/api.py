@@ -215,8 +215,10 @@ def run(
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
+    from baccarat.execution.main_guard import check_main_guard
     from baccarat.execution.runner import run_experiment, run_to_folder
 
+    check_main_guard(workers)
     exp = _experiment(experiment)
     shoes = int(exp.shoes["count"]) * len(exp.seeds) if exp.shoes["source"] == "seeded" else None
 
