@@ -141,20 +141,25 @@ def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) 
 
 
 UNGUARDED = """
-import baccarat
 from baccarat.errors import RunFailure
 from baccarat.execution import chunks as chunking
+from baccarat.execution.runner import run_experiment
+from baccarat.experiment import load_experiment
 
 chunking.LEDGER_ROWS_PER_CHUNK = 900
 try:
-    baccarat.run({experiment!r}, workers=2)
+    run_experiment(load_experiment({experiment!r}), workers=2)
 except RunFailure as exc:
     print(exc)
 """
 
 
 def test_a_script_without_the_main_guard_is_told_what_to_add(tmp_path: Path) -> None:
-    """Worker processes import the main script: without ``if __name__ == "__main__":`` each would run it again."""
+    """Worker processes import the main script: without ``if __name__ == "__main__":`` each would run it again.
+
+    ``baccarat.run`` finds such a script before any process starts (tests/test_api.py); a run started below the API
+    is caught when its workers, importing the script, would start it again.
+    """
     script = tmp_path / "unguarded.py"
     script.write_text(UNGUARDED.format(experiment=EXPERIMENT))
     done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)

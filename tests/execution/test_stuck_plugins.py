@@ -207,28 +207,26 @@ SMALL_CHUNKS = (
 )
 
 
-def test_a_strategy_that_ignores_sigterm_while_it_plays_is_still_stopped(tmp_path: Path) -> None:
-    """The handlers are put back at the check point after each chunk: a SIGTERM sent once a chunk is written stops the run."""
+def test_a_strategy_that_ignores_sigterm_while_it_plays_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A plain-Python strategy plays on a thread of its own, where the stop handlers cannot be changed.
+
+    Its attempt to ignore SIGTERM is the strategy's failure, named with its file and line before the run starts,
+    and nothing is written.
+    """
     (tmp_path / "plugins").mkdir()
-    (tmp_path / "plugins" / "deaf_later.py").write_text(DEAF_LATER)
-    (tmp_path / "stuck.yaml").write_text(EXPERIMENT.format(count=200000, side="deaf-later"))
-    process = subprocess.Popen(
-        [sys.executable, "-c", SMALL_CHUNKS, "run", "stuck.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet", "--workers", "1"],
+    plugin = tmp_path / "plugins" / "deaf_later.py"
+    plugin.write_text(DEAF_LATER)
+    (tmp_path / "stuck.yaml").write_text(EXPERIMENT.format(count=200, side="deaf-later"))
+    done = subprocess.run(
+        [sys.executable, "-c", SMALL_CHUNKS, "run", "stuck.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet"],
         cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        capture_output=True,
         text=True,
-        start_new_session=True,
+        timeout=300,
     )
-    try:
-        deadline = time.monotonic() + 120
-        while not list(tmp_path.glob(".out.*/ledger.parquet/*")) and time.monotonic() < deadline:  # a chunk played
-            assert process.poll() is None, process.communicate()
-            time.sleep(0.02)
-    except BaseException:
-        os.killpg(process.pid, signal.SIGKILL)
-        raise
-    out, err, took = stopped(process, signal.SIGTERM, False)
-    assert (process.returncode, err, out) == (143, "baccarat: interrupted (SIGTERM)\n", "")
-    assert took < 15, f"took {took:.1f} s to stop"
+    line = DEAF_LATER.splitlines().index("            DEAF.append(signal.signal(signal.SIGTERM, signal.SIG_IGN))") + 1
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert "strategy 'flat' raised ValueError: signal only works in main thread" in done.stderr
+    assert f"{plugin.resolve()}:{line}" in done.stderr or f"{plugin}:{line}" in done.stderr, done.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plugins", "stuck.yaml"]
