@@ -190,3 +190,143 @@ def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
         assert ledger_of(tmp_path / "hostile", strategy).equals(ledger_of(tmp_path / "alone", strategy))
     vandal, peek, flat = (ledger_of(tmp_path / "hostile", s) for s in ("vandal", "peek", "flat banker"))
     assert peek["net"].equals(flat["net"]) and vandal["net"].equals(flat["net"])  # banker every round: no look-ahead
+
+
+LATE_LIAR = """
+from baccarat.plugin import Selector, hookimpl
+from baccarat.plugin.kernels import BANKER, PLAYER, SHOE, CompiledSelector
+
+
+class Late(Selector):
+    \"\"\"Banker every round; its twin backs player from shoe ``17`` on, past the parity check's shoes.\"\"\"
+
+    name = "late"
+
+    def choose(self, view):
+        return "banker"
+
+
+def late(view, history, state, params, rng):
+    return PLAYER if view[SHOE] > 16 else BANKER
+
+
+@hookimpl
+def register_selectors(register):
+    register(Late)
+
+
+@hookimpl
+def register_kernels(register):
+    register(Late, CompiledSelector(late))
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_twin_that_differs_only_late_in_the_run_is_caught_by_the_spot_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], workers: str
+) -> None:
+    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
+    folder = plugin_folder(tmp_path, late=LATE_LIAR)
+    exp = experiment(tmp_path, FLAT + "  - {name: late, use: martingale, params: {side: late, unit: 10}}\n", shoes=100)
+    assert run(tmp_path, exp, folder, "out", "--workers", workers) == 2
+    err = one_line(capsys.readouterr().err)
+    assert err.startswith("baccarat: error: strategy 'late': its compiled twin differs from the reference at session "), err
+    assert err.endswith(
+        "(a spot check during the run); fix the twin or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned and nothing was written"
+    )
+    assert not (tmp_path / "out").exists()
+
+
+# Sessions are independent and deterministic ---------------------------------------------------------------------------
+
+CLASS_STATE = """
+import random
+from fractions import Fraction
+
+import numpy as np
+
+from baccarat import hookimpl
+from baccarat.plugin import BetDefinition, Strategy
+
+
+class Classy(Strategy):
+    \"\"\"Follows the last winner it remembers, in a list kept on the class (shared by every session of a process).\"\"\"
+
+    name = "classy"
+    params = {}
+    history = []
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker", "player"}
+
+    def bets(self, view):
+        side = "player" if self.history and self.history[-1] == "player" else "banker"
+        if view.shoe_history:
+            self.history.append(view.shoe_history[-1])
+        return {side: 10}
+
+
+class Dice(Classy):
+    \"\"\"Banker or player at random, from an unseeded stream.\"\"\"
+
+    name = "dice"
+    history = None
+
+    def bets(self, view):
+        return {random.choice(["banker", "player"]): 10}
+
+
+COIN = BetDefinition(
+    name="coin",
+    label="Coin",
+    needs=frozenset({"totals"}),
+    pays={"win": Fraction(1)},
+    wins=lambda r: {"win": np.random.random(len(r.tie)) < 0.5},
+    description="a coin tossed without a seed",
+)
+
+
+@hookimpl
+def register_strategies(register):
+    register(Classy)
+    register(Dice)
+
+
+@hookimpl
+def register_bets(register):
+    register(COIN)
+"""
+
+
+@pytest.mark.parametrize(
+    ("entry", "said"),
+    [
+        (
+            "  - {name: classy, use: classy}\n",
+            "exp.yaml:4:23: strategy 'classy' changed the class attribute Classy.history while it played a sample shoe tried "
+            "before the run: a class attribute is shared by every session a process plays, so results would depend on "
+            "--workers; keep state on self (set it in __init__)",
+        ),
+        (
+            "  - {name: dice, use: dice}\n",
+            "exp.yaml:4:21: strategy 'dice' played the same sample shoe twice and bet differently the second time (round ",
+        ),
+        (
+            "  - {name: coin, use: flat, params: {side: coin, unit: 10}}\n",
+            "bet 'coin' settled the same sample rounds differently when asked twice: its wins (or pushes) is not deterministic",
+        ),
+    ],
+)
+def test_state_shared_between_sessions_or_chance_without_a_seed_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: str, said: str
+) -> None:
+    folder = plugin_folder(tmp_path, classy=CLASS_STATE)
+    exp = experiment(tmp_path, entry)
+    if "coin" in entry:
+        exp.write_text("rules: {side_bets: {coin: 1}}\n" + exp.read_text())
+    for workers in ("1", "2"):
+        assert run(tmp_path, exp, folder, "out", "--workers", workers) == 2
+        err = one_line(capsys.readouterr().err)
+        assert said in err, err
+        assert not (tmp_path / "out").exists()

@@ -204,23 +204,51 @@ class StrategySection(Checker):
     ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
         from baccarat.engine.reference import StrategyRun, run_strategy
+        from baccarat.engine.class_state import class_state
         from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
+        before = class_state(cls)
         try:
             own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
-            run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0)
+            plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
             raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
         try:
             check_rules_unchanged(own, rules, f"strategy {use!r}", "while it played a sample shoe tried before the run", "")
+            check_independent(use, cls, before, plays)
         except StrategyError as exc:
             raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
+
+
+def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[dict[str, np.ndarray]]) -> None:
+    """Refuse a strategy whose play of the sample shoe changed its classes, or differed the second time it was played.
+
+    Sessions must be independent and the same seed must give the same
+    results: otherwise they depend on which process played which sessions.
+    """
+    from baccarat.engine.class_state import changed_attribute
+    from baccarat.engine.parity import first_difference
+
+    attribute = changed_attribute(cls, before)
+    if attribute is not None:
+        raise StrategyError(
+            f"strategy {use!r} changed the class attribute {attribute} while it played a sample shoe tried before the run: "
+            "a class attribute is shared by every session a process plays, so results would depend on --workers; "
+            "keep state on self (set it in __init__)"
+        )
+    row = first_difference(plays[0], plays[1])
+    if row is not None:
+        raise StrategyError(
+            f"strategy {use!r} played the same sample shoe twice and bet differently the second time (round "
+            f"{plays[0]['round'][row] if row < len(plays[0]['round']) else row + 1}): it is not deterministic, so "
+            "results would change from run to run; draw random numbers from session.rng, the session's seeded stream"
+        )
 
 
 def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
@@ -229,4 +257,12 @@ def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
     from baccarat.shoes.seeded import seeded_table
 
     table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
-    return table, settlement_table(table, rules)
+    settled = settlement_table(table, rules)
+    again = settlement_table(table, rules)  # a bet settles the same rounds the same way every time
+    changing = next((bet for bet in settled if not np.array_equal(settled[bet], again.get(bet))), None)
+    if changing is not None:
+        raise StrategyError(
+            f"bet {changing!r} settled the same sample rounds differently when asked twice: its wins (or pushes) is not "
+            "deterministic, so results would change from run to run; a bet must follow from the round alone"
+        )
+    return table, settled
