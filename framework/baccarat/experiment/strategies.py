@@ -203,8 +203,8 @@ class StrategySection(Checker):
         self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
     ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
-        from baccarat.engine.reference import StrategyRun, run_strategy
         from baccarat.engine.class_state import class_state
+        from baccarat.engine.reference import StrategyRun, run_strategy
         from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
         if self.trial_shoe is None:
