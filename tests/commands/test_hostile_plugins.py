@@ -330,3 +330,66 @@ def test_state_shared_between_sessions_or_chance_without_a_seed_is_refused(
         err = one_line(capsys.readouterr().err)
         assert said in err, err
         assert not (tmp_path / "out").exists()
+
+
+# Exact forms answer with probabilities ------------------------------------------------------------------------------
+
+EXACT_FORMS = """
+from fractions import Fraction
+
+from baccarat import hookimpl
+from baccarat.plugin import ExactSelector, Selector
+
+
+class Lopsided(Selector):
+    \"\"\"Banker, always; its exact form says otherwise.\"\"\"
+
+    name = "lopsided"
+
+    def choose(self, view):
+        return "banker"
+
+
+class Short(Lopsided):
+    name = "short"
+
+
+class Broken(Lopsided):
+    name = "broken"
+
+
+def broken(selector):
+    raise ValueError("no chances today")
+
+
+@hookimpl
+def register_selectors(register):
+    for cls in (Lopsided, Short, Broken):
+        register(cls)
+
+
+@hookimpl
+def register_exact_forms(register):
+    register(Lopsided, ExactSelector(lambda selector: {"banker": Fraction(3, 2), "player": Fraction(-1, 2)}))
+    register(Short, ExactSelector(lambda selector: {"banker": Fraction(1, 2)}))
+    register(Broken, ExactSelector(broken))
+"""
+
+
+@pytest.mark.parametrize(
+    ("side", "said"),
+    [
+        ("lopsided", "the exact form of side 'lopsided' gives side 'banker' the chance 3/2, outside 0 to 1 (in {file})"),
+        ("short", "the exact form of side 'short' gives chances that add up to 1/2, not 1 (in {file})"),
+        ("broken", "the exact form of side 'broken' raised ValueError: no chances today at {file}:{line}"),
+    ],
+)
+def test_an_exact_form_that_gives_no_probabilities_is_one_line_naming_its_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], side: str, said: str
+) -> None:
+    folder = plugin_folder(tmp_path, forms=EXACT_FORMS)
+    exp = experiment(tmp_path, f"  - {{name: lop, use: flat, params: {{side: {side}, unit: 10}}}}\n")
+    assert main(["exact", str(exp), "--plugins-dir", str(folder), "--rounds", "50"]) == 2
+    out, err = capsys.readouterr()
+    line = 1 + EXACT_FORMS.splitlines().index('    raise ValueError("no chances today")')
+    assert out == "" and one_line(err) == "baccarat: error: " + said.format(file=folder / "forms.py", line=line)

@@ -28,12 +28,13 @@ the independent-rounds approximation. ``docs/exact.md`` describes the method.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from baccarat.engine.reference import SessionConfig
-from baccarat.errors import InputError
+from baccarat.errors import InputError, StrategyError, code_homes, raised_at
 from baccarat.exact import bounds
 from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
@@ -161,8 +162,9 @@ def analyse_strategy(
         rule_form = forms.get(type(rule))
         if rule_form is None:
             return Skipped(label, f"stop rule {type(rule).name!r} has no exact form (its plugin registers none with register_exact_forms)")
-        limits.append(rule_form.limits(rule))
-    outcomes = round_outcomes(rules, selector_form.sides(selector))
+        limits.append(form_answer(f"stop rule {type(rule).name!r}", rule, functools.partial(rule_form.limits, rule)))
+    sides = form_answer(f"side {params.get('side')!r}", selector, lambda: selector_form.sides(selector))
+    outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
         try:
             return DenseSession(
@@ -174,6 +176,38 @@ def analyse_strategy(
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def form_answer(what: str, piece: Any, ask: Callable[[], Any]) -> Any:
+    """Return what an exact form answers; one that raises is a StrategyError naming the piece and the line of its code."""
+    try:
+        return ask()
+    except Exception as exc:
+        raise StrategyError(
+            f"the exact form of {what} raised {type(exc).__name__}: {str(exc).strip() or '-'}{raised_at(exc, code_homes([type(piece)]))}"
+        ) from None
+
+
+def checked_chances(sides: Any, what: str, piece: Any) -> dict[str, Fraction]:
+    """Return an exact selector's ``{side: probability}`` as fractions; refuse any that is not a probability, or a sum other than 1."""
+    where = "".join(f" (in {home.rstrip('/')})" for home in code_homes([type(piece)])[:1])
+    if not isinstance(sides, Mapping) or not sides:
+        raise StrategyError(f"the exact form of {what} must give {{side: probability}}, not {sides!r}{where}")
+    chances: dict[str, Fraction] = {}
+    for side, chance in sides.items():
+        try:
+            value = Fraction(chance)
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            raise StrategyError(
+                f"the exact form of {what} gives side {side!r} the chance {chance!r}, which is not a number{where}"
+            ) from None
+        if not 0 <= value <= 1:
+            raise StrategyError(f"the exact form of {what} gives side {side!r} the chance {value}, outside 0 to 1{where}")
+        chances[str(side)] = value
+    total = sum(chances.values(), Fraction(0))
+    if total != 1:
+        raise StrategyError(f"the exact form of {what} gives chances that add up to {total}, not 1{where}")
+    return chances
 
 
 def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[int, float]]:
