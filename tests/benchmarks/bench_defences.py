@@ -13,8 +13,9 @@ B. the same with those three switched off inside the benchmark's process
    bounds checks).
 
 The selector's own history buffer in the compiled loop (one store per
-round) cannot be switched off and is in both. Prints each run's seconds,
-the best of each side and the ratio A/B, with the naive pure-Python loop
+round) cannot be switched off and is in both. Prints each run's CPU
+seconds (user and system, of the run's process: less swayed by a loaded
+machine than wall time), the best of each side and the ratio A/B, with the naive pure-Python loop
 of ``/work/shared/benchmarks/naive_loop.py`` (when present) on the same
 shoes as the yardstick.
 """
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -42,12 +44,16 @@ helpers.njit = lambda function=None, **o: numba.njit(cache=True, **o) if functio
 """Switches the defences off in the process of a B run (before the plugins are loaded)."""
 
 
-def run_job(shoes: int, out: Path, defences: bool) -> float:
+def run_job(shoes: int, out: Path, defences: bool) -> tuple[float, float]:
+    """Run the job in a process of its own; return its wall seconds and the CPU seconds of that process."""
     args = ["run", str(HERE / "job.yaml"), "--set", f"shoes.count={shoes}", "--workers", "1", "--quiet", "--force", "--out", str(out)]
     code = ("" if defences else WITHOUT) + f"import sys\nfrom baccarat.cli import main\nsys.exit(main({args!r}))\n"
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-c", code], check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def main() -> None:
@@ -61,11 +67,11 @@ def main() -> None:
         times: dict[bool, list[float]] = {True: [], False: []}
         for _ in range(args.repeats):
             for defences in (True, False):
-                seconds = run_job(args.shoes, Path(work) / "out", defences)
-                times[defences].append(seconds)
-                print(f"{'with   ' if defences else 'without'} defences: {seconds:.2f} s", flush=True)
+                wall, cpu = run_job(args.shoes, Path(work) / "out", defences)
+                times[defences].append(cpu)
+                print(f"{'with   ' if defences else 'without'} defences: {cpu:.2f} s CPU ({wall:.2f} s wall)", flush=True)
     with_, without = min(times[True]), min(times[False])
-    print(f"best: with {with_:.2f} s, without {without:.2f} s; ratio with/without = {with_ / without:.3f}")
+    print(f"best CPU: with {with_:.2f} s, without {without:.2f} s; ratio with/without = {with_ / without:.3f}")
     if YARDSTICK.is_file():
         done = subprocess.run([sys.executable, str(YARDSTICK), str(args.shoes)], capture_output=True, text=True, check=True)
         seconds = float(done.stdout.split("seconds=")[1].split()[0])

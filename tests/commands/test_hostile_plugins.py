@@ -12,6 +12,10 @@ other strategies' numbers are those of a run without it.
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import textwrap
 from pathlib import Path
 
@@ -19,6 +23,7 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
+from baccarat.files.inputfile import MAX_PLUGIN_BYTES
 from baccarat.plugin.manager import clear_registry
 
 
@@ -393,3 +398,30 @@ def test_an_exact_form_that_gives_no_probabilities_is_one_line_naming_its_file(
     out, err = capsys.readouterr()
     line = 1 + EXACT_FORMS.splitlines().index('    raise ValueError("no chances today")')
     assert out == "" and one_line(err) == "baccarat: error: " + said.format(file=folder / "forms.py", line=line)
+
+
+# Plugin files are regular files of a sensible size ------------------------------------------------------------------
+
+
+def test_a_plugin_file_that_is_a_device_a_pipe_or_huge_is_left_out_with_a_warning(tmp_path: Path) -> None:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    os.mkfifo(folder / "fifo.py")
+    (folder / "zero.py").symlink_to("/dev/zero")
+    with open(folder / "big.py", "wb") as big:
+        big.truncate(MAX_PLUGIN_BYTES + 1)
+    done = subprocess.run(  # in a child process with a time limit: a regression would read without end or block
+        [sys.executable, "-m", "baccarat", "strategies", "--json", "--plugins-dir", str(folder)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0 and "flat" in {s["name"] for s in json.loads(done.stdout)}
+    device = "ImportError: the file is not a regular file (a device, a pipe or a socket), so it cannot be read as a plugin file"
+    assert done.stderr.splitlines() == [
+        f"baccarat: warning: plugin 'big' (file: {folder / 'big.py'}) failed to import and is left out: ImportError: the file is "
+        f"{MAX_PLUGIN_BYTES + 1:,} bytes, more than the 16 MiB a plugin file may hold",
+        f"baccarat: warning: plugin 'fifo' (file: {folder / 'fifo.py'}) failed to import and is left out: {device}",
+        f"baccarat: warning: plugin 'zero' (file: /dev/zero) failed to import and is left out: {device}",
+    ]

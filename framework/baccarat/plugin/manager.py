@@ -39,6 +39,7 @@ import pluggy
 
 from baccarat import interrupts
 from baccarat.errors import InputError, did_you_mean
+from baccarat.files.inputfile import MAX_PLUGIN_BYTES, open_regular
 from baccarat.plugin import hookspecs
 from baccarat.plugin.registry import (
     EXACT_HOOK,
@@ -101,7 +102,11 @@ def _distribution(ep: EntryPoint) -> tuple[str, str]:
 
 
 def _load_file(path: Path) -> ModuleType:
-    """Import a plugin file as module ``baccarat_plugin_<name>``."""
+    """Import a plugin file as module ``baccarat_plugin_<name>``: a regular file of at most :data:`MAX_PLUGIN_BYTES`."""
+    try:
+        open_regular(path, "a plugin file", MAX_PLUGIN_BYTES).close()  # never a device read without end, nor a pipe that blocks
+    except InputError as exc:
+        raise ImportError(f"the file {exc.message}") from None
     module_name = "baccarat_plugin_" + re.sub(r"\W", "_", path.stem)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
