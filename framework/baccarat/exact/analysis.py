@@ -74,9 +74,15 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
     if rounds is not None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise InputError(f"the number of rounds must be a whole number of at least 1, not {rounds!r}")
+    elif rules.reshuffle_every_round:
+        rounds = config.shoes_per_session
+    if rounds is not None:
+        if rounds > bounds.MAX_ROUNDS:
+            raise InputError(
+                f"an exact analysis follows at most {bounds.MAX_ROUNDS:,} rounds of a session, not {rounds:,} "
+                "(its arrays and its time grow with every round); analyse fewer rounds"
+            )
         return rounds
-    if rules.reshuffle_every_round:
-        return config.shoes_per_session
     raise InputError(f"the rules {rules.name!r} deal shoes of many rounds, so a session's length in rounds varies; give it with --rounds N")
 
 

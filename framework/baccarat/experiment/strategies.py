@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -122,6 +123,13 @@ class StrategySection(Checker):
             for index, item in enumerate(values):
                 if item in values[:index]:
                     raise self.error(here + (index,), f"grid.{key} lists {shown(item)} twice")
+        combinations = math.prod(len(values) for values in value.values())
+        if combinations > MAX_GRID:
+            sizes = " x ".join(f"{len(values):,}" for values in value.values())
+            raise self.error(
+                path + ("grid",),
+                f"grid makes {combinations:,} strategies ({sizes} values), more than the {MAX_GRID:,} one entry may make; try fewer values",
+            )
         return value
 
     def configure(self, reg: Any, use: str, given: dict[str, Any], at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
@@ -224,6 +232,10 @@ class StrategySection(Checker):
             check_independent(use, cls, before, plays)
         except StrategyError as exc:
             raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
+
+
+MAX_GRID = 10_000
+"""Most strategies one entry's ``grid:`` may make (each is checked on a sample shoe, then played on every shoe)."""
 
 
 def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[dict[str, np.ndarray]]) -> None:
