@@ -29,7 +29,7 @@ from baccarat.errors import InputError, OutputError, os_reason
 from baccarat.execution.folder_lock import folder_lock
 from baccarat.execution.manifest import MANIFEST_FILE, replaceable_problem
 from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, remove_empty, umask
-from baccarat.interrupts import held
+from baccarat.interrupts import held, remove_at_hard_stop
 
 
 def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> None:
@@ -162,6 +162,7 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results", force:
         with held():  # the folder and the name that says where it is, together
             remove_stale_temporaries(out)
             tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(out), dir=out.parent))
+            remove_at_hard_stop(tmp)
         yield tmp
         os.chmod(tmp, 0o777 & ~umask())  # as a folder made by mkdir, not mkdtemp's owner-only 0700
         with held():
