@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = getattr(exc, "detail", None)
         if detail and debugging(args):
             _say(detail.rstrip("\n"))
-        _say(f"baccarat: error: {exc}")
+        _say(f"baccarat: error: {exc}{_why_unknown(exc)}")
         return exc.exit_status
     except KeyboardInterrupt as exc:
         _say(f"baccarat: {interrupts.describe(exc)}")
@@ -119,6 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"baccarat: error: {memorylimit.describe()}", file=sys.stderr)
         return 1
+
+
+def _why_unknown(exc: Exception) -> str:
+    """For an error about an unknown name (strategy, side, bet), the plugin left out that may have registered it."""
+    if "unknown " not in str(exc) or "baccarat.plugin.manager" not in sys.modules:
+        return ""
+    from baccarat.plugin.manager import left_out
+
+    said = left_out()
+    if not said:
+        return ""
+    more = f" (and {len(said) - 1} more plugin warning{'s' if len(said) > 2 else ''})" if len(said) > 1 else ""
+    return f"; note that {said[0]}{more}"
 
 
 def console() -> NoReturn:

@@ -34,25 +34,33 @@ def strategy_classes(cls: type) -> list[type]:
     return found
 
 
-def class_state(cls: type) -> dict[tuple[type, str], Any]:
-    """Return a copy of every plain value held by the classes of a strategy (methods, properties and classes aside)."""
+def class_state(cls: type) -> dict[tuple[type, str], tuple[Any, Any]]:
+    """Return every plain value held by the classes of a strategy (methods, properties and classes aside), with a copy.
+
+    The copy is kept only when it compares equal to the value (a list, a
+    number): a value compared by identity is followed by its rebinding only.
+    """
     state: dict[tuple[type, str], Any] = {}
     for klass in strategy_classes(cls):
         for name, value in vars(klass).items():
             if name.startswith("__") or callable(value) or isinstance(value, staticmethod | classmethod | property | type):
                 continue
             try:
-                state[(klass, name)] = copy.deepcopy(value)
-            except Exception:  # a value that cannot be copied is not followed
-                continue
+                copied = copy.deepcopy(value)
+            except Exception:  # a value that cannot be copied: only its rebinding is seen
+                copied = _MISSING
+            state[(klass, name)] = (value, copied if copied is not _MISSING and _same(copied, value) else _MISSING)
     return state
 
 
-def changed_attribute(cls: type, before: dict[tuple[type, str], Any]) -> str | None:
+def changed_attribute(cls: type, before: dict[tuple[type, str], tuple[Any, Any]]) -> str | None:
     """Return ``Class.name`` of the first class attribute that changed (or appeared) since ``before``, else None."""
     after = class_state(cls)
     for key in [*before, *(k for k in after if k not in before)]:
-        if not _same(before.get(key, _MISSING), after.get(key, _MISSING)):
+        was, now = before.get(key), after.get(key)
+        if was is None or now is None or was[0] is not now[0]:  # set, removed or rebound
+            return f"{key[0].__qualname__}.{key[1]}"
+        if was[1] is not _MISSING and not _same(was[1], now[0]):  # a value changed in place (a list appended to)
             return f"{key[0].__qualname__}.{key[1]}"
     return None
 

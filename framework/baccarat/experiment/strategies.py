@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig
-from baccarat.errors import ParameterError, RulesError, StrategyError
-from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry
+from baccarat.errors import ParameterError, RulesError, StrategyError, code_homes, raised_at
+from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT, cents_to_decimal
@@ -170,6 +170,15 @@ class StrategySection(Checker):
         from baccarat.odds.settlement import check_bets_offered
         from baccarat.plugin.view import SessionInfo
 
+        unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
+        if unwritable is not None:
+            raise self.error(
+                at(unwritable)[0],
+                f"strategy {use!r} has the parameter {unwritable!r} = {params[unwritable]!r}, which experiment.yaml cannot hold "
+                "(YAML holds numbers, text, true/false, lists and mappings); its plugin must give a plain value",
+                cls=StrategyError,
+            )
+
         info = SessionInfo(
             1,
             rules,
@@ -205,6 +214,12 @@ class StrategySection(Checker):
         except RulesError as exc:
             where = at("side")[0] if "side" in params else at(None)[0]
             raise self.error(where, exc.message, cls=RulesError) from None
+        except Exception as exc:  # the plugin's sides() itself
+            raise self.error(
+                at(None)[0],
+                f"strategy {use!r}: its sides() raised {type(exc).__name__}: {exc}{raised_at(exc, code_homes([cls]))}",
+                cls=StrategyError,
+            ) from None
         self.trial(use, cls, params, rules, session, at)
 
     def trial(

@@ -252,6 +252,12 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     return _CACHE[key]
 
 
+def left_out() -> list[str]:
+    """Return the warnings of the registries built in this process about plugins (or hooks of them) left out."""
+    said = [w for found in _CACHE.values() for w in found.warnings if "left out" in w]
+    return list(dict.fromkeys(said))
+
+
 def clear_registry() -> None:
     """Forget every registry built so far (the next :func:`registry` call loads the plugins again), and plugins' bets."""
     from baccarat.table.bet_registry import forget_plugin_bets
