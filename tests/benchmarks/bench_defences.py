@@ -76,7 +76,8 @@ def main() -> None:
         done = subprocess.run([sys.executable, str(YARDSTICK), str(args.shoes)], capture_output=True, text=True, check=True)
         seconds = float(done.stdout.split("seconds=")[1].split()[0])
         print(
-            f"yardstick (a hand-written loop, {args.shoes:,} shoes): {seconds:.2f} s of its loop (wall); job CPU with defences / yardstick = {with_ / seconds:.3f}"
+            f"yardstick (a hand-written loop, {args.shoes:,} shoes): {seconds:.2f} s of its loop (wall); "
+            f"job CPU with defences / yardstick = {with_ / seconds:.3f}"
         )
 
 
