@@ -171,6 +171,7 @@ def exit_now(status: int) -> NoReturn:
             _silence_stdout()
             _say(f"baccarat: error: {exc}")
             status = status or 1
+    _output_complete()
     current = threading.current_thread()
     for thread in threading.enumerate():
         if thread is not current and not thread.daemon:
@@ -183,6 +184,21 @@ def exit_now(status: int) -> NoReturn:
         except (OSError, ValueError, StdoutError):
             pass
     os._exit(status)
+
+
+def _output_complete() -> None:
+    """The command's output is complete: what threads and exit handlers print from now on goes to standard error.
+
+    A plugin's ``atexit`` handler that prints (in Python, or in C through
+    file descriptor 1) must not add to the JSON a ``--json`` command wrote.
+    """
+    if sys.stderr is None:
+        return
+    sys.stdout = sys.stderr
+    try:
+        os.dup2(sys.stderr.fileno(), 1)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _show_warning(

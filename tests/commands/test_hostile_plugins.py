@@ -515,3 +515,50 @@ def test_a_plugins_mistake_is_one_line_naming_it(
             "ValueError: no idea"
         )
     assert not (tmp_path / "out").exists()
+
+
+NOISY = """
+import atexit
+import os
+
+from baccarat import hookimpl
+from baccarat.plugin import Strategy
+
+atexit.register(lambda: (print("bye from a plugin"), os.write(1, b"and from C\\n")))
+
+
+class Chatty(Strategy):
+    \"\"\"Bets 10 on banker, and says so every round.\"\"\"
+
+    name = "chatty"
+    params = {}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker"}
+
+    def bets(self, view):
+        print("betting banker")
+        return {"banker": 10}
+
+
+@hookimpl
+def register_strategies(register):
+    register(Chatty)
+"""
+
+
+def test_json_stdout_holds_the_json_only_whatever_a_plugin_prints(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, noisy=NOISY)
+    exp = experiment(tmp_path, "  - {name: chatty, use: chatty}\n", shoes=2)
+    done = subprocess.run(
+        [sys.executable, "-m", "baccarat", "run", str(exp), "--json", "--plugins-dir", str(folder), "--out", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["summary"][0]["strategy"] == "chatty"
+    assert "betting banker" in done.stderr and done.stderr.rstrip().endswith("bye from a plugin\nand from C")

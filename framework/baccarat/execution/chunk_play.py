@@ -7,7 +7,9 @@ played: in this process, in a worker process or on a Ray node.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import sys
 from typing import Any
 
 import numpy as np
@@ -114,7 +116,8 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     pristine = private_rules(plan.rules)
     for run in runs:
         rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-        columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        with contextlib.redirect_stdout(sys.stderr):  # a strategy's print never spoils a command's output (--json)
+            columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:

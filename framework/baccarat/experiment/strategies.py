@@ -9,10 +9,12 @@ refused here, at its place in the file, before anything runs.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
 import math
 import re
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -237,7 +239,8 @@ class StrategySection(Checker):
         before = class_state(cls)
         try:
             own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
-            plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
+            with contextlib.redirect_stdout(sys.stderr):  # a strategy's print never spoils a command's output (--json)
+                plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
