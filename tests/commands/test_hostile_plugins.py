@@ -562,3 +562,55 @@ def test_json_stdout_holds_the_json_only_whatever_a_plugin_prints(tmp_path: Path
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["summary"][0]["strategy"] == "chatty"
     assert "betting banker" in done.stderr and done.stderr.rstrip().endswith("bye from a plugin\nand from C")
+
+
+LATE_BETS = """
+from fractions import Fraction
+
+from baccarat import hookimpl
+from baccarat.plugin import BetDefinition
+
+
+def raising(rounds):
+    if len(rounds.tie) > 1000:  # past the sample rounds the bet is tried on when it is registered
+        raise ValueError("too many rounds")
+    return {"win": rounds.tie}
+
+
+def short(rounds):
+    return {"win": rounds.tie[:-1] if len(rounds.tie) > 1000 else rounds.tie}
+
+
+def sneaky(rounds):
+    return {"win": rounds.player_cards[:, 0] == 1 if len(rounds.tie) > 1000 else rounds.tie}
+
+
+@hookimpl
+def register_bets(register):
+    for name, wins in (("raises_late", raising), ("short_late", short), ("sneaky_late", sneaky)):
+        register(BetDefinition(name=name, label=name, needs=frozenset({"totals"}), pays={"win": Fraction(1)}, wins=wins))
+"""
+
+
+@pytest.mark.parametrize(
+    ("bet", "said"),
+    [
+        ("raises_late", "bet 'raises_late' failed to settle 3,201 rounds: ValueError: too many rounds at {file}:10"),
+        ("short_late", "bet 'short_late' failed to settle 3,201 rounds: it gave an array whose length is not the number of rounds (3,201)"),
+        (
+            "sneaky_late",
+            "bet 'sneaky_late' failed to settle 3,201 rounds: AttributeError: the fact 'player_cards' needs 'cards' among the "
+            "bet's needs at {file}:19",
+        ),
+    ],
+)
+def test_a_bet_failing_only_on_the_runs_rounds_is_one_line_naming_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bet: str, said: str
+) -> None:
+    folder = plugin_folder(tmp_path, bets=LATE_BETS)
+    exp = experiment(tmp_path, f"  - {{name: x, use: flat, params: {{side: {bet}, unit: 10}}}}\n", shoes=40)
+    exp.write_text(f"rules: {{side_bets: {{{bet}: 1}}}}\n" + exp.read_text())
+    assert run(tmp_path, exp, folder, "out", "--workers", "1") == 2
+    out, err = capsys.readouterr()
+    assert out == "" and one_line(err) == "baccarat: error: " + said.format(file=folder / "bets.py")
+    assert not (tmp_path / "out").exists()
