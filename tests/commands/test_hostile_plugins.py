@@ -614,3 +614,44 @@ def test_a_bet_failing_only_on_the_runs_rounds_is_one_line_naming_it(
     out, err = capsys.readouterr()
     assert out == "" and one_line(err) == "baccarat: error: " + said.format(file=folder / "bets.py")
     assert not (tmp_path / "out").exists()
+
+
+def test_strategies_check_names_a_parameter_the_strategy_refuses(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["strategies", "check", "martingale", "--param", "unit=-5"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and one_line(err) == (
+        "baccarat: error: --param: 'martingale' refuses its parameters: unit must be a positive amount, not -5"
+    )
+
+
+def test_a_plugin_changing_the_working_folder_at_import_moves_no_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    folder = plugin_folder(tmp_path, mover=f"import os\nos.chdir({str(elsewhere)!r})\n")
+    monkeypatch.chdir(tmp_path)
+    exp = experiment(tmp_path, FLAT)
+    assert main(["run", exp.name, "--quiet", "--plugins-dir", str(folder), "--out", "out"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("-> out")
+    assert (tmp_path / "out" / "manifest.json").is_file() and list(elsewhere.iterdir()) == []
+
+
+def test_roads_of_a_run_folder_check_its_manifest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tmp_path, experiment(tmp_path, FLAT), None) == 0
+    for part in (tmp_path / "out" / "rounds.parquet").iterdir():
+        part.unlink()
+    capsys.readouterr()
+    assert main(["roads", str(tmp_path / "out"), "--shoe", "1", "--out", str(tmp_path / "roads.png")]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and one_line(err) == (
+        f"baccarat: error: {tmp_path / 'out'}: rounds.parquet/0000000.parquet is missing (the run wrote it); the folder is incomplete"
+    )
+    assert not (tmp_path / "roads.png").exists()
+
+
+def test_odds_lists_the_bets_of_a_plugins_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = plugin_folder(tmp_path, bets=LATE_BETS)
+    (tmp_path / "rules.yaml").write_text("side_bets: {raises_late: 1}\n")
+    assert main(["odds", "--rules", str(tmp_path / "rules.yaml"), "--plugins-dir", str(folder), "--json"]) == 0
+    assert "raises_late" in json.dumps(json.loads(capsys.readouterr().out))
