@@ -655,3 +655,44 @@ def test_odds_lists_the_bets_of_a_plugins_folder(tmp_path: Path, capsys: pytest.
     (tmp_path / "rules.yaml").write_text("side_bets: {raises_late: 1}\n")
     assert main(["odds", "--rules", str(tmp_path / "rules.yaml"), "--plugins-dir", str(folder), "--json"]) == 0
     assert "raises_late" in json.dumps(json.loads(capsys.readouterr().out))
+
+
+HUGE_STATE = """
+from baccarat.plugin import Selector, hookimpl
+from baccarat.plugin.kernels import BANKER, CompiledSelector
+
+
+class Huge(Selector):
+    \"\"\"Banker; its twin asks for a trillion slots of state.\"\"\"
+
+    name = "huge"
+
+    def choose(self, view):
+        return "banker"
+
+
+def huge(view, history, state, params, rng):
+    return BANKER
+
+
+@hookimpl
+def register_selectors(register):
+    register(Huge)
+
+
+@hookimpl
+def register_kernels(register):
+    register(Huge, CompiledSelector(huge, state_size=10**12))
+"""
+
+
+def test_a_twin_asking_for_absurd_state_is_named_not_taken_for_a_memory_shortage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
+    folder = plugin_folder(tmp_path, huge=HUGE_STATE)
+    assert run(tmp_path, experiment(tmp_path, "  - {name: huge, use: flat, params: {side: huge, unit: 10}}\n"), folder) == 0
+    assert capsys.readouterr().err == (
+        "baccarat: warning: strategy 'huge' runs on the reference engine: a compiled twin's state_size is "
+        "1,000,000,000,000, more than the 16,777,216 slots a piece may hold\n"
+    )
