@@ -696,3 +696,52 @@ def test_a_twin_asking_for_absurd_state_is_named_not_taken_for_a_memory_shortage
         "baccarat: warning: strategy 'huge' runs on the reference engine: a compiled twin's state_size is "
         "1,000,000,000,000, more than the 16,777,216 slots a piece may hold\n"
     )
+
+
+QUITTER = """
+import os
+
+from baccarat import hookimpl
+from baccarat.plugin import Strategy
+
+
+class Quitter(Strategy):
+    \"\"\"Bets on banker, and ends the process in session 3.\"\"\"
+
+    name = "quitter"
+    params = {}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker"}
+
+    def bets(self, view):
+        if view.session == 3:
+            os._exit(0)
+        return {"banker": 10}
+
+
+@hookimpl
+def register_strategies(register):
+    register(Quitter)
+"""
+
+
+def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, quitter=QUITTER)
+    exp = experiment(tmp_path, "  - {name: q, use: quitter}\n", shoes=8)
+    done = subprocess.run(
+        [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--workers", "1", "--plugins-dir", str(folder), "--out", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2 and done.stdout == ""
+    line = 1 + QUITTER.splitlines().index("            os._exit(0)")
+    assert done.stderr == (
+        "baccarat: error: strategy 'q' raised ExitRefused: os._exit(0) ends the process without cleaning up; raise an "
+        f"exception instead at {folder / 'quitter.py'}:{line} (session 3, shoe 5, hand 1, round 1)\n"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins"]

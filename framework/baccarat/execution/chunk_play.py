@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from baccarat.engine.exit_guard import exit_refused
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
 from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 from baccarat.errors import StrategyError
@@ -116,7 +117,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     pristine = private_rules(plan.rules)
     for run in runs:
         rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-        with contextlib.redirect_stdout(sys.stderr):  # a strategy's print never spoils a command's output (--json)
+        with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
             columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)

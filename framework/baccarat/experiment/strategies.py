@@ -229,6 +229,7 @@ class StrategySection(Checker):
     ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
         from baccarat.engine.class_state import class_state
+        from baccarat.engine.exit_guard import exit_refused
         from baccarat.engine.reference import StrategyRun, run_strategy
         from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
@@ -239,7 +240,7 @@ class StrategySection(Checker):
         before = class_state(cls)
         try:
             own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
-            with contextlib.redirect_stdout(sys.stderr):  # a strategy's print never spoils a command's output (--json)
+            with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
                 plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
