@@ -745,3 +745,58 @@ def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> N
         f"exception instead at {folder / 'quitter.py'}:{line} (session 3, shoe 5, hand 1, round 1)\n"
     )
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins"]
+
+
+SMASHER = """
+from baccarat.plugin import Selector, hookimpl
+from baccarat.plugin.kernels import BANKER, CompiledSelector, njit
+
+
+class Smash(Selector):
+    \"\"\"Banker every round; its twin's helper writes far past the end of its history.\"\"\"
+
+    name = "smash"
+
+    def choose(self, view):
+        return "banker"
+
+
+@njit
+def smash_past(history):
+    history[len(history) + 10_000_000] = 1
+
+
+def smash(view, history, state, params, rng):
+    smash_past(history)
+    return BANKER
+
+
+@hookimpl
+def register_selectors(register):
+    register(Smash)
+
+
+@hookimpl
+def register_kernels(register):
+    register(Smash, CompiledSelector(smash))
+"""
+
+
+def test_an_out_of_bounds_write_in_a_twins_helper_is_a_warning_not_a_crash(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, smasher=SMASHER)
+    exp = experiment(tmp_path, "  - {name: smash, use: flat, params: {side: smash, unit: 10}}\n" + FLAT, shoes=20)
+    done = subprocess.run(  # in a child process: a regression would end it with a segmentation fault
+        [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--plugins-dir", str(folder), "--out", "out"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        stdin=subprocess.DEVNULL,
+        env={**os.environ, "BACCARAT_COMPILED_FROM": "0"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == (
+        "baccarat: warning: strategy 'smash' runs on the reference engine: a compiled twin raised IndexError: index is out of bounds\n"
+    )
+    smash, flat = (ledger_of(tmp_path / "out", s) for s in ("smash", "flat banker"))
+    assert smash["net"].equals(flat["net"])
