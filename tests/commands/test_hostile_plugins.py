@@ -800,3 +800,43 @@ def test_an_out_of_bounds_write_in_a_twins_helper_is_a_warning_not_a_crash(tmp_p
     )
     smash, flat = (ledger_of(tmp_path / "out", s) for s in ("smash", "flat banker"))
     assert smash["net"].equals(flat["net"])
+
+
+LATER = """
+from baccarat import hookimpl
+from baccarat.plugin import Strategy
+
+
+class Later(Strategy):
+    \"\"\"Counts sessions on its class from session 2 on (after the sample shoe it is tried on).\"\"\"
+
+    name = "later"
+    params = {}
+    seen = 0
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker", "player"}
+
+    def bets(self, view):
+        if view.session >= 2 and view.round == 1:
+            type(self).seen += 1
+        return {"banker": 10} if type(self).seen % 2 == 0 else {"player": 10}
+
+
+@hookimpl
+def register_strategies(register):
+    register(Later)
+"""
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_class_state_changed_after_the_sample_shoe_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: str) -> None:
+    folder = plugin_folder(tmp_path, later=LATER)
+    assert run(tmp_path, experiment(tmp_path, "  - {name: l, use: later}\n"), folder, "out", "--workers", workers) == 2
+    assert one_line(capsys.readouterr().err) == (
+        "baccarat: error: strategy 'l' changed the class attribute Later.seen while it played: a class attribute is shared by "
+        "every session a process plays, so results would depend on --workers; keep state on self (set it in __init__); the "
+        "run was abandoned and nothing was written"
+    )
+    assert not (tmp_path / "out").exists()
