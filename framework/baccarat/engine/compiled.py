@@ -30,7 +30,8 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.parity import first_difference, parity_failure
+from baccarat.engine.differences import first_difference
+from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of

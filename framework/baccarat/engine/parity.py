@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of
@@ -15,18 +14,6 @@ from baccarat.table.rules import Rules
 
 CHECK_SHOES = 16
 """Seeded shoes of the parity check that gates the compiled path (more when a session holds more shoes)."""
-
-
-def first_difference(fast: Mapping[str, np.ndarray], reference: Mapping[str, np.ndarray]) -> int | None:
-    """Return the first ledger row where two ledgers' columns differ, or None when they are identical."""
-    if set(fast) != set(reference) or any(len(fast[name]) != len(reference[name]) for name in reference):
-        return 0
-    first = None
-    for name, column in reference.items():
-        differ = np.flatnonzero(np.asarray(fast[name]) != np.asarray(column))
-        if differ.size and (first is None or differ[0] < first):
-            first = int(differ[0])
-    return first
 
 
 _PARITY: dict[tuple[Any, ...], str | None] = {}

@@ -17,7 +17,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from baccarat.engine.parity import first_difference
+from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of

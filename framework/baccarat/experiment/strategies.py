@@ -264,7 +264,7 @@ def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[d
     results: otherwise they depend on which process played which sessions.
     """
     from baccarat.engine.class_state import changed_attribute
-    from baccarat.engine.parity import first_difference
+    from baccarat.engine.differences import first_difference
 
     attribute = changed_attribute(cls, before)
     if attribute is not None:
