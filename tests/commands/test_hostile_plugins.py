@@ -840,3 +840,59 @@ def test_class_state_changed_after_the_sample_shoe_stops_the_run(tmp_path: Path,
         "run was abandoned and nothing was written"
     )
     assert not (tmp_path / "out").exists()
+
+
+CRASHER = """
+import numba
+
+from baccarat.plugin import Selector, hookimpl
+from baccarat.plugin.kernels import BANKER, SESSION, CompiledSelector
+
+
+class Crash(Selector):
+    \"\"\"Banker; its twin's helper, compiled by numba itself without bounds checks, writes far outside memory late in the run.\"\"\"
+
+    name = "crash"
+
+    def choose(self, view):
+        return "banker"
+
+
+@numba.njit
+def smash(history):
+    history[len(history) + 100_000_000_000] = 1
+
+
+def crash(view, history, state, params, rng):
+    if view[SESSION] > 30:
+        smash(history)
+    return BANKER
+
+
+@hookimpl
+def register_selectors(register):
+    register(Crash)
+
+
+@hookimpl
+def register_kernels(register):
+    register(Crash, CompiledSelector(crash))
+"""
+
+
+def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, crasher=CRASHER)
+    exp = experiment(tmp_path, "  - {name: crash, use: flat, params: {side: crash, unit: 10}}\n", shoes=100)
+    command = [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--workers", "1", "--plugins-dir", str(folder), "--out", "out"]
+    environment = {**os.environ, "BACCARAT_COMPILED_FROM": "0"}
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=environment)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
+        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned, and the "
+        "next run into the same --out removes what it left\n"
+    )
+    assert not (tmp_path / "out").exists()
+    exp.write_text(exp.read_text().replace("side: crash", "side: banker"))
+    assert subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=300, env=environment).returncode == 0
+    assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "out", "plugins"]

@@ -30,6 +30,7 @@ from typing import Any
 
 import numpy as np
 
+from baccarat.engine.crash_note import crash_names
 from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun
@@ -76,7 +77,10 @@ def play_fast(
         return None
     try:
         twin = twin_of(run, rules, config, seed)
-        played = None if twin is None else play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
+        if twin is None:
+            return None
+        with crash_names(run.label, twin):
+            played = play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
     except TwinError:
         return None  # the reference, the definition, plays it
     if played is None:
