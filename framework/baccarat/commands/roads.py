@@ -52,6 +52,12 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
     if (out.is_file() or out.is_symlink()) and not args.force:  # a ledger or an experiment must not be lost to a typo
         raise InputError("exists already; give another --out, or --force to replace it", path=str(out))
+    if Path(args.source).is_dir():  # a run folder: its rounds are read only when they are the ones the run wrote
+        from baccarat.execution.manifest import MANIFEST_FILE, check_data, read_manifest
+
+        manifest = read_manifest(Path(args.source) / MANIFEST_FILE)
+        if manifest is not None:
+            check_data(Path(args.source), manifest)
     outcomes, pairs = load_shoe(args.source, args.shoe, args.fmt, args.rules)
     road = roads(outcomes)
     with atomic_file(out, "the roads", suffix=".png") as tmp:

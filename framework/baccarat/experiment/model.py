@@ -95,6 +95,17 @@ def _plain_cents(cents: int) -> int | float:
     return cents // CENTS_PER_UNIT if cents % CENTS_PER_UNIT == 0 else cents / CENTS_PER_UNIT
 
 
+def yaml_ready(value: Any) -> bool:
+    """Tell whether a parameter's value can be written to ``experiment.yaml`` (and read back the same)."""
+    import yaml
+
+    try:
+        yaml.safe_dump(_plain(value))
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+        return False
+    return True
+
+
 def _plain(value: Any) -> Any:
     """Return ``value`` as data ``yaml.safe_dump`` can write (Decimals and Fractions as numbers)."""
     if isinstance(value, Mapping):
