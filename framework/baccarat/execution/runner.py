@@ -383,6 +383,7 @@ def write_folder(
             exact=exact,
             plots=plots,
             manifest=manifest,
+            formats=experiment.chart_formats,
             **precomputed,
         )
         record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
