@@ -93,7 +93,7 @@ def test_the_paired_difference_chart_draws_the_comparison_intervals(analysis) ->
 
 def test_drawdown_is_the_fall_below_each_sample_session_s_peak(analysis) -> None:
     drawn = pl.DataFrame(rows(analysis.chart("drawdown").to_dict()))
-    for (strategy, session), path in drawn.group_by("strategy", "session"):
+    for _, path in drawn.group_by("strategy", "session"):
         bankroll = path.sort("round").get_column("bankroll").to_numpy()
         assert np.allclose(path.sort("round").get_column("drawdown").to_numpy(), bankroll - np.maximum.accumulate(bankroll))
     assert (drawn.get_column("drawdown") <= 0).all()
@@ -120,12 +120,16 @@ def synthetic(strategies: int, rounds: int, sessions: int = 100_000) -> dict[str
         for i, name in enumerate(names)
     )
     paths = pl.concat(
-        pl.DataFrame({"strategy": name, "session": s, "round": np.arange(rounds + 1), "bankroll": 1000 + np.cumsum(rng.normal(0, 10, rounds + 1))})
+        pl.DataFrame(
+            {"strategy": name, "session": s, "round": np.arange(rounds + 1), "bankroll": 1000 + np.cumsum(rng.normal(0, 10, rounds + 1))}
+        )
         for name in names
         for s in range(1, 6)
     )
     ruin = pl.concat(
-        pl.DataFrame({"strategy": name, "round": np.arange(rounds + 1), "ruined": np.minimum(1.0, np.arange(rounds + 1) / (sessions / (i + 1)))})
+        pl.DataFrame(
+            {"strategy": name, "round": np.arange(rounds + 1), "ruined": np.minimum(1.0, np.arange(rounds + 1) / (sessions / (i + 1)))}
+        )
         for i, name in enumerate(names)
     )
     finals = rng.normal(1000, 200, size=strategies * 2000)

@@ -292,9 +292,7 @@ def comparison_chart(comparison: pl.DataFrame, strategies: Sequence[str] | None 
         ),
         base.mark_point(filled=True, size=70).encode(x="net_diff_mean:Q").add_params(pick),
         vertical_rule(0.0),
-    ).properties(
-        title=f"Paired difference against the baseline, {baseline}", width=WIDTH, height=alt.Step(26 if len(names) <= 12 else 16)
-    )
+    ).properties(title=f"Paired difference against the baseline, {baseline}", width=WIDTH, height=alt.Step(26 if len(names) <= 12 else 16))
 
 
 def drawdown_chart(paths: pl.DataFrame) -> alt.Chart:
