@@ -119,19 +119,22 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
         alt.Tooltip("p5:Q", title="5%", format=MONEY),
         alt.Tooltip("p95:Q", title="95%", format=MONEY),
     ]
-    outer = base.mark_area(opacity=0.12).encode(
-        y=alt.Y("p5:Q", scale=y_scale, title="bankroll"),
-        y2="p95:Q",
-        opacity=alt.condition(pick, alt.value(0.12), alt.value(0.0), empty=False),
-    )
-    inner = base.mark_area().encode(
-        y=alt.Y("p25:Q", scale=y_scale), y2="p75:Q", opacity=alt.condition(pick, alt.value(0.3), alt.value(0.0), empty=False)
-    )
-    median = (
-        base.mark_line(strokeWidth=2)
-        .encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=_fade(pick), tooltip=tips)
+    # The legend's picks belong to the first layer: Vega-Lite makes the merged legend of a layer chart clickable only then.
+    outer = (
+        base.mark_area(opacity=0.12)
+        .encode(
+            y=alt.Y("p5:Q", scale=y_scale, title="bankroll"),
+            y2="p95:Q",
+            opacity=alt.condition(pick, alt.value(0.12), alt.value(0.0), empty=False),
+        )
         .add_params(pick, zoom)
     )
+    inner = base.mark_area().encode(
+        y=alt.Y("p25:Q", scale=y_scale),
+        y2="p75:Q",
+        opacity=alt.condition(pick, alt.value(0.3), alt.value(0.0), empty=False),
+    )
+    median = base.mark_line(strokeWidth=2).encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=_fade(pick), tooltip=tips)
     points = base.mark_point(size=40, filled=True, opacity=0).encode(y=alt.Y("p50:Q", scale=y_scale), tooltip=tips)
     return alt.layer(outer, inner, median, points, *references(initial_bankroll, table_min)).properties(
         title="Median bankroll over the session (click a strategy in the legend for its bands)", width=WIDTH, height=380
@@ -259,8 +262,10 @@ def final_chart(sessions: pl.DataFrame, initial_bankroll: float, table_min: floa
     base = alt.Chart(data).encode(y=y, color=strategy_color(strategies), opacity=_fade(pick), tooltip=tips)
     band = 22 if len(strategies) <= 12 else 14
     return alt.layer(
-        base.mark_rule(strokeWidth=1.5).encode(x=alt.X("p5:Q", scale=scale, title="final bankroll of the session"), x2="p95:Q"),
-        base.mark_bar(size=band * 0.7).encode(x=alt.X("p25:Q", scale=scale), x2="p75:Q").add_params(pick),
+        base.mark_rule(strokeWidth=1.5)
+        .encode(x=alt.X("p5:Q", scale=scale, title="final bankroll of the session"), x2="p95:Q")
+        .add_params(pick),
+        base.mark_bar(size=band * 0.7).encode(x=alt.X("p25:Q", scale=scale), x2="p75:Q"),
         base.mark_tick(color="black", thickness=2, size=band).encode(x=alt.X("median:Q", scale=scale), color=alt.value("black")),
         base.mark_point(shape="diamond", filled=True, color="white", stroke="black", size=40).encode(x="mean:Q", color=alt.value("white")),
         vertical_rule(initial_bankroll),
@@ -286,11 +291,13 @@ def comparison_chart(comparison: pl.DataFrame, strategies: Sequence[str] | None 
     y = alt.Y("strategy:N", sort=names, title=None, axis=alt.Axis(labelLimit=320))
     base = alt.Chart(data).encode(y=y, color=strategy_color(palette), opacity=_fade(pick), tooltip=tips)
     return alt.layer(
-        base.mark_rule(strokeWidth=2).encode(
+        base.mark_rule(strokeWidth=2)
+        .encode(
             x=alt.X("net_diff_ci_low:Q", title=f"net per session minus {baseline}'s (same rounds; 95% paired interval)"),
             x2="net_diff_ci_high:Q",
-        ),
-        base.mark_point(filled=True, size=70).encode(x="net_diff_mean:Q").add_params(pick),
+        )
+        .add_params(pick),
+        base.mark_point(filled=True, size=70).encode(x="net_diff_mean:Q"),
         vertical_rule(0.0),
     ).properties(title=f"Paired difference against the baseline, {baseline}", width=WIDTH, height=alt.Step(26 if len(names) <= 12 else 16))
 

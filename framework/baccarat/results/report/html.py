@@ -111,7 +111,7 @@ def _e(value: Any) -> str:
 
 def _name(value: Any) -> str:
     """A strategy name escaped, with break opportunities after its punctuation: a long name wraps there, never mid-word."""
-    return re.sub(r"([,\[\]=/_:])", r"\1<wbr>", _e(value))
+    return re.sub(r"([,\[\]/])", r"\1<wbr>", _e(value))
 
 
 def _cell(key: str, row: Mapping[str, Any]) -> str:
