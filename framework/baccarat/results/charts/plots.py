@@ -71,14 +71,32 @@ def round_zoom() -> alt.Parameter:
 
 
 def strategy_color(strategies: Sequence[str], legend: bool = True) -> alt.Color:
-    """One colour per strategy, in the run's order, stable across the charts of a run."""
+    """One colour per strategy, in the run's order, stable across the charts of a run.
+
+    The legend stands at the right of the chart, or below it in columns past :data:`LEGEND_BESIDE` strategies.
+    """
     scheme = "tableau10" if len(strategies) <= 10 else "tableau20"
+    many = len(strategies) > LEGEND_BESIDE
     return alt.Color(
         "strategy:N",
         sort=list(strategies),
         scale=alt.Scale(domain=list(strategies), scheme=scheme),
-        legend=alt.Legend(title="strategy", labelLimit=260, symbolLimit=0, columns=1 if len(strategies) <= 16 else 2) if legend else None,
+        legend=alt.Legend(
+            title="strategy",
+            labelLimit=280,
+            symbolLimit=0,
+            symbolOpacity=1,
+            orient="bottom" if many else "right",
+            columns=3 if many else 1,
+            direction="vertical",
+        )
+        if legend
+        else None,
     )
+
+
+LEGEND_BESIDE = 12
+"""Most strategies whose legend stands beside a chart; more go below it, in three columns."""
 
 
 SPAN = 20.0

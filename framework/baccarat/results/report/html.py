@@ -75,12 +75,12 @@ h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padd
 .meta{color:#57606a;margin-top:0}
 table{border-collapse:separate;border-spacing:0;font-size:.92rem;margin:.6rem 0}
 th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:right;white-space:nowrap}
-th{background:#f6f8fa;white-space:normal;overflow-wrap:normal;word-break:normal;hyphens:none;vertical-align:bottom;min-width:6rem;max-width:16rem}
-td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:normal;min-width:11rem;max-width:16rem}
+th{background:#f6f8fa;white-space:normal;overflow-wrap:normal;word-break:normal;hyphens:none;vertical-align:bottom;min-width:6rem}
+td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:normal;min-width:11rem}
 .scroll{overflow-x:auto;max-width:100%}
 .scroll th.label,.scroll td.label{position:sticky;left:0;z-index:1;background:#fff}.scroll th.label{background:#f6f8fa}
 td .ci{display:block;color:#57606a;font-size:.85em}
-table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0;max-width:none}
+table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0}
 tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
 figure{margin:1.2rem 0}figcaption{color:#57606a;font-size:.9rem}
 .chart{width:100%;max-width:100%;min-height:120px}.chart.wide{width:auto}
