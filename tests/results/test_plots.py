@@ -184,3 +184,18 @@ def test_the_grid_heatmap_reads_the_swept_parameters_and_offers_every_measure() 
     select = next(p for p in spec["spec"]["layer"][0].get("params", []) + spec.get("params", []) if p["name"] == "measure")
     assert select["bind"]["options"] == ["risk_of_ruin", "edge"]
     assert plots.grid_params(["flat", "martingale[unit=5]", "martingale[unit=10]"]) is None  # one swept parameter: no heatmap
+
+
+def test_the_report_of_100000_sessions_of_12_strategies_stays_under_3_mb(tmp_path) -> None:
+    from helpers.large_run import large_analysis, small_run
+
+    from baccarat.experiment.report_facts import run_facts
+    from baccarat.results.report.html import render_html
+
+    run = small_run(tmp_path / "run")
+    analysis = large_analysis(run, 100_000)
+    assert analysis.sessions.height == 12 * 100_000 and analysis.bands.get_column("round").max() > 400
+    page = render_html(analysis, run_facts(run.experiment), analysis.charts(), "name: large\n").encode("utf-8")
+    assert len(page) < 3_000_000, f"report.html is {len(page) / 1e6:.2f} MB"
+    final = next(c for c in analysis.chart("final").to_dict()["datasets"].values() if "sessions" in c[0])
+    assert {row["sessions"] for row in final} == {100_000}

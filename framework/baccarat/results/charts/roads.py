@@ -16,6 +16,7 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
+from baccarat.results.charts.plots import unchecked
 from baccarat.table.roads import DERIVED_ROADS, Roads
 
 SIDE_COLOUR = {"banker": "#d62728", "player": "#1f5fbf", "tie": "#2ca02c", "red": "#d62728", "blue": "#1f5fbf"}
@@ -80,6 +81,7 @@ def _cells(road: Roads, pairs: tuple[Sequence[bool], Sequence[bool]] | None) -> 
     return pl.DataFrame(rows, schema=schema)
 
 
+@unchecked
 def roads_chart(
     road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None, min_columns: int = 20
 ) -> alt.VConcatChart:
@@ -96,7 +98,7 @@ def roads_chart(
     grid = alt.Axis(grid=True, ticks=False, labels=False, title=None, domain=False, bandPosition=0, gridColor=GRID_COLOUR)
     x = alt.X("col:O", scale=alt.Scale(domain=list(range(cols)), paddingInner=0, paddingOuter=0), axis=grid)
     y = alt.Y("row:O", scale=alt.Scale(domain=list(range(rows)), paddingInner=0, paddingOuter=0), axis=grid)
-    tips = ["road:N", "hand:Q", "mark:N", "ties:Q"]
+    tips = [alt.Tooltip("road:N"), alt.Tooltip("hand:Q"), alt.Tooltip("mark:N"), alt.Tooltip("ties:Q")]
     size = (cell * 0.8) ** 2
     panels = []
     for name in ("Bead plate", "Big road", *(_TITLES[n] for n, _ in DERIVED_ROADS)):
@@ -104,7 +106,7 @@ def roads_chart(
         if name == "Bead plate":
             layers = [
                 base.mark_circle(size=size, opacity=1).encode(color=colour),
-                base.mark_text(color="white", fontWeight="bold", fontSize=cell * 0.5).encode(text="letter:N"),
+                base.mark_text(color="white", fontWeight="bold", fontSize=cell * 0.5).encode(text=alt.Text("letter:N")),
             ]
         elif name == "Big road":
             ties = base.transform_filter(alt.datum.ties > 0)
@@ -115,7 +117,7 @@ def roads_chart(
                 ties.mark_point(shape=SLASH, size=size * 0.6, strokeWidth=2, color=SIDE_COLOUR["tie"], opacity=1),
                 ties.transform_filter(alt.datum.ties > 1)
                 .mark_text(color=SIDE_COLOUR["tie"], fontSize=cell * 0.45, dx=cell * 0.3, dy=-cell * 0.3)
-                .encode(text="ties:Q"),
+                .encode(text=alt.Text("ties:Q")),
             ]
         elif name == "Big eye boy":
             layers = [base.mark_point(size=size * 0.7, filled=False, strokeWidth=1.6, opacity=1).encode(color=colour)]

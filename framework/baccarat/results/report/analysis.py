@@ -101,7 +101,7 @@ class Analysis:
         if kind == "final":
             return plots.final_chart(self.sessions, initial, minimum)
         if kind == "comparison" and self.comparison.height:
-            return plots.comparison_chart(self.comparison, plots.order(self.sessions))
+            return plots.comparison_chart(self.comparison, plots.order(self.summary))
         if kind == "drawdown":
             return plots.drawdown_chart(self.paths)
         if kind == "grid" and (grid := plots.grid_chart(self.summary)) is not None:
@@ -119,7 +119,7 @@ class Analysis:
         from baccarat.results.charts.plots import grid_params
 
         kinds = [k for k in CHART_KINDS if k != "comparison" or self.comparison.height]
-        if grid_params(self.sessions.get_column("strategy").unique(maintain_order=True).to_list()) is None:
+        if grid_params(self.summary.get_column("strategy").to_list()) is None:
             kinds.remove("grid")
         return {kind: self.chart(kind) for kind in kinds}
 
