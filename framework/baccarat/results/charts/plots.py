@@ -212,8 +212,10 @@ def small_multiples(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
     strategies = order(bands)
     n = max(len(strategies), 1)
     columns = 1 if n == 1 else 2 if n in (2, 4) else 3 if n <= 9 else 4
-    band_rows = thin(bands, ROW_BUDGET * 3 // 4)
-    path_rows = thin(paths, ROW_BUDGET - band_rows.height, by=("strategy", "session")) if paths is not None else None
+    width = max(200, (WIDTH - 40 * columns) // columns)
+    sessions = paths.select("strategy", "session").n_unique() if paths is not None and paths.height else 0
+    band_rows = thin(bands, min(ROW_BUDGET * 3 // 4, n * width // 2))  # a point every two pixels of a panel is plenty
+    path_rows = thin(paths, min(ROW_BUDGET - band_rows.height, sessions * width // 3), by=("strategy", "session")) if sessions else None
     frames = [band_rows.with_columns(pl.lit("band").alias("layer"))]
     if path_rows is not None and path_rows.height:
         frames.append(path_rows.with_columns(pl.lit("sample").alias("layer")))
@@ -253,7 +255,6 @@ def small_multiples(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
         .encode(y=alt.datum(initial_bankroll)),
         alt.Chart().transform_aggregate(sessions="count()").mark_rule(strokeDash=[2, 3], color="#d62728").encode(y=alt.datum(table_min)),
     ]
-    width = max(200, (WIDTH - 40 * columns) // columns)
     return (
         alt.layer(*layers, data=data)
         .properties(width=width, height=180 if n > 2 else 240)
@@ -367,7 +368,7 @@ def drawdown_chart(paths: pl.DataFrame) -> alt.Chart:
     """Underwater curves: how far each sample session stands below its own previous peak, round by round."""
     strategies = order(paths)
     data = paths.with_columns((pl.col("bankroll") - pl.col("bankroll").cum_max().over("strategy", "session")).alias("drawdown"))
-    data = rounded(thin(data, by=("strategy", "session")))
+    data = rounded(thin(data, ROW_BUDGET // 2, by=("strategy", "session")))
     pick, zoom = legend_pick(), round_zoom()
     return (
         alt.Chart(data)
