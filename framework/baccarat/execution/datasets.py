@@ -53,42 +53,21 @@ def part_name(chunk: int, strategy: int | None = None) -> str:
     return f"{chunk:07d}.parquet" if strategy is None else f"{strategy:05d}-{chunk:07d}.parquet"
 
 
-def write_outputs(
-    outputs: Iterable[ChunkOutput],
-    folder: Path,
-    progress: Callable[[int], None] | None = None,
-    collect: Callable[[ChunkOutput], None] | None = None,
-) -> RunCounts:
-    """Write every output's Parquet parts, as they arrive, into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/.
-
-    Each part is a whole Parquet file, encoded where its chunk was played
-    (:func:`part_name` gives its order). ``collect`` sees every output as
-    it passes (statistics gathered during the run).
-    """
-    counts = RunCounts()
-    rounds, ledger = folder / ROUNDS_DATASET, folder / LEDGER_DATASET
-    rounds.mkdir()
-    ledger.mkdir()
-    for output in outputs:
-        (rounds / part_name(output.index)).write_bytes(output.rounds_part)
-        for k, part in enumerate(output.ledger_parts):
-            (ledger / part_name(output.index, k)).write_bytes(part)
-        counts.add(output)
-        if collect is not None:
-            collect(output)
-        if progress is not None:
-            progress(output.shoes)
-    return counts
+def write_parts(output: ChunkOutput, folder: Path) -> None:
+    """Write one output's Parquet parts into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/ (made already)."""
+    (folder / ROUNDS_DATASET / part_name(output.index)).write_bytes(output.rounds_part)
+    for k, part in enumerate(output.ledger_parts):
+        (folder / LEDGER_DATASET / part_name(output.index, k)).write_bytes(part)
 
 
 def write_frame(frame: Any, path: Path) -> None:
-    """Write a polars frame as a dataset of one part (the layout of :func:`write_outputs`)."""
+    """Write a polars frame as a dataset of one part (the layout of :func:`write_parts`)."""
     path.mkdir()
     frame.write_parquet(path / part_name(0, 0 if path.name == LEDGER_DATASET else None))
 
 
 def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], None] | None = None):  # -> (rounds, ledger)
-    """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_outputs` writes them."""
+    """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_parts` writes them."""
     import io
 
     import polars as pl
