@@ -128,6 +128,9 @@ CHART_KINDS = ("bankroll", "strategies", "ruin", "final", "comparison", "drawdow
 """The charts of a run, in the report's order: medians overlaid, one panel per strategy, survival, final bankrolls,
 paired difference against the baseline, drawdown, and for grid experiments a heatmap over two swept parameters."""
 
+CHART_FILES = frozenset({f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in ("png", "svg")} | {"final_bankroll.png"})
+"""Chart files a report writes on request (``--png``, ``--svg``), and the one name of the PNG plots of 0.1 not among them."""
+
 
 def analyse(
     ledger: stats.Ledger,
