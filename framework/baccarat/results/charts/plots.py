@@ -289,7 +289,12 @@ def ruin_chart(ruin: pl.DataFrame) -> alt.Chart:
             ],
         )
         .add_params(pick, zoom)
-        .properties(title="Survival: the share of sessions not ruined by each round", width=WIDTH, height=320)
+        .properties(
+            title="Survival: the share of sessions not ruined by each round"
+            + ("" if (ruin.get_column("ruined").max() or 0) > 0 else " (no session was ruined)"),
+            width=WIDTH,
+            height=320,
+        )
     )
 
 
