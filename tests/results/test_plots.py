@@ -199,3 +199,10 @@ def test_the_report_of_100000_sessions_of_12_strategies_stays_under_3_mb(tmp_pat
     assert len(page) < 3_000_000, f"report.html is {len(page) / 1e6:.2f} MB"
     final = next(c for c in analysis.chart("final").to_dict()["datasets"].values() if "sessions" in c[0])
     assert {row["sessions"] for row in final} == {100_000}
+
+
+def test_the_grid_heatmap_orders_numbers_by_size() -> None:
+    summary = pl.DataFrame({"strategy": [f"m[unit={u},cap={c}]" for u in (100, 25, 5) for c in ("b", "a")], "risk_of_ruin": [0.1] * 6})
+    spec = plots.grid_chart(summary).to_dict()
+    encoding = spec["spec"]["layer"][0]["encoding"] if "encoding" in spec["spec"]["layer"][0] else spec["spec"]["encoding"]
+    assert encoding["x"]["sort"] == ["5", "25", "100"] and encoding["y"]["sort"] == ["a", "b"]

@@ -420,6 +420,15 @@ def grid_params(strategies: Sequence[str]) -> pl.DataFrame | None:
     return frame.select("strategy", "grid", *swept) if len(swept) >= 2 else None
 
 
+def _values_in_order(values: pl.Series) -> list[str]:
+    """A parameter's values as the grid lists them: numbers by size (10 before 25 before 100), words alphabetically."""
+    found = values.drop_nulls().unique().to_list()
+    try:
+        return sorted(found, key=float)
+    except ValueError:
+        return sorted(found)
+
+
 @unchecked
 def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
     """For a grid experiment: a heatmap of a summary measure over the first two swept parameters, the measure chosen from a list.
@@ -438,7 +447,10 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
     base = (
         alt.Chart()
         .transform_filter(alt.datum.measure == choice)
-        .encode(x=alt.X(f"{x_key}:O", title=x_key), y=alt.Y(f"{y_key}:O", title=y_key))
+        .encode(
+            x=alt.X(f"{x_key}:O", title=x_key, sort=_values_in_order(params.get_column(x_key))),
+            y=alt.Y(f"{y_key}:O", title=y_key, sort=_values_in_order(params.get_column(y_key))),
+        )
     )
     chart = alt.layer(
         base.mark_rect().encode(
@@ -448,7 +460,7 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
         base.mark_text(fontSize=10).encode(text=alt.Text("value:Q", format=",.3~g"), color=alt.value("white")),
     ).add_params(choice)
     return (
-        chart.properties(width=alt.Step(48), height=alt.Step(28))
+        chart.properties(width=alt.Step(64), height=alt.Step(36))
         .facet(column=alt.Column("grid:N", title=None), data=data)
         .properties(title="A summary measure over two swept parameters (choose the measure below the chart)")
     )
