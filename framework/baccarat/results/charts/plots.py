@@ -439,6 +439,7 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
     if params is None:
         return None
     x_key, y_key = [c for c in params.columns if c not in ("strategy", "grid")][:2]
+    n_x = params.get_column(x_key).drop_nulls().n_unique()
     measures = [c for c, t in summary.schema.items() if c != "strategy" and (t.is_numeric() or t.is_decimal())]
     data = rounded(summary.select("strategy", *measures), 6).join(params, on="strategy")
     data = data.unpivot(index=["strategy", "grid", x_key, y_key], on=measures, variable_name="measure", value_name="value")
@@ -461,7 +462,7 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
     ).add_params(choice)
     return (
         chart.properties(width=alt.Step(64), height=alt.Step(36))
-        .facet(column=alt.Column("grid:N", title=None), data=data)
+        .facet(facet=alt.Facet("grid:N", title=None), columns=max(1, (WIDTH + 100) // (64 * n_x + 120)), data=data)
         .properties(title="A summary measure over two swept parameters (choose the measure below the chart)")
     )
 
