@@ -216,7 +216,10 @@ class Result:
 
         where = f" in {self.out_dir}" if self.out_dir else ""
         head = f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"
-        return f"{head}\n{format_summary(self.summary)}"
+        try:
+            return f"{head}\n{format_summary(self.summary)}"
+        except (InputError, OSError, *READ_ERRORS):  # a damaged folder: the repr still says what the result is
+            return head
 
 
 def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experiment:

@@ -206,3 +206,16 @@ def test_the_grid_heatmap_orders_numbers_by_size() -> None:
     spec = plots.grid_chart(summary).to_dict()
     encoding = spec["spec"]["layer"][0]["encoding"] if "encoding" in spec["spec"]["layer"][0] else spec["spec"]["encoding"]
     assert encoding["x"]["sort"] == ["5", "25", "100"] and encoding["y"]["sort"] == ["a", "b"]
+
+
+def test_money_climbing_decades_above_the_start_is_drawn_on_a_symlog_scale() -> None:
+    rounds = np.arange(1, 101)
+    modest = pl.DataFrame({"strategy": "a", "round": rounds, **{f"p{q}": 100.0 + q for q in (5, 25, 50, 75, 95)}})
+    steep = modest.with_columns(pl.Series("p95", 100.0 * rounds))  # up to 100 times the initial bankroll
+
+    def scale(bands: pl.DataFrame) -> dict:
+        layer = plots.bankroll_chart(bands, 100, 10).to_dict()["layer"][0]
+        return layer["encoding"]["y"].get("scale", {})
+
+    assert scale(modest).get("type") is None
+    assert scale(steep) == {"type": "symlog", "constant": 10.0}
