@@ -219,3 +219,38 @@ def test_money_climbing_decades_above_the_start_is_drawn_on_a_symlog_scale() -> 
 
     assert scale(modest).get("type") is None
     assert scale(steep) == {"type": "symlog", "constant": 10.0}
+
+
+def test_the_exact_chart_draws_the_exact_ruin_curve_and_median_beside_the_simulated_ones(analysis) -> None:
+    from types import SimpleNamespace
+
+    curve = np.array([0.0, 0.0, 0.1, 0.1, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5, 0.6])
+    bands = np.column_stack([np.arange(11), *(np.full(11, 60.0 + k) for k in range(5))])
+    exact = [SimpleNamespace(strategy="martingale", ruin_curve=curve, bands=bands)]
+    spec = plots.exact_chart(analysis.ruin, analysis.bands, exact).to_dict()
+    drawn = [row for rows in spec["datasets"].values() for row in rows]
+    exact_ruin = {row["round"]: row["ruined"] for row in drawn if row.get("source") == "exact" and "ruined" in row}
+    for round_, value in exact_ruin.items():
+        assert value == pytest.approx(curve[round_])
+    assert sorted(exact_ruin) == [0, 2, 4, 7, 10]  # the steps, and the last round
+    medians = {row["round"]: row["bankroll"] for row in drawn if row.get("source") == "exact" and "bankroll" in row}
+    assert medians == {r: 62.0 for r in range(11)}
+    simulated = [row for row in drawn if row.get("source") == "simulated" and "ruined" in row]
+    assert {row["strategy"] for row in simulated} == {"martingale"}
+
+
+def test_the_roads_chart_holds_every_mark_of_every_road() -> None:
+    from baccarat.results.charts.roads import roads_chart
+    from baccarat.table.roads import roads
+
+    road = roads(list("BBPBTTPPPBBBPT"))
+    spec = roads_chart(road, "shoe 1").to_dict()
+    cells = [row for rows in spec["datasets"].values() for row in rows]
+    by_road = {}
+    for row in cells:
+        by_road.setdefault(row["road"], []).append((row["col"], row["row"], row["mark"]))
+    assert sorted(by_road["Bead plate"]) == sorted((c.col, c.row, c.outcome) for c in road.bead_plate)
+    assert sorted(by_road["Big road"]) == sorted((c.col, c.row, c.mark) for c in road.big_road)
+    assert sorted(by_road.get("Big eye boy", [])) == sorted((c.col, c.row, c.mark) for c in road.derived("big_eye_boy"))
+    ties = {(row["col"], row["row"]): row["ties"] for row in cells if row["road"] == "Big road"}
+    assert sum(ties.values()) == road.outcomes.count("tie") - road.leading_ties

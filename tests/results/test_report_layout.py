@@ -245,3 +245,25 @@ def test_the_report_header_gives_the_date_of_the_run(probed) -> None:
     day, time = manifest["run_at"][:10], manifest["run_at"][11:16]
     meta = re.search(r'<p class="meta">(.*?)</p>', page.read_text(encoding="utf-8")).group(1)
     assert meta.startswith(f"Run on {day} {time} UTC. ")
+
+
+def test_the_exact_analysis_grid_and_roads_charts_are_drawn_offline_too(tmp_path: Path) -> None:
+    experiment = {
+        "name": "grid-exact-roads",
+        "shoes": {"seed": 5, "count": 40},
+        "session": {"bankroll": 300, "table_min": 10, "table_max": 1000},
+        "exact": True,
+        "strategies": [
+            {"name": "flat banker", "use": "flat", "params": {"side": "banker", "unit": 10}},
+            {"name": "martingale", "use": "martingale", "grid": {"unit": [10, 20], "side": ["banker", "player"]}},
+        ],
+    }
+    result = baccarat.run(experiment, out=tmp_path / "run")
+    result.save_results(roads=[1, 2])
+    found = probe(tmp_path / "run" / "report.html", tmp_path / "browser")
+    kinds = {"bankroll", "strategies", "ruin", "final", "comparison", "drawdown", "grid", "exact", "roads-shoe-1", "roads-shoe-2"}
+    assert set(found["charts"]) == {f"chart-{kind}" for kind in kinds}
+    for name, chart in found["charts"].items():
+        assert chart["view"] and chart["marks"] > 0, name
+    assert found["errors"] == [] and found["requests"] == []
+    assert found["layout"]["page"] <= found["layout"]["client"] and found["layout"]["over"] == []
