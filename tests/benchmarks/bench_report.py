@@ -2,8 +2,9 @@
 
     python tests/benchmarks/bench_report.py [--runs 5]
 
-The statistics (summary, comparison, bands, ruin curve, sample paths) come
-first and are not timed: a run computes them anyway (tests/helpers/large_run.py
+The statistics (summary, comparison, bands, ruin curve, sample paths, the
+final bankrolls' percentiles) come first and are not timed: a run computes
+them anyway, in the background while the report is made (tests/helpers/large_run.py
 makes them from a small real run, its session table repeated to 100,000
 sessions per strategy). Timed, best of ``--runs`` in this process after a
 first pass (imports loaded, the Vega JavaScript in its cache): the charts
@@ -66,7 +67,7 @@ def main() -> None:
         frames = run.analysis
         small = (frames.summary, frames.comparison, frames.bands, frames.paths)  # computed first: not timed
         large = large_analysis(run, 100_000)
-        _ = (large.summary, large.comparison, large.bands, large.paths, small)
+        _ = (large.summary, large.comparison, large.bands, large.paths, large.finals, small, frames.finals)
         yardstick = naive_seconds()
         for label, analysis in (("2-session", frames), ("100,000-session", large)):
             seconds, size = report_seconds(analysis, facts, args.runs)

@@ -17,7 +17,7 @@ import polars as pl
 import baccarat
 from baccarat.results.comparisons.strategies import paired_comparison
 from baccarat.results.report.analysis import Analysis
-from baccarat.results.statistics.curves import ruin_curve
+from baccarat.results.statistics.curves import final_quantiles, ruin_curve
 from baccarat.results.statistics.ledger_stats import summary_table
 
 UNITS = ("flat", "martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind", "grand-martingale")
@@ -66,4 +66,5 @@ def large_analysis(run: baccarat.Result, sessions: int = 100_000) -> Analysis:
         _paths=small.paths,
         initial_bankroll=small.initial_bankroll,
         table_min=small.table_min,
+        _finals=final_quantiles(big),
     )

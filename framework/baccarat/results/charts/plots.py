@@ -299,19 +299,12 @@ def ruin_chart(ruin: pl.DataFrame) -> alt.Chart:
 
 
 @unchecked
-def final_chart(sessions: pl.DataFrame, initial_bankroll: float, table_min: float) -> alt.LayerChart:
-    """Final bankrolls side by side: per strategy the 5-95% range, the middle 50%, the median and the mean."""
-    import numpy as np
+def final_chart(finals: pl.DataFrame, initial_bankroll: float, table_min: float) -> alt.LayerChart:
+    """Final bankrolls side by side: per strategy the 5-95% range, the middle 50%, the median and the mean.
 
-    quantiles = {"min": 0, "p5": 5, "p25": 25, "median": 50, "p75": 75, "p95": 95, "max": 100}
-    finals = sessions.select("strategy", pl.col("final_bankroll").cast(pl.Float64))
-    found = []
-    for part in finals.partition_by("strategy", maintain_order=True):  # one partition of each strategy's finals for every quantile
-        values = part.get_column("final_bankroll").to_numpy()
-        figures = dict(zip(quantiles, np.percentile(values, list(quantiles.values())).tolist(), strict=True))
-        found.append({"strategy": part.get_column("strategy")[0], **figures, "mean": float(values.mean()), "sessions": len(values)})
-    schema = {"strategy": pl.String, **dict.fromkeys(quantiles, pl.Float64), "mean": pl.Float64, "sessions": pl.Int64}
-    data = rounded(pl.DataFrame(found, schema=schema))
+    ``finals`` is :func:`baccarat.results.statistics.curves.final_quantiles` of the session table.
+    """
+    data = rounded(finals)
     strategies = data.get_column("strategy").to_list()
     high = float(data.get_column("p95").max() or initial_bankroll) if data.height else initial_bankroll
     scale = money_scale(high, initial_bankroll, table_min)

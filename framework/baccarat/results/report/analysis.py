@@ -62,6 +62,7 @@ class Analysis:
     _paths: Pending = dataclasses.field(repr=False)
     initial_bankroll: Decimal
     table_min: Decimal
+    _finals: Pending = dataclasses.field(default=None, repr=False)
 
     @property
     def summary(self) -> pl.DataFrame:
@@ -82,6 +83,12 @@ class Analysis:
         return self._bands
 
     @property
+    def finals(self) -> pl.DataFrame:
+        """The final bankrolls' percentiles per strategy (:func:`baccarat.results.statistics.curves.final_quantiles`)."""
+        self._finals = curves.final_quantiles(self.sessions) if self._finals is None else _ready(self._finals)
+        return self._finals
+
+    @property
     def paths(self) -> pl.DataFrame:
         """The bankroll paths of a few sample sessions (:func:`baccarat.results.statistics.curves.sample_paths`)."""
         self._paths = _ready(self._paths)
@@ -99,7 +106,7 @@ class Analysis:
         if kind == "ruin":
             return plots.ruin_chart(self.ruin)
         if kind == "final":
-            return plots.final_chart(self.sessions, initial, minimum)
+            return plots.final_chart(self.finals, initial, minimum)
         if kind == "comparison" and self.comparison.height:
             return plots.comparison_chart(self.comparison, plots.order(self.summary))
         if kind == "drawdown":
@@ -176,6 +183,7 @@ def analyse(
         _bands=pending_bands,
         ruin=curves.ruin_curve(sessions),
         _paths=later(curves.sample_paths, ledger, sessions, initial, samples) if plots else None,
+        _finals=later(curves.final_quantiles, sessions) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,
     )
