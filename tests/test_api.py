@@ -121,3 +121,32 @@ def test_load_refuses_a_folder_that_is_not_a_run(tmp_path) -> None:
 def test_an_unsaved_result_has_no_files(in_memory) -> None:
     with pytest.raises(InputError, match="not saved"):
         in_memory.save_results()
+
+
+SCRIPT = """
+import baccarat
+
+EXPERIMENT = {"shoes": {"seed": 1, "count": 4}, "strategies": [{"use": "flat", "params": {"side": "banker", "unit": 10}}]}
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "guarded"),
+    [
+        ("result = baccarat.run(EXPERIMENT, workers=2)\nprint(len(result.ledger))", False),
+        ("def main():\n    return baccarat.run(EXPERIMENT, workers=2)\n\n\nprint(len(main().ledger))", False),
+        ('if __name__ == "__main__":\n    print(len(baccarat.run(EXPERIMENT, workers=2).ledger))', True),
+    ],
+)
+def test_a_script_running_workers_without_the_main_guard_is_told_in_one_line_what_to_add(tmp_path, body, guarded) -> None:
+    script = tmp_path / "my_backtest.py"
+    script.write_text(SCRIPT.replace("{body}", body), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    if guarded:
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout) > 100
+    else:
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert f"{script}, line " in done.stderr and 'put the call under `if __name__ == "__main__":`' in done.stderr

@@ -244,8 +244,10 @@ def run(
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
+    from baccarat.execution.main_guard import check_main_guard
     from baccarat.execution.runner import run_experiment, run_to_folder
 
+    check_main_guard(workers)
     exp = _experiment(experiment)
     shoes = int(exp.shoes["count"]) * len(exp.seeds) if exp.shoes["source"] == "seeded" else None
 
@@ -265,7 +267,8 @@ def run(
         result = play(None)
     analysis = result.analysis if baseline is None else None
     if out is not None:
-        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
+        identity = run_identity(result.out_dir)
+        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis, identity=identity)
     return Result(
         exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline, analysis=analysis, stops=result.stops
     )

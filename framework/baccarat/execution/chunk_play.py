@@ -65,10 +65,12 @@ def play_strategy(
     sessions: list[tuple[int, int, int]],
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
+    reference_rounds: dict[str, Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
-    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
+    ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
     Without ``compiled``, the reference plays.
     """
     from baccarat.engine.reference import run_strategy
@@ -79,7 +81,14 @@ def play_strategy(
 
         columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
-        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+        from baccarat.engine.reference import DealtRounds
+
+        dealt = reference_rounds.get("rounds") if reference_rounds is not None else None
+        if dealt is None:  # converted once for the table's strategies that play on the reference
+            dealt = DealtRounds(table, multipliers)
+            if reference_rounds is not None:
+                reference_rounds["rounds"] = dealt
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, dealt)
     return columns
 
 
@@ -111,10 +120,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
+    reference_rounds: dict[str, Any] = {}
     pristine = private_rules(plan.rules)
     for run in runs:
         rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-        columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds)
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
