@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.comparisons.verdict import explanation
+from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
 from baccarat.results.report.run_facts import RunFacts
 
