@@ -12,127 +12,30 @@ render them as files.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import altair as alt
 import polars as pl
 
-ROW_BUDGET = 4000
-"""Most data rows of one chart: well under Altair's limit of 5,000, whatever the number of strategies and rounds."""
-
-WIDTH = 900
-"""Pixels: the width of a chart (in the report, charts of a single view take the page's width instead)."""
-
-ROUND = "round of the session"
-MONEY = ",.2f"
-PERCENT = ".2%"
-
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def unchecked(function: F) -> F:
-    """Build the chart without Altair checking every piece against the Vega-Lite schema as it is made.
-
-    That check costs about 40 ms an encoding; the tests check every kind of chart whole (``chart.to_dict()``) instead.
-    """
-
-    @functools.wraps(function)
-    def build(*args: Any, **kwargs: Any) -> Any:
-        from altair.utils.schemapi import debug_mode
-
-        with debug_mode(False):
-            return function(*args, **kwargs)
-
-    return build  # type: ignore[return-value]
-
-
-def order(frame: pl.DataFrame) -> list[str]:
-    """The strategies of ``frame`` in the order of the run."""
-    return frame.get_column("strategy").unique(maintain_order=True).to_list() if frame.height else []
-
-
-def thin(frame: pl.DataFrame, budget: int = ROW_BUDGET, by: Sequence[str] = ("strategy",)) -> pl.DataFrame:
-    """Keep about ``budget`` rows of ``frame``, evenly spread along each group of ``by`` (its first and last rows kept)."""
-    if frame.height <= budget:
-        return frame
-    groups = max(1, frame.select(pl.struct(list(by)).n_unique()).item())
-    keep = max(1, budget // groups - 1)  # every step-th row, and the last: at most budget // groups rows a group
-    index, size = pl.int_range(pl.len()).over(list(by)), pl.len().over(list(by))
-    step = ((size + keep - 1) // keep).clip(lower_bound=1)
-    return frame.filter((index % step == 0) | (index == size - 1))
-
-
-def steps(frame: pl.DataFrame, value: str) -> pl.DataFrame:
-    """Keep the rows of a step curve where ``value`` changes (and each strategy's first and last): the same steps, fewer rows."""
-    changed = pl.col(value) != pl.col(value).shift(1).over("strategy")
-    index, size = pl.int_range(pl.len()).over("strategy"), pl.len().over("strategy")
-    return frame.filter(changed.fill_null(True) | (index == 0) | (index == size - 1))
-
-
-def rounded(frame: pl.DataFrame, digits: int = 2) -> pl.DataFrame:
-    """Floats and decimals rounded to ``digits`` (cents): a smaller page, the same chart."""
-    return frame.with_columns(
-        pl.col(name).cast(pl.Float64).round(digits) for name, dtype in frame.schema.items() if dtype.is_float() or dtype.is_decimal()
-    )
-
-
-def legend_pick() -> alt.Parameter:
-    """A click on a strategy in the legend (or on its line) isolates it; shift-click adds others; double-click resets."""
-    return alt.selection_point(fields=["strategy"], bind="legend", name="pick")
-
-
-def round_zoom() -> alt.Parameter:
-    """The mouse wheel zooms the round axis, dragging pans it; double-click resets."""
-    return alt.selection_interval(bind="scales", encodings=["x"], name="zoom")
-
-
-def strategy_color(strategies: Sequence[str], legend: bool = True) -> alt.Color:
-    """One colour per strategy, in the run's order, stable across the charts of a run.
-
-    The legend stands at the right of the chart, or below it in columns past :data:`LEGEND_BESIDE` strategies.
-    """
-    scheme = "tableau10" if len(strategies) <= 10 else "tableau20"
-    many = len(strategies) > LEGEND_BESIDE
-    return alt.Color(
-        "strategy:N",
-        sort=list(strategies),
-        scale=alt.Scale(domain=list(strategies), scheme=scheme),
-        legend=alt.Legend(
-            title="strategy",
-            labelLimit=280,
-            symbolLimit=0,
-            symbolOpacity=1,
-            orient="bottom" if many else "right",
-            columns=3 if many else 1,
-            direction="vertical",
-        )
-        if legend
-        else None,
-    )
-
-
-LEGEND_BESIDE = 12
-"""Most strategies whose legend stands beside a chart; more go below it, in three columns."""
-
-
-SPAN = 20.0
-"""Money reaching this many times the initial bankroll is drawn on a symlog scale: the start stays readable."""
-
-
-def money_scale(high: float, initial_bankroll: float, floor: float) -> alt.Scale:
-    """A linear scale, or a symlog one (logarithmic, yet through zero) when the money climbs decades above the initial bankroll."""
-    if high >= SPAN * max(initial_bankroll, 1e-9):
-        return alt.Scale(type="symlog", constant=max(floor, 1.0))
-    return alt.Scale(zero=False)
-
-
-def _fade(pick: alt.Parameter, on: float = 1.0, off: float = 0.12, empty: bool = True) -> alt.OpacityValue:
-    """Opacity ``on`` for the picked strategies (all of them when none is picked, unless not ``empty``), ``off`` for the others."""
-    return alt.OpacityValue(value=off, condition={"param": pick.name, "value": on, "empty": empty})
+from baccarat.results.charts.pieces import (
+    MONEY,
+    PERCENT,
+    ROUND,
+    ROW_BUDGET,
+    WIDTH,
+    fade,
+    legend_pick,
+    money_scale,
+    order,
+    round_zoom,
+    rounded,
+    steps,
+    strategy_color,
+    thin,
+    unchecked,
+)
 
 
 @unchecked
@@ -165,16 +68,16 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
         .encode(
             y=alt.Y("p5:Q", scale=y_scale, title="bankroll"),
             y2=alt.Y2("p95"),
-            opacity=_fade(pick, 0.12, 0.0, empty=False),
+            opacity=fade(pick, 0.12, 0.0, empty=False),
         )
         .add_params(pick, zoom)
     )
     inner = base.mark_area().encode(
         y=alt.Y("p25:Q", scale=y_scale),
         y2=alt.Y2("p75"),
-        opacity=_fade(pick, 0.3, 0.0, empty=False),
+        opacity=fade(pick, 0.3, 0.0, empty=False),
     )
-    median = base.mark_line(strokeWidth=2).encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=_fade(pick), tooltip=tips)
+    median = base.mark_line(strokeWidth=2).encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=fade(pick), tooltip=tips)
     points = base.mark_point(size=40, filled=True, opacity=0).encode(y=alt.Y("p50:Q", scale=y_scale), tooltip=tips)
     return alt.layer(outer, inner, median, points, *references(initial_bankroll, table_min), data=data).properties(
         title="Median bankroll over the session (click a strategy in the legend for its bands)", width=WIDTH, height=380
@@ -280,7 +183,7 @@ def ruin_chart(ruin: pl.DataFrame) -> alt.Chart:
             x=alt.X("round:Q", title=ROUND),
             y=alt.Y("surviving:Q", title="sessions not ruined yet", axis=alt.Axis(format="%"), scale=alt.Scale(zero=False, nice=True)),
             color=strategy_color(strategies),
-            opacity=_fade(pick),
+            opacity=fade(pick),
             tooltip=[
                 alt.Tooltip("strategy:N"),
                 alt.Tooltip("round:Q"),
@@ -313,7 +216,7 @@ def final_chart(finals: pl.DataFrame, initial_bankroll: float, table_min: float)
     tips = [alt.Tooltip("strategy:N"), alt.Tooltip("sessions:Q")] + [
         alt.Tooltip(f"{c}:Q", format=MONEY) for c in ("min", "p5", "p25", "median", "mean", "p75", "p95", "max")
     ]
-    base = alt.Chart().encode(y=y, color=strategy_color(strategies), opacity=_fade(pick), tooltip=tips)
+    base = alt.Chart().encode(y=y, color=strategy_color(strategies), opacity=fade(pick), tooltip=tips)
     band = 22 if len(strategies) <= 12 else 14
     return alt.layer(
         base.mark_rule(strokeWidth=1.5)
@@ -347,7 +250,7 @@ def comparison_chart(comparison: pl.DataFrame, strategies: Sequence[str] | None 
     tips += [alt.Tooltip(f"{c}:{'N' if data.schema[c] == pl.String else 'Q'}") for c in extra]
     pick = legend_pick()
     y = alt.Y("strategy:N", sort=names, title=None, axis=alt.Axis(labelLimit=320))
-    base = alt.Chart().encode(y=y, color=strategy_color(palette), opacity=_fade(pick), tooltip=tips)
+    base = alt.Chart().encode(y=y, color=strategy_color(palette), opacity=fade(pick), tooltip=tips)
     return alt.layer(
         base.mark_rule(strokeWidth=2)
         .encode(
@@ -376,7 +279,7 @@ def drawdown_chart(paths: pl.DataFrame) -> alt.Chart:
             y=alt.Y("drawdown:Q", title="below the session's peak", axis=alt.Axis(format=",.0f")),
             color=strategy_color(strategies),
             detail=alt.Detail("session:N"),
-            opacity=_fade(pick, 0.9, 0.06),
+            opacity=fade(pick, 0.9, 0.06),
             tooltip=[
                 alt.Tooltip("strategy:N"),
                 alt.Tooltip("session:N"),
@@ -505,7 +408,7 @@ def exact_chart(ruin: pl.DataFrame, bands: pl.DataFrame | None, exact: Sequence[
             y=alt.Y("ruined:Q", title="sessions ruined so far", axis=alt.Axis(format="%")),
             color=color,
             strokeDash=dash,
-            opacity=_fade(pick),
+            opacity=fade(pick),
             tooltip=[alt.Tooltip("strategy:N"), alt.Tooltip("source:N"), alt.Tooltip("round:Q"), alt.Tooltip("ruined:Q", format=PERCENT)],
         )
         .add_params(pick, zoom)
@@ -522,7 +425,7 @@ def exact_chart(ruin: pl.DataFrame, bands: pl.DataFrame | None, exact: Sequence[
                 y=alt.Y("bankroll:Q", title="median bankroll", scale=alt.Scale(zero=False)),
                 color=color,
                 strokeDash=dash,
-                opacity=_fade(pick),
+                opacity=fade(pick),
                 tooltip=[
                     alt.Tooltip("strategy:N"),
                     alt.Tooltip("source:N"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import altair as alt
 import polars as pl
 
-from baccarat.results.charts.plots import unchecked
+from baccarat.results.charts.pieces import unchecked
 from baccarat.table.roads import DERIVED_ROADS, Roads
 
 SIDE_COLOUR = {"banker": "#d62728", "player": "#1f5fbf", "tie": "#2ca02c", "red": "#d62728", "blue": "#1f5fbf"}
