@@ -406,6 +406,7 @@ class RunWriter:
             exact=exact,
             plots=self.plots,
             manifest=manifest,
+            formats=self.experiment.chart_formats,
             **precomputed,
         )
         record_files(folder, manifest, data_files, _ledger_rows_by_strategy(folder, self.experiment))
