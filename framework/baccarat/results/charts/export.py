@@ -3,7 +3,8 @@
 The report embeds each chart's specification and, once, the JavaScript that
 draws them (Vega, Vega-Lite and vega-embed from ``vl_convert.javascript_bundle``):
 the page needs no network. Building that bundle takes a second or two, so it is
-kept in the user's cache folder, one file per vl-convert version. PNG and SVG
+kept beside this module in ``__pycache__`` (where numba keeps the compiled
+kernels too; nothing goes to the home folder), one file per vl-convert version. PNG and SVG
 files are rendered by vl-convert without a browser, only when asked for.
 """
 
@@ -40,8 +41,7 @@ def spec_json(chart: Any, fit: bool = False) -> str:
 
 
 def _cache_folder() -> Path:
-    root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(root) / "baccarat"
+    return Path(__file__).resolve().parent / "__pycache__"
 
 
 @functools.cache
