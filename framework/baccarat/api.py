@@ -238,7 +238,8 @@ def run(
         result = play(None)
     analysis = result.analysis if baseline is None else None
     if out is not None:
-        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
+        identity = run_identity(result.out_dir)
+        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis, identity=identity)
     return Result(
         exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline, analysis=analysis, stops=result.stops
     )

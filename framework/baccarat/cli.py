@@ -141,9 +141,13 @@ def console() -> NoReturn:
 
 
 def exit_now(status: int) -> NoReturn:
-    """Flush the output, join running non-daemon threads, run the exit handlers, and end the process with ``status``."""
+    """Flush the output, run the exit handlers, and end the process with ``status``.
+
+    Threads still running are not waited for: the command started none that
+    must finish, and one a plugin started (not a daemon) must not keep the
+    process alive once the work is done.
+    """
     import atexit
-    import threading
 
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -158,10 +162,6 @@ def exit_now(status: int) -> NoReturn:
             _silence_stdout()
             _say(f"baccarat: error: {exc}")
             status = status or 1
-    current = threading.current_thread()
-    for thread in threading.enumerate():
-        if thread is not current and not thread.daemon:
-            thread.join()
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:

@@ -195,3 +195,50 @@ def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
     return StopLimits(
         tightest([x.loss_micros for x in limits]), tightest([x.win_micros for x in limits]), tightest([x.rounds for x in limits])
     )
+
+
+AVERAGE_SHOES = 100
+"""Seeded shoes dealt to measure an average session's rounds (:func:`average_session_rounds`)."""
+
+
+def average_session_rounds(experiment: Any, shoes: int = AVERAGE_SHOES) -> int | None:
+    """Return the rounds of an average session of ``experiment``'s seeded shoes (its first ``shoes`` shoes), or None.
+
+    None for recorded shoes (their rounds are in the file, not dealt here).
+    """
+    if experiment.shoes.get("source") != "seeded":
+        return None
+    from baccarat.shoes.seeded import seeded_table
+
+    count = max(1, min(shoes, int(experiment.shoes["count"])))
+    table = seeded_table(experiment.rules, experiment.seed, 1, count)
+    return max(1, round(len(table) / count * experiment.session.shoes_per_session))
+
+
+def ruin_bankrolls(experiment: Any, target: float, rounds: int | None = None, max_states: int | None = None) -> ExactAnalysis:
+    """Return, for every strategy of ``experiment`` with an exact form, the smallest bankroll whose risk of ruin is at most ``target``.
+
+    The bankrolls tried are whole numbers of table minimums
+    (:func:`baccarat.exact.ruin_bankroll.smallest_bankroll`); the analysis's
+    ``results`` hold :class:`baccarat.exact.ruin_bankroll.RuinBankroll` figures.
+    """
+    import dataclasses
+
+    from baccarat.exact.ruin_bankroll import smallest_bankroll
+    from baccarat.plugin.manager import registry
+
+    found = registry(experiment.plugins_dirs)
+    forms = found.exact_forms()
+    n = session_rounds(experiment.rules, experiment.session, rounds)
+    analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules) and experiment.shoes.get("source") == "seeded")
+    step = experiment.session.table_min_cents
+    for entry in experiment.strategies:
+        cls, params = found.configure(entry.use, entry.params)
+
+        def analyse(bankroll_cents: int, cls: Any = cls, params: Any = params, label: str = entry.name) -> ExactResult | Skipped:
+            config = dataclasses.replace(experiment.session, bankroll_cents=bankroll_cents)
+            return analyse_strategy(label, cls, params, experiment.rules, config, n, forms, seed=experiment.seed, max_states=max_states)
+
+        outcome = smallest_bankroll(entry.name, analyse, step, target)
+        (analysis.skipped if isinstance(outcome, Skipped) else analysis.results).append(outcome)  # type: ignore[arg-type]
+    return analysis

@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from baccarat.errors import OutputError
+from baccarat.interrupts import remove_at_hard_stop
 
 _held: dict[tuple[int, int, str], int] = {}
 """The locks this process holds (parent folder's device and inode, folder name) and how many times each was taken."""
@@ -67,6 +68,7 @@ def folder_lock(out: str | os.PathLike[str]) -> Iterator[None]:
         yield
         return
     _held[key] = 1
+    remove_at_hard_stop(lock_path(out))  # removed while still held, as below, should a stop end the process at once
     try:
         yield
     finally:

@@ -229,8 +229,7 @@ class Resolver(StrategySection):
         except RulesError as exc:
             raise self.error(path, exc.message, cls=RulesError) from None
 
-    @staticmethod
-    def rule_fields(doc: Document, path: KeyPath, fields: dict[str, Any], name: str | None) -> Rules:
+    def rule_fields(self, doc: Document, path: KeyPath, fields: dict[str, Any], name: str | None) -> Rules:
         """Resolve a mapping of rule fields field by field, so that an error points at its field."""
         allowed = ("preset",) + RULE_FIELDS
         for key in fields:
@@ -250,6 +249,12 @@ class Resolver(StrategySection):
         order = [k for k in first if k in fields] + [k for k in fields if k not in first and k != "preset"]
         for key in order:
             value = fields[key]
+            if key == "side_bets" and isinstance(value, dict) and not self.strategies_needed:
+                # A saved run read without its plugins: a plugin's side bet is not known here, and its results need no
+                # settlement (the ledger holds every amount), so the rules keep the bets that are known.
+                from baccarat.table.bet_registry import known_bets
+
+                value = {bet: pays for bet, pays in value.items() if bet in known_bets()}
             if key == "side_bets" and isinstance(value, dict):
                 for bet, pays in value.items():
                     try:

@@ -213,8 +213,9 @@ def default_session(
 
 @contextlib.contextmanager
 def plugin_code() -> Any:
-    """Run plugin code so that it cannot spoil the command: its prints go to stderr, its decimal context is undone."""
-    with decimal.localcontext(), contextlib.redirect_stdout(sys.stderr):
+    """Run plugin code so that it cannot spoil the command: its prints go to stderr, its decimal context and its
+    handlers of the stop signals (Ctrl-C, SIGTERM, SIGHUP) are undone."""
+    with decimal.localcontext(), contextlib.redirect_stdout(sys.stderr), interrupts.handlers_kept():
         yield
 
 

@@ -252,6 +252,7 @@ SESSION_FILE_COLUMNS = (
     "longest_losing_streak",
     "max_stake",
     "capped_bets",
+    "bankroll_needed",
 )
 """Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 

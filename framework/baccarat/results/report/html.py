@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.results.comparisons.verdict import explanation
 from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
 from baccarat.results.report.run_facts import RunFacts
 
@@ -26,7 +27,7 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
     ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
     ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
-    ("expected_edge", "Expected edge", "Theoretical edge of the bets placed (exact odds off the top)."),
+    ("expected_edge", "Expected edge", "Exact edge of the bets placed (off the top, or the odds a card-reading strategy saw)."),
     ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
     ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
     ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
@@ -47,6 +48,17 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
     ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
     ("sessions_in_profit_ci", "Sessions in profit, 95% CI", "Wilson score interval of the share of sessions in profit."),
+    *(
+        (f"bankroll_for_ruin_{p}pct{ci}", f"Bankroll for ruin at most {p}%{', 95% CI' if ci else ''}", note)
+        for p in (1, 5)
+        for ci, note in (
+            (
+                "",
+                "Smallest starting bankroll with which at most this share of the sessions would have been ruined (-: more than the run's).",
+            ),
+            ("_ci", "Distribution-free interval of that quantile of the sessions' bankrolls needed."),
+        )
+    ),
 )
 """(key, label, explanation) of each line of the report's summary table."""
 
@@ -91,7 +103,8 @@ CAPTIONS = {
     "final": "Final bankroll of every session, per strategy; the dashed line is the initial bankroll, the solid line the median.",
     "ruin": "Share of sessions already ruined (bankroll below the table minimum) after each round.",
     "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
-    "an interval that does not cross zero is a real difference.",
+    "a strategy that bets more (or less) loses more (or less) at the same edge, so this is volume plus luck, "
+    "not the verdict (which reads the expected edge; see the comparison table).",
 }
 
 
@@ -101,7 +114,8 @@ def _e(value: Any) -> str:
 
 def _cell(key: str, row: Mapping[str, Any]) -> str:
     if key.endswith("_ci"):
-        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt_edge if key == "edge_ci" else fmt_percent)
+        fmt = fmt_edge if key == "edge_ci" else fmt_money if key.startswith("bankroll") else fmt_percent
+        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt)
     return _FORMATS.get(key, fmt_money)(row[key])
 
 
@@ -165,6 +179,7 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
         "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
         f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
     )
 
 
