@@ -260,10 +260,15 @@ def _play_apart(
     handoff = [plays]
     del plays, after, before
     box: dict[str, Any] = {}
-    args = (handoff, box, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
+    halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
+    args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
     thread = threading.Thread(target=_on_thread, args=args, name=f"strategy {run.label}", daemon=True)
     thread.start()
-    thread.join()
+    try:
+        thread.join()
+    except BaseException:
+        halt.append(True)
+        raise
     if "error" in box:
         raise box["error"]
     played, logs = box["played"]
@@ -284,19 +289,20 @@ TOOK_ROUNDS = "took rounds"
 """What the loop returns when the rounds ran short or were left over: the strategy's code advanced its iterators."""
 
 
-def _on_thread(handoff: list[Any], box: dict[str, Any], *args: Any) -> None:
+def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args: Any) -> None:
     """The thread's body: play in a copy of the exact context, keep the result or the exception in ``box``."""
     # The strategy plays in a copy of the exact context: its Decimal arithmetic on amounts is exact, and what its
     # code does to the context ends with its run.
     try:
         with decimal.localcontext(EXACT):
-            box["played"] = _play_sessions(handoff.pop(), *args)
+            box["played"] = _play_sessions(handoff.pop(), halt, *args)
     except BaseException as exc:  # re-raised by the caller, on its own thread
         box["error"] = exc
 
 
 def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
     plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, int]], Iterator[tuple[Any, ...]]]],
+    halt: list[bool],
     run: StrategyRun,
     rules: Rules,
     config: SessionConfig,
@@ -323,6 +329,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
     played = 0
     for session, first_shoe, before, after in plays:
+        if halt:  # the caller stopped waiting: no one reads what follows
+            return played, TOOK_ROUNDS
         played += 1
         info = SessionInfo(
             session, rules, bankroll_amount, min_amount, max_amount, functools.partial(strategy_rng, seed, run.label, session)

@@ -232,11 +232,14 @@ class TableView:
     def _tally(self) -> None:
         """Count the shoe's outcomes not counted yet into the last decided winner, decided rounds and streak."""
         outcomes = self._outcomes
-        for outcome in outcomes[self._tallied :]:
+        last, decided, streak = self._last_decided, self._decided, self._streak
+        for k in range(self._tallied, len(outcomes)):  # usually the one round dealt since the last read
+            outcome = outcomes[k]
             if outcome != "tie":
-                self._decided += 1
-                self._streak = self._streak + 1 if outcome == self._last_decided else 1
-                self._last_decided = outcome
+                decided += 1
+                streak = streak + 1 if outcome == last else 1
+                last = outcome
+        self._last_decided, self._decided, self._streak = last, decided, streak
         self._tallied = len(outcomes)
 
     @property
