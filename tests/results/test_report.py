@@ -165,6 +165,54 @@ def test_report_shows_the_wilson_intervals_of_summary_csv(run_dir) -> None:
             assert f"[{100 * low:.1f}%, {100 * high:.1f}%]" in summary
 
 
+def _table_cells(html_text: str, table_id: str) -> tuple[list[str], list[list[str]]]:
+    """The header texts and the body rows' cell texts (the figure before any interval) of one table of the report."""
+    table = html_text.split(f'id="{table_id}"')[1].split("</table>")[0]
+    head, body = table.split("</thead>")
+    headers = [re.sub(r"<[^>]+>", "", h) for h in re.findall(r"<th[^>]*>(.*?)</th>", head)]
+    rows = [[re.sub(r"<[^>]+>", "", c.split("<span")[0]) for c in re.findall(r"<td[^>]*>(.*?)</td>", row)] for row in body.split("</tr>")]
+    return headers, [row for row in rows if row]
+
+
+def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_unit(run_dir, capsys) -> None:
+    assert cli.main(["report", str(run_dir), "--quiet"]) == 0
+    headers, rows = _table_cells((run_dir / "report.html").read_text(encoding="utf-8"), "comparison")
+    csv = pl.read_csv(run_dir / "comparison.csv")
+    assert len(rows) == csv.height
+    for row, line in zip(rows, csv.iter_rows(named=True), strict=True):
+        cell = dict(zip(headers, row, strict=True))
+        for name in ("edge_diff_p_value", "edge_diff_p_holm"):
+            shown, p = cell[name.replace("_", " ")], line[name]
+            assert 0 <= p <= 1
+            if p < 0.001:
+                assert shown == "< 0.001"
+            else:  # three significant digits, not money's two decimals
+                assert float(shown) == pytest.approx(p, rel=5e-3) and len(shown.replace("0.", "").lstrip("0")) <= 3
+        assert cell["expected edge diff"] == f"{100 * line['expected_edge_diff']:.3f}%"
+        assert cell["wagered diff mean"] == f"{line['wagered_diff_mean']:,.2f}"
+
+
+def test_p_values_and_column_units() -> None:
+    from baccarat.results.report.formatting import column_format, fmt_p_value
+
+    assert [fmt_p_value(p) for p in (0.0004, 0.001, 0.012345, 0.5, 1.0, None, float("nan"))] == [
+        "< 0.001",
+        "0.001",
+        "0.0123",
+        "0.5",
+        "1",
+        "-",
+        "-",
+    ]
+    assert column_format("edge_diff_p_holm")(0.04567) == "0.0457"
+    assert column_format("sessions_better")(0.25) == "25.0%"
+    assert column_format("risk_of_ruin_diff_ci_low")(-0.125) == "-12.5%"
+    assert column_format("sessions")(1200) == "1,200"
+    assert column_format("rounds_to_ruin_median")(37) == "37"
+    assert column_format("expected_edge_diff")(-0.0106) == "-1.060%"
+    assert column_format("luck_diff_ci_high")(1234.5) == "1,234.50"
+
+
 def test_report_is_self_contained(run_dir) -> None:
     from baccarat.results.charts.export import javascript_bundle
 

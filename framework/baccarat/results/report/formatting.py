@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -50,6 +51,37 @@ def fmt_interval(low: Any, high: Any, fmt: Any = fmt_money) -> str:
 def fmt_edge(value: Any) -> str:
     """Format an edge as a percentage with three decimals."""
     return fmt_percent(value, 3)
+
+
+def fmt_p_value(value: Any) -> str:
+    """Format a p-value to three significant digits, ``< 0.001`` below that (``-`` when missing)."""
+    if missing(value):
+        return "-"
+    return "< 0.001" if float(value) < 0.001 else f"{float(value):.3g}"
+
+
+COUNT_COLUMNS = frozenset({"sessions", "rounds", "capped_bets", "longest_losing_streak"})
+"""Columns that count sessions, bets or rounds (besides every ``rounds_...`` column)."""
+
+
+def column_format(name: str) -> Callable[[Any], str]:
+    """Return the format of a summary or comparison column by what it holds, read from its name.
+
+    p-values (``..._p_value``, ``..._p_holm``) as p-values, edges as edges,
+    shares (risk of ruin, ``sessions_...`` shares) as percentages, counts as
+    counts, any other figure as money. An interval's bounds (``..._ci_low``,
+    ``..._ci_high``) take the format of their figure.
+    """
+    base = re.sub(r"_ci(_low|_high)?$", "", name)
+    if base.endswith(("_p_value", "_p_holm")):
+        return fmt_p_value
+    if base in COUNT_COLUMNS or base.startswith("rounds"):
+        return fmt_count
+    if "edge" in base:
+        return fmt_edge
+    if base.startswith(("risk_of_ruin", "sessions_")):
+        return fmt_percent
+    return fmt_money
 
 
 def fmt_edge_pm(row: Mapping[str, Any]) -> str:

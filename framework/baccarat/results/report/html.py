@@ -16,7 +16,16 @@ import polars as pl
 
 from baccarat.results.comparisons.verdict import explanation
 from baccarat.results.report.chart_html import figure_html, scripts_html
-from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
+from baccarat.results.report.formatting import (
+    column_format,
+    fmt_count,
+    fmt_edge,
+    fmt_interval,
+    fmt_money,
+    fmt_percent,
+    missing,
+    verdict_class,
+)
 from baccarat.results.report.run_facts import RunFacts
 
 if TYPE_CHECKING:
@@ -68,19 +77,6 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
 )
 """(key, label, explanation) of each line of the report's summary table."""
 
-_FORMATS = {
-    "sessions": fmt_count,
-    "rounds": fmt_count,
-    "capped_bets": fmt_count,
-    "longest_losing_streak": fmt_count,
-    "rounds_to_ruin_mean": fmt_count,
-    "rounds_to_ruin_median": fmt_count,
-    "edge": fmt_edge,
-    "expected_edge": fmt_edge,
-    "risk_of_ruin": fmt_percent,
-    "sessions_in_profit": fmt_percent,
-}
-
 STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;padding:0 1rem;color:#1d2430}
 h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
@@ -128,15 +124,11 @@ def _name(value: Any) -> str:
 
 
 def _cell(key: str, row: Mapping[str, Any]) -> str:
+    """A figure of the summary or comparison in the format of its column (an interval for a ``..._ci`` line); text as it is."""
     if key.endswith("_ci"):
-        fmt = fmt_edge if key == "edge_ci" else fmt_money if key.startswith("bankroll") else fmt_percent
-        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt)
-    return _FORMATS.get(key, fmt_money)(row[key])
-
-
-def _plain(value: Any) -> str:
-    """A figure of a column the report has no format for: text as it is, numbers as money is written."""
-    return str(value) if isinstance(value, str) else fmt_money(value)
+        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], column_format(key))
+    value = row[key]
+    return value if isinstance(value, str) else column_format(key)(value)
 
 
 def _further_columns(frame: pl.DataFrame, shown: set[str]) -> list[str]:
@@ -159,8 +151,7 @@ def summary_html(summary: pl.DataFrame) -> str:
     lines = [(key, label, note) for key, label, note in SUMMARY_ROWS if key in summary.columns or f"{key}_low" in summary.columns]
     lines += [(key, key.replace("_", " "), key) for key in _further_columns(summary, {"strategy", *(k for k, _, _ in SUMMARY_ROWS)})]
     for key, label, note in lines:
-        known = key in _FORMATS or any(key == k for k, _, _ in SUMMARY_ROWS)
-        cells = "".join(f"<td>{_e(_cell(key, r) if known else _plain(r[key]))}</td>" for r in rows)
+        cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in rows)
         body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
     return (
         f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
@@ -214,7 +205,7 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
             f"<td>{_with_ci(fmt_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], fmt_edge)}</td>"
             f"<td>{ruin}</td>"
             f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
-            f"<td>{_e(fmt_count(r['sessions']))}</td>" + "".join(f"<td>{_e(_plain(r[name]))}</td>" for name in further) + "</tr>"
+            f"<td>{_e(fmt_count(r['sessions']))}</td>" + "".join(f"<td>{_e(_cell(name, r))}</td>" for name in further) + "</tr>"
         )
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
