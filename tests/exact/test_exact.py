@@ -21,6 +21,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 import pytest
 import yaml
 from helpers.exact_reference import outcome_probabilities, value_counts_for_decks
@@ -341,6 +342,20 @@ def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_
     path.write_text(yaml.safe_dump({**data, "exact": "yes"}), encoding="utf-8")
     assert main(["exact", str(path)]) == 2
     assert "exact must be true or false, not 'yes'" in capsys.readouterr().err
+
+
+def test_the_report_analyses_an_average_session_as_baccarat_exact_does_and_says_so(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}}], rules="punto-banco-8", rounds=1)
+    assert main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"]) == 0
+    assert main(["report", str(tmp_path / "run"), "--exact", "--quiet"]) == 0
+    section = exact_section(tmp_path / "run" / "report.html")
+    capsys.readouterr()
+    exact = exact_json(capsys, str(path))
+    assert f"<p>{exact['rounds']:,} rounds per session (an average session of the experiment&#x27;s shoes)" in section
+    assert f"{100 * exact['strategies'][0]['risk_of_ruin']:.2f}%" in section
+    dealt = pl.read_parquet(tmp_path / "run" / "sessions.parquet").get_column("rounds_dealt")
+    assert dealt.min() <= exact["rounds"] < dealt.max()  # not the longest session: an average one
+    assert abs(exact["rounds"] - dealt.mean()) <= 3 * dealt.std() / dealt.len() ** 0.5 + 1
 
 
 @pytest.mark.parametrize(

@@ -74,15 +74,15 @@ def run(args: argparse.Namespace) -> int:
     """Analyse the experiment's strategies exactly and print the figures (or the bankroll a target risk of ruin needs)."""
     import sys
 
-    from baccarat.exact.analysis import analyse_experiment, average_session_rounds, ruin_bankrolls
+    from baccarat.exact.analysis import analyse_experiment, default_session_rounds, ruin_bankrolls
     from baccarat.experiment import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir, shoe_file_needed=False)
     rounds, said = args.rounds, None
-    if rounds is None and not experiment.rules.reshuffle_every_round:
-        rounds = average_session_rounds(experiment)
+    if rounds is None:
+        rounds, source = default_session_rounds(experiment)
         if rounds is not None:
-            said = f"no --rounds: {rounds:,} rounds, an average session of the experiment's shoes"
+            said = f"no --rounds: {rounds:,} rounds, {source}"
     if said is not None and args.json:
         print(said, file=sys.stderr)
     if args.ruin_at_most is not None:

@@ -255,6 +255,25 @@ def average_session_rounds(experiment: Any, shoes: int = AVERAGE_SHOES) -> int |
     return max(1, round(len(table) / count * experiment.session.shoes_per_session))
 
 
+def default_session_rounds(experiment: Any, run_average: float | None = None) -> tuple[int | None, str | None]:
+    """Return the rounds of a session to analyse when none is given, and where they come from.
+
+    One-round shoes: ``(None, None)``, the session being ``shoes_per_session``
+    rounds (:func:`session_rounds`). Shoes of many rounds: an average
+    session, of the experiment's seeded shoes (:func:`average_session_rounds`)
+    or, for recorded shoes, of a run whose sessions were ``run_average``
+    rounds long on average; ``(None, None)`` when neither is known.
+    """
+    if experiment.rules.reshuffle_every_round:
+        return None, None
+    rounds = average_session_rounds(experiment)
+    if rounds is not None:
+        return rounds, "an average session of the experiment's shoes"
+    if run_average is not None:
+        return max(1, round(run_average)), "an average session of the run"
+    return None, None
+
+
 def ruin_bankrolls(experiment: Any, target: float, rounds: int | None = None, max_states: int | None = None) -> ExactAnalysis:
     """Return, for every strategy of ``experiment`` with an exact form, the smallest bankroll whose risk of ruin is at most ``target``.
 

@@ -65,6 +65,8 @@ class ExactAnalysis:
     """True when the rounds are truly independent (one deck reshuffled after every round)."""
     results: list[ExactResult] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    rounds_from: str | None = None
+    """Where ``rounds`` came from when no session length was given (:func:`baccarat.exact.analysis.default_session_rounds`)."""
 
     def to_json(self) -> dict[str, Any]:
         """Return the analysis as the object ``baccarat exact --json`` prints."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import functools
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -47,7 +47,17 @@ def run_facts(experiment: Experiment) -> RunFacts:
 
 
 def exact_analysis(experiment: Experiment) -> Callable[..., Any]:
-    """Return the exact analysis of the experiment's strategies, to be called with ``rounds=`` (its session length)."""
-    from baccarat.exact.analysis import analyse_experiment
+    """Return the exact analysis of the experiment's strategies, to be called with ``run_average=``.
 
-    return functools.partial(analyse_experiment, experiment, bands=True)
+    The session is as long as :func:`baccarat.exact.analysis.default_session_rounds`
+    says, as for ``baccarat exact`` without ``--rounds``: ``run_average`` (the
+    run's mean rounds per session) serves recorded shoes. The analysis's
+    ``rounds_from`` says where its rounds came from.
+    """
+    from baccarat.exact.analysis import analyse_experiment, default_session_rounds
+
+    def analyse(run_average: float | None = None) -> Any:
+        rounds, source = default_session_rounds(experiment, run_average)
+        return dataclasses.replace(analyse_experiment(experiment, rounds=rounds, bands=True), rounds_from=source)
+
+    return analyse

@@ -248,7 +248,7 @@ def write_results(
         charts = analysis.charts()
         summary_csv = analysis.summary.write_csv().encode("utf-8")
         sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
-        exact_section = exact_html(analysis, facts, exact) if exact is not None else ""
+        exact_section = exact_html(analysis, exact) if exact is not None else ""
     files = chart_files(charts, tuple(formats)) if formats else {}
     yaml_path = out / "experiment.yaml"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml

@@ -279,22 +279,25 @@ def _seconds(value: Any) -> str:
     return f"{float(value):.2f} s" if isinstance(value, int | float) and not isinstance(value, bool) else str(value)
 
 
-def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[..., Any]) -> str:
+def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
     """Return the report's Exact analysis section: exact figures beside the simulated ones, and their plot.
 
-    ``exact_analysis`` analyses the run's strategies for a session length
-    (``rounds=``; :func:`baccarat.experiment.report_facts.exact_analysis`).
+    ``exact_analysis`` analyses the run's strategies, given the run's mean
+    rounds per session (``run_average=``;
+    :func:`baccarat.experiment.report_facts.exact_analysis`).
 
-    Session length: ``shoes_per_session`` rounds for one-round shoes, else
-    the longest session of the run. An analysis beyond the memory bound is
-    reported in the section, not as a failure of the report.
+    Session length, as for ``baccarat exact`` without ``--rounds``:
+    ``shoes_per_session`` rounds for one-round shoes, else an average session
+    (:func:`baccarat.exact.analysis.default_session_rounds`); the section says
+    which. An analysis beyond the memory bound is reported in the section,
+    not as a failure of the report.
     """
     from baccarat.exact.bounds import ExactLimitError
     from baccarat.results.charts.plots import exact_chart
 
-    rounds = None if facts.one_round_shoes else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
+    run_average = analysis.sessions.get_column("rounds_dealt").mean()
     try:
-        exact = exact_analysis(rounds=rounds)
+        exact = exact_analysis(run_average=run_average)
     except ExactLimitError as exc:
         return f"<h2>Exact analysis</h2>\n<p>{_e(exc)}</p>\n"
     kind = (
@@ -332,9 +335,11 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
             "Exact ruin curve and median bankroll (dashed) drawn over the simulated ones (solid); see docs/exact.md.",
             wide=True,
         )
-    return f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n{table}\n{figure}\n" + (
-        f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""
-    )
+    source = exact.rounds_from or "shoes_per_session, one round per shoe"
+    return (
+        f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session ({_e(source)}), {_e(kind)} (docs/exact.md).</p>\n"
+        f"{table}\n{figure}\n"
+    ) + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else "")
 
 
 def _roads_html(roads: Mapping[int, Any] | None) -> str:
