@@ -221,7 +221,7 @@ def write_results(
     report embeds ``experiment.yaml`` when the folder holds it, the run's
     ``manifest`` (its versions and timings) when given, and the scoreboard roads of the shoes listed in ``roads``.
     ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
-    With ``exact`` (the run's exact analysis, called with ``rounds=``: see
+    With ``exact`` (the run's exact analysis, called with the run's ``run_average=`` rounds per session: see
     :func:`baccarat.experiment.report_facts.exact_analysis`), the report sets it
     beside the simulation (:func:`baccarat.results.report.html.exact_html`).
     Each file is replaced atomically.
