@@ -80,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     refused before any work (status 2).
     """
     from baccarat import interrupts
-    from baccarat.errors import BaccaratError
+    from baccarat.errors import BaccaratError, ReportedRunFailure
     from baccarat.execution import memorylimit
 
     if sys.stdout is None:
@@ -100,6 +100,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             status = int(module.run(args) or 0)
             sys.stdout.flush()
             return status
+    except ReportedRunFailure as exc:  # its process said it already, in one line
+        return exc.exit_status
     except BaccaratError as exc:
         if isinstance(exc, StdoutError):
             _silence_stdout()  # what is still in its buffer cannot be written either

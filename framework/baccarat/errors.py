@@ -84,6 +84,13 @@ class RunFailure(BaccaratError):
     exit_status = 1
 
 
+class ReportedRunFailure(RunFailure):
+    """A run failure already reported on standard error by the process it ended (a worker a strategy's twin crashed).
+
+    The command line adds no line of its own and exits with status 1.
+    """
+
+
 class RulesError(InputError):
     """A rule set that cannot be dealt or settled exactly."""
 

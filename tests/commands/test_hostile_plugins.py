@@ -896,3 +896,21 @@ def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(t
     exp.write_text(exp.read_text().replace("side: crash", "side: banker"))
     assert subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=300, env=environment).returncode == 0
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "out", "plugins"]
+
+
+def test_twins_crashing_worker_processes_end_the_run_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
+    folder = plugin_folder(tmp_path, crasher=CRASHER)
+    # 12,000 shoes: about a million rounds, several chunks, so that both workers play (and crash) at once.
+    exp = experiment(tmp_path, "  - {name: crash, use: flat, params: {side: crash, unit: 10}}\n", shoes=12_000)
+    command = [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--workers", "2", "--plugins-dir", str(folder), "--out", "out"]
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    environment = {**os.environ, "BACCARAT_COMPILED_FROM": "0", "TMPDIR": str(temporary)}
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=environment)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
+        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned, and the "
+        "next run into the same --out removes what it left\n"
+    )
+    assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins", "tmp"] and not list(temporary.iterdir())

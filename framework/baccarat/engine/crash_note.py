@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes
 import functools
+import os
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,9 @@ CRASH_STATUS = 1
 
 _message = np.zeros(2048, dtype=np.uint8)
 """The line the handler writes, NUL-terminated: set before each strategy's twin plays."""
+
+_once = np.zeros(4096, dtype=np.uint8)
+"""A path, NUL-terminated, or empty: set by :func:`one_line_among_processes` in processes that share a run."""
 
 _handler: list[Any] = []
 _libc: list[Any] = []
@@ -40,16 +44,32 @@ def _compiled_handler() -> tuple[Any, Any]:
         write.argtypes, write.restype = [ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t], ctypes.c_ssize_t
         strlen.argtypes, strlen.restype = [ctypes.c_void_p], ctypes.c_size_t
         end.argtypes, end.restype = [ctypes.c_int], None
+        mkdir = libc.mkdir
+        mkdir.argtypes, mkdir.restype = [ctypes.c_void_p, ctypes.c_uint], ctypes.c_int
         libc.signal.argtypes, libc.signal.restype = [ctypes.c_int, ctypes.c_void_p], ctypes.c_void_p
-        address = _message.ctypes.data
+        address, once = _message.ctypes.data, _once.ctypes.data
 
-        def on_fault(signum):  # async-signal-safe: write(2) and _exit(2) only
-            write(2, address, strlen(address))
+        def on_fault(signum):  # async-signal-safe: write(2), mkdir(2) and _exit(2) only
+            if strlen(once) == 0 or mkdir(once, 0o700) == 0:  # the first process of the run to crash says it
+                write(2, address, strlen(address))
             end(CRASH_STATUS)
 
         _handler.append(numba.cfunc(numba.types.void(numba.types.int32))(on_fault))
         _libc.append(libc)
     return _libc[0], _handler[0]
+
+
+def one_line_among_processes(mark: str) -> None:
+    """Make a crash of this process write its line only if no other process of the run wrote one.
+
+    The processes of a run (its workers) are given the same ``mark``, a path
+    that does not exist: the handler creates it as a directory (atomic), and
+    a process that finds it there already ends without a line. The process
+    that started them removes it once they have ended.
+    """
+    data = os.fsencode(mark)[: len(_once) - 1]
+    _once[:] = 0
+    _once[: len(data)] = np.frombuffer(data, dtype=np.uint8)
 
 
 @functools.cache
@@ -107,4 +127,4 @@ def crash_names(label: str, twin: Any) -> Iterator[None]:
             libc.signal(int(s), before)
 
 
-__all__ = ["CRASH_STATUS", "crash_names"]
+__all__ = ["CRASH_STATUS", "crash_names", "one_line_among_processes"]
