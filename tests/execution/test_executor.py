@@ -140,6 +140,52 @@ def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) 
         assert dataset_bytes(tmp_path / "ray" / name) == dataset_bytes(tmp_path / "processes" / name)
 
 
+CHATTY = """
+import os
+import sys
+
+from baccarat.plugin import Selector, hookimpl
+
+
+class Chatty(Selector):
+    \"\"\"Banker; outside the baccarat command's own process (in a Ray worker), a line to file descriptor 1 every round.\"\"\"
+
+    name = "chatty"
+
+    def choose(self, view):
+        if not sys.argv[0].endswith(os.path.join("baccarat", "__main__.py")):
+            os.write(1, b"chatty says banker\\n")
+        return "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(Chatty)
+"""
+
+
+@pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
+def test_ray_run_json_holds_the_json_only_what_ray_workers_write_goes_to_stderr(tmp_path: Path) -> None:
+    """``baccarat run --executor ray --json``: a local Ray starts, and its workers' standard output reaches stderr, not the JSON."""
+    import json
+
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "chatty.py").write_text(CHATTY, encoding="utf-8")
+    exp = tmp_path / "exp.yaml"
+    exp.write_text(
+        "shoes: {seed: 3, count: 4}\nsession: {shoes_per_session: 2}\n"
+        "strategies:\n  - {name: chatty, use: flat, params: {side: chatty, unit: 10}}\n",
+        encoding="utf-8",
+    )
+    command = [sys.executable, "-m", "baccarat", "run", str(exp), "--plugins-dir", "plugins", "--out", "out"]
+    command += ["--executor", "ray", "--workers", "2", "--json"]
+    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)  # the whole of stdout is one JSON object
+    rounds = result["rounds"]
+    assert rounds > 0 and done.stderr.count("chatty says banker\n") == rounds  # every round's line, on stderr
+
+
 UNGUARDED = """
 from baccarat.errors import RunFailure
 from baccarat.execution import chunks as chunking
