@@ -40,7 +40,7 @@ class RayTasks:
                 if not os.environ.get("RAY_ADDRESS", "").strip():
                     self.reaper = start_reaper()
                 _start_ray(ray, self.workers)
-            self.task = ray.remote(num_cpus=1, max_retries=1)(play_on_ray)
+            self.task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
             self.plan_ref = ray.put(self.plan)
             self.window = max(self.workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
         except BaseException:
@@ -86,17 +86,6 @@ class RayTasks:
             raise RunFailure(f"a Ray worker or node failed ({first_line(exc)}); the run was abandoned and nothing was written") from None
         self.pending.popleft()
         return position, output
-
-
-def play_on_ray(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
-    """Play one chunk in a Ray worker, whose standard output is pointed at its standard error first.
-
-    Ray copies a worker's standard output to the driver's: what a strategy
-    writes there (in C, or to file descriptor 1) must not mix with the JSON
-    of ``--json``; on standard error it still reaches the user.
-    """
-    os.dup2(2, 1)
-    return run_chunk(plan, chunk)
 
 
 REAPER_EXIT_SECONDS = 5.0
