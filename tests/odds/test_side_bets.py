@@ -29,7 +29,7 @@ from baccarat.odds.enumeration import card_weights
 from baccarat.odds.exact_odds import bet_odds, round_odds
 from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
-from baccarat.plugin.manager import clear_registry, registry
+from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.bet_registry import bet_names, definition, known_bets, side_bet_names
 from baccarat.table.cards import make_card, parse_card
@@ -405,9 +405,48 @@ def plugin_dir(tmp_path: Path):
     folder = tmp_path / "plugins"
     folder.mkdir()
     (folder / "nine_nine.py").write_text(PLUGIN, encoding="utf-8")
-    clear_registry()
     yield folder
+    registry()  # the bets of no plugin folder in use again, for the tests that follow
+
+
+def test_the_built_in_bets_reach_the_plugin_registry_through_the_hosts_register_bets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat.plugin import builtin_bets as host
+    from baccarat.plugin.manager import clear_registry
+    from baccarat.table.builtin_bets import BUILT_IN
+
+    found = registry()
+    assert list(found.bet_registry) == [bet.name for bet in BUILT_IN] and found.bets == {}
+    assert {entry.origin for entry in found.bet_registry.values()} == {"built-in"}
+    monkeypatch.setattr(host, "BUILT_IN", [bet for bet in BUILT_IN if bet.main])  # the host's hook registers three bets
     clear_registry()
+    try:
+        assert list(registry().bet_registry) == ["banker", "player", "tie"] == list(known_bets())
+    finally:
+        monkeypatch.undo()
+        clear_registry()
+    assert list(registry().bet_registry) == [bet.name for bet in BUILT_IN]
+
+
+def test_each_plugin_registry_holds_its_own_bets_and_puts_them_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "nine_nine.py").write_text(PLUGIN.replace("Fraction(60)", "Fraction(70)"), encoding="utf-8")
+    first, second, plain = registry([plugin_dir]), registry([other]), registry()
+    assert first.bet_registry.definition("nine_nine").pays["win"] == 60
+    assert second.bet_registry.definition("nine_nine").pays["win"] == 70  # one name in two folders: no clash
+    assert "nine_nine" not in plain.bet_registry and "nine_nine" not in known_bets()
+    assert registry([other]).bet_registry is known_bets() and definition("nine_nine").pays["win"] == 70
+    assert rules_from_mapping({"side_bets": {"nine_nine": "standard"}}, preset("punto-banco-8")).side_bets["nine_nine"] == 70
+
+
+def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Path) -> None:
+    from baccarat.errors import StrategyError
+
+    folder = tmp_path / "clash"
+    folder.mkdir()
+    (folder / "ties.py").write_text(PLUGIN.replace('name="nine_nine"', 'name="tie"'), encoding="utf-8")
+    with pytest.raises(StrategyError, match=r"bet name 'tie' is registered twice: by built-in and by .*ties"):
+        registry([folder])
 
 
 def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, tmp_path: Path) -> None:
@@ -426,7 +465,8 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    clear_registry()  # the run loads the plugin itself, before the rules that offer its bet
+    registry()  # the built-in bets alone in use: the run loads the plugin itself, before the rules that offer its bet
+    assert "nine_nine" not in known_bets()
     assert main(["run", str(experiment), "--out", str(out)]) == 0
     ledger = pl.read_parquet(out / "ledger.parquet")
     rounds = pl.read_parquet(out / "rounds.parquet")
