@@ -439,6 +439,28 @@ def test_each_plugin_registry_holds_its_own_bets_and_puts_them_in_use(plugin_dir
     assert rules_from_mapping({"side_bets": {"nine_nine": "standard"}}, preset("punto-banco-8")).side_bets["nine_nine"] == 70
 
 
+def test_settlement_and_odds_read_the_bets_they_are_handed_not_those_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+    from baccarat.shoes.rounds import OUTCOME_CODE
+    from baccarat.shoes.seeded import seeded_table
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "nine_nine.py").write_text(PLUGIN.replace("r.player_total == 9", "r.player_total == 8"), encoding="utf-8")
+    nines, eights = registry([plugin_dir]).bet_registry, registry([other]).bet_registry
+    rules = rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"))
+    registry()  # the built-in bets alone in use
+    table = seeded_table(rules, 3, 1, 40)
+    tie = table.outcome == OUTCOME_CODE["tie"]
+    for bets, total in ((nines, 9), (eights, 8)):
+        hit = tie & (table.player_total == total)
+        assert hit.any()
+        assert settlement_table(table, rules, bets)["nine_nine"].tolist() == [600_000 if h else -10_000 for h in hit.tolist()]
+    distribution = end_distribution(value_counts(list(shoe_counts(8))))
+    for bets, total in ((nines, 9), (eights, 8)):
+        p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == total), Fraction(0))
+        assert bet_odds(rules, bets=bets)["nine_nine"].expected_value == 61 * p - 1
+
+
 def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Path) -> None:
     from baccarat.errors import StrategyError
 

@@ -128,7 +128,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
 
     runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    multipliers = settlement_table(table, plan.rules)
+    multipliers = settlement_table(table, plan.rules, plan.registered_bets())
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []

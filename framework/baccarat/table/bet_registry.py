@@ -24,9 +24,13 @@ the table's rules to bets whose pay depends on them (Banker's commission).
 
 The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
 registered through the ``register_bets`` hook, into the :class:`BetRegistry`
-of the plugin registry (:func:`baccarat.plugin.manager.registry`), which puts
-it in use (:func:`bets_in_use`). Before any plugin registry is built in a
-process, the bets in use are the built-in bets alone.
+of the plugin registry (:func:`baccarat.plugin.manager.registry`). Settlement
+and exact odds take that registry as an argument (``bets``) from where the
+plugins are loaded (a run's plan, ``baccarat odds``, ``strategies check``,
+``trace``). What is not handed bets reads the *bets in use*
+(:func:`bets_in_use`): those of the plugin registry built or asked for last
+in the process, or before any, the built-in bets alone. Rules parsing
+(:mod:`baccarat.table.rules`) reads them so.
 """
 
 from __future__ import annotations
