@@ -240,7 +240,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
     Built once per process for each set of folders and disabled names; call
     :func:`clear_registry` after installing or changing plugins in a process.
     Its bets (:attr:`Registry.bet_registry`) become the process's bets in use
-    (:func:`baccarat.table.bet_registry.bets_in_use`).
+    (:func:`baccarat.table.bet_registry.known_bets`).
     """
     dirs = tuple(dict.fromkeys(plugins_folder(d) for d in plugins_dirs))  # a folder named twice is one folder
     key = (dirs, disabled_plugins())

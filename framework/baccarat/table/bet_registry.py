@@ -28,7 +28,7 @@ of the plugin registry (:func:`baccarat.plugin.manager.registry`). Settlement
 and exact odds take that registry as an argument (``bets``) from where the
 plugins are loaded (a run's plan, ``baccarat odds``, ``strategies check``,
 ``trace``). What is not handed bets reads the *bets in use*
-(:func:`bets_in_use`): those of the plugin registry built or asked for last
+(:func:`known_bets`): those of the plugin registry built or asked for last
 in the process, or before any, the built-in bets alone. Rules parsing
 (:mod:`baccarat.table.rules`) reads them so.
 """
@@ -281,34 +281,29 @@ def _built_in() -> BetRegistry:
     return _FALLBACK[0]
 
 
-def bets_in_use() -> BetRegistry:
-    """Return the bets of the plugin registry in use; before one is built, the built-in bets alone.
+def known_bets() -> BetRegistry:
+    """Return the bets in use: those of the plugin registry built or asked for last; before one, the built-in bets alone.
 
-    Rules parsing, settlement and exact odds read this when not handed bets:
-    the plugin registry (:func:`baccarat.plugin.manager.registry`) puts its bets
-    in use each time it is built or returned.
+    Rules parsing reads them, and settlement and exact odds when not handed
+    bets: the plugin registry (:func:`baccarat.plugin.manager.registry`) puts
+    its bets in use each time it is built or returned.
     """
     return _IN_USE[0] if _IN_USE else _built_in()
 
 
-def known_bets() -> BetRegistry:
-    """Return every bet in use by name: the built-ins, then those of the plugins loaded."""
-    return bets_in_use()
-
-
 def bet_names() -> tuple[str, ...]:
     """Return the names of every bet in use, main bets first."""
-    return bets_in_use().bet_names()
+    return known_bets().bet_names()
 
 
 def side_bet_names() -> tuple[str, ...]:
     """Return the names of every side bet in use (not Banker, Player, Tie), in registration order."""
-    return bets_in_use().side_bet_names()
+    return known_bets().side_bet_names()
 
 
 def definition(name: str) -> BetDefinition:
     """Return the definition of the bet in use called ``name``; KeyError when no plugin registered it."""
-    return bets_in_use().definition(name)
+    return known_bets().definition(name)
 
 
 def check_definition(bet: Any) -> BetDefinition:

@@ -20,7 +20,7 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.errors import RulesError, StrategyError, raised_at
-from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, BetRegistry, RoundFacts, allowed_facts, bets_in_use, multipliers
+from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, BetRegistry, RoundFacts, allowed_facts, known_bets, multipliers
 from baccarat.table.rules import BASIS_POINTS, MAIN_BETS, Rules
 
 LOSE = -BASIS_POINTS
@@ -43,7 +43,7 @@ def bp(ratio: Fraction) -> int:
 
 def bet_definition(bet: str, bets: BetRegistry | None = None) -> BetDefinition:
     """Return the definition of ``bet`` in ``bets`` (a plugin registry's bets); without them, in the bets in use."""
-    return (bets if bets is not None else bets_in_use()).definition(bet)
+    return (bets if bets is not None else known_bets()).definition(bet)
 
 
 def offered_bets(rules: Rules, bets: BetRegistry | None = None) -> tuple[str, ...]:
