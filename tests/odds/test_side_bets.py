@@ -502,6 +502,29 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
     assert (counter["stake"] == 1).all()  # every EV is above -1
 
 
+def test_worker_processes_settle_a_plugin_bet_as_the_plugin_defines_it(
+    plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baccarat.execution import chunks as chunking
+
+    monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 300)  # a few sessions per chunk: many chunks over two workers
+    experiment = tmp_path / "nine.yaml"
+    experiment.write_text(
+        f"plugins_dir: {plugin_dir}\nrules: {{preset: punto-banco-8, side_bets: {{nine_nine: '60:1'}}}}\n"
+        "shoes: {source: seeded, seed: 4, count: 24}\nsession: {bankroll: 100000, table_min: 1, shoes_per_session: 2}\n"
+        "strategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n",
+        encoding="utf-8",
+    )
+    registry()  # the plugin's bets not in use here: each worker process loads the plugin registry the plan names
+    out = tmp_path / "out"
+    assert main(["run", str(experiment), "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    ledger = pl.read_parquet(out / "ledger.parquet").sort("shoe", "hand")
+    rounds = pl.read_parquet(out / "rounds.parquet").sort("shoe", "hand")
+    hit = rounds.select((pl.col("player_total") == 9) & (pl.col("banker_total") == 9)).to_series()
+    assert hit.any() and len(ledger) == len(rounds) > 300
+    assert ledger["net"].to_list() == [60 if h else -1 for h in hit.to_list()]
+
+
 def test_baccarat_odds_gives_every_new_bet_for_the_side_bet_preset(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "--rules", "punto-banco-8-side-bets", "--json", "--remaining", "A=10,5=20,K=3"]) == 0
     doc = json.loads(capsys.readouterr().out)
