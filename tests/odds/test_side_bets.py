@@ -29,7 +29,7 @@ from baccarat.odds.enumeration import card_weights
 from baccarat.odds.exact_odds import bet_odds, round_odds
 from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
-from baccarat.plugin.manager import clear_registry, registry
+from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.bet_registry import bet_names, definition, known_bets, side_bet_names
 from baccarat.table.cards import make_card, parse_card
@@ -405,9 +405,70 @@ def plugin_dir(tmp_path: Path):
     folder = tmp_path / "plugins"
     folder.mkdir()
     (folder / "nine_nine.py").write_text(PLUGIN, encoding="utf-8")
-    clear_registry()
     yield folder
+    registry()  # the bets of no plugin folder in use again, for the tests that follow
+
+
+def test_the_built_in_bets_reach_the_plugin_registry_through_the_hosts_register_bets(monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat.plugin import builtin_bets as host
+    from baccarat.plugin.manager import clear_registry
+    from baccarat.table.builtin_bets import BUILT_IN
+
+    found = registry()
+    assert list(found.bet_registry) == [bet.name for bet in BUILT_IN] and found.bets == {}
+    assert {entry.origin for entry in found.bet_registry.values()} == {"built-in"}
+    monkeypatch.setattr(host, "BUILT_IN", [bet for bet in BUILT_IN if bet.main])  # the host's hook registers three bets
     clear_registry()
+    try:
+        assert list(registry().bet_registry) == ["banker", "player", "tie"] == list(known_bets())
+    finally:
+        monkeypatch.undo()
+        clear_registry()
+    assert list(registry().bet_registry) == [bet.name for bet in BUILT_IN]
+
+
+def test_each_plugin_registry_holds_its_own_bets_and_puts_them_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "nine_nine.py").write_text(PLUGIN.replace("Fraction(60)", "Fraction(70)"), encoding="utf-8")
+    first, second, plain = registry([plugin_dir]), registry([other]), registry()
+    assert first.bet_registry.definition("nine_nine").pays["win"] == 60
+    assert second.bet_registry.definition("nine_nine").pays["win"] == 70  # one name in two folders: no clash
+    assert "nine_nine" not in plain.bet_registry and "nine_nine" not in known_bets()
+    assert registry([other]).bet_registry is known_bets() and definition("nine_nine").pays["win"] == 70
+    assert rules_from_mapping({"side_bets": {"nine_nine": "standard"}}, preset("punto-banco-8")).side_bets["nine_nine"] == 70
+
+
+def test_settlement_and_odds_read_the_bets_they_are_handed_not_those_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+    from baccarat.shoes.rounds import OUTCOME_CODE
+    from baccarat.shoes.seeded import seeded_table
+
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "nine_nine.py").write_text(PLUGIN.replace("r.player_total == 9", "r.player_total == 8"), encoding="utf-8")
+    nines, eights = registry([plugin_dir]).bet_registry, registry([other]).bet_registry
+    rules = rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"))
+    registry()  # the built-in bets alone in use
+    table = seeded_table(rules, 3, 1, 40)
+    tie = table.outcome == OUTCOME_CODE["tie"]
+    for bets, total in ((nines, 9), (eights, 8)):
+        hit = tie & (table.player_total == total)
+        assert hit.any()
+        assert settlement_table(table, rules, bets)["nine_nine"].tolist() == [600_000 if h else -10_000 for h in hit.tolist()]
+    distribution = end_distribution(value_counts(list(shoe_counts(8))))
+    for bets, total in ((nines, 9), (eights, 8)):
+        p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == total), Fraction(0))
+        assert bet_odds(rules, bets=bets)["nine_nine"].expected_value == 61 * p - 1
+
+
+def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Path) -> None:
+    from baccarat.errors import StrategyError
+
+    folder = tmp_path / "clash"
+    folder.mkdir()
+    (folder / "ties.py").write_text(PLUGIN.replace('name="nine_nine"', 'name="tie"'), encoding="utf-8")
+    with pytest.raises(StrategyError, match=r"bet name 'tie' is registered twice: by built-in and by .*ties"):
+        registry([folder])
 
 
 def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, tmp_path: Path) -> None:
@@ -426,7 +487,8 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    clear_registry()  # the run loads the plugin itself, before the rules that offer its bet
+    registry()  # the built-in bets alone in use: the run loads the plugin itself, before the rules that offer its bet
+    assert "nine_nine" not in known_bets()
     assert main(["run", str(experiment), "--out", str(out)]) == 0
     ledger = pl.read_parquet(out / "ledger.parquet")
     rounds = pl.read_parquet(out / "rounds.parquet")
@@ -438,6 +500,29 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
     assert nines["net"].to_list() == [60 if h else -1 for h in hit.to_list()]
     counter = ledger.filter(pl.col("strategy") == "counter")
     assert (counter["stake"] == 1).all()  # every EV is above -1
+
+
+def test_worker_processes_settle_a_plugin_bet_as_the_plugin_defines_it(
+    plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baccarat.execution import chunks as chunking
+
+    monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 300)  # a few sessions per chunk: many chunks over two workers
+    experiment = tmp_path / "nine.yaml"
+    experiment.write_text(
+        f"plugins_dir: {plugin_dir}\nrules: {{preset: punto-banco-8, side_bets: {{nine_nine: '60:1'}}}}\n"
+        "shoes: {source: seeded, seed: 4, count: 24}\nsession: {bankroll: 100000, table_min: 1, shoes_per_session: 2}\n"
+        "strategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n",
+        encoding="utf-8",
+    )
+    registry()  # the plugin's bets not in use here: each worker process loads the plugin registry the plan names
+    out = tmp_path / "out"
+    assert main(["run", str(experiment), "--out", str(out), "--workers", "2", "--quiet"]) == 0
+    ledger = pl.read_parquet(out / "ledger.parquet").sort("shoe", "hand")
+    rounds = pl.read_parquet(out / "rounds.parquet").sort("shoe", "hand")
+    hit = rounds.select((pl.col("player_total") == 9) & (pl.col("banker_total") == 9)).to_series()
+    assert hit.any() and len(ledger) == len(rounds) > 300
+    assert ledger["net"].to_list() == [60 if h else -1 for h in hit.to_list()]
 
 
 def test_baccarat_odds_gives_every_new_bet_for_the_side_bet_preset(capsys: pytest.CaptureFixture[str]) -> None:

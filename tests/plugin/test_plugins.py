@@ -327,13 +327,9 @@ def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp
                                    pays={"win": Fraction(2)}, wins=lambda r: {"win": r.natural}))
     """,
     )
-    clear_registry()
-    try:
-        reg = registry([folder])
-        assert "sloppy" not in reg.bets
-        assert any("failed in register_bets" in w and "needs 'natural'" in w for w in reg.warnings), reg.warnings
-    finally:
-        clear_registry()
+    reg = registry([folder])
+    assert "sloppy" not in reg.bets and "sloppy" not in reg.bet_registry
+    assert any("failed in register_bets" in w and "needs 'natural'" in w for w in reg.warnings), reg.warnings
 
 
 # Meta-tests ---------------------------------------------------------------------

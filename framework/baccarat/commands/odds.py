@@ -13,7 +13,10 @@ import json
 import re
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from baccarat.table.bet_registry import BetRegistry
 
 _BET_LABELS = {
     "banker": "Banker",
@@ -37,17 +40,13 @@ _EVENT_LABELS = {
 }
 
 
-def _bet_label(bet: str) -> str:
-    from baccarat.table.bet_registry import known_bets
-
-    entry = known_bets().get(bet)
+def _bet_label(bet: str, bets: BetRegistry) -> str:
+    entry = bets.get(bet)
     return _BET_LABELS.get(bet) or (entry.definition.label if entry else bet)
 
 
-def _event_label(name: str) -> str:
-    from baccarat.table.bet_registry import known_bets
-
-    entry = known_bets().get(name)
+def _event_label(name: str, bets: BetRegistry) -> str:
+    entry = bets.get(name)
     return _EVENT_LABELS.get(name) or (f"{entry.definition.label} wins" if entry else name)
 
 
@@ -104,9 +103,8 @@ def _ratio(value: Any) -> str:
     return f"{float(value):g}:1"
 
 
-def pays_text(rules: Any, bet: str) -> str:
+def pays_text(rules: Any, bet: str, bets: BetRegistry) -> str:
     """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``, ``30:1 by 9, ...``)."""
-    from baccarat.table.bet_registry import definition
     from baccarat.table.payouts import PAIR_BETS
 
     if bet == "banker":
@@ -122,8 +120,7 @@ def pays_text(rules: Any, bet: str) -> str:
         return _ratio(rules.tie_pays)
     if bet in PAIR_BETS and bet not in rules.side_bets:
         return "11:1 (not offered)"
-    bet_definition = definition(bet)
-    table = bet_definition.table_under(rules)
+    table = bets.definition(bet).table_under(rules)
     text = (
         _ratio(next(iter(table.values())))
         if len(table) == 1
@@ -132,47 +129,48 @@ def pays_text(rules: Any, bet: str) -> str:
     return text if rules.offers(bet) else f"{text} (not offered)"
 
 
-def priced_bets(rules: Any) -> Any:
-    """Return the rules that price what ``baccarat odds`` lists: the offered bets, the pairs at 11:1 and plugins' bets.
+def priced_bets(rules: Any, bets: BetRegistry) -> Any:
+    """Return the rules that price what ``baccarat odds`` lists: the offered bets, the pairs at 11:1 and plugins' bets (of ``bets``).
 
     A bet a plugin registered and the rules do not offer is priced at its standard pay table.
     """
     import dataclasses
 
     from baccarat.odds.fast_evs import priced_rules
-    from baccarat.table.bet_registry import BUILT_IN_ORIGIN, known_bets
+    from baccarat.table.bet_registry import BUILT_IN_ORIGIN
 
     priced = priced_rules(rules)
     extra = {
         name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
-        for name, entry in known_bets().items()
+        for name, entry in bets.items()
         if entry.origin != BUILT_IN_ORIGIN and not entry.definition.main and name not in priced.side_bets
     }
     return dataclasses.replace(priced, side_bets={**priced.side_bets, **extra}) if extra else priced
 
 
-def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
-    """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail."""
+def odds_document(rules: Any, counts: list[int], bets: BetRegistry) -> dict[str, Any]:
+    """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail (bets defined by ``bets``)."""
     from baccarat.odds.exact_odds import round_odds
     from baccarat.table.cards import RANK_LABELS
+    from baccarat.table.payouts import offered_bets
     from baccarat.table.rules import MAIN_BETS
 
     odds = round_odds(counts, rules.decks)
-    priced = priced_bets(rules)
-    bets = {bet: odds.bet(priced, bet) for bet in priced.bets}
+    priced = priced_bets(rules, bets)
+    found = {bet: odds.bet(priced, bet, bets) for bet in offered_bets(priced, bets)}
     events = {name: float(p) for name, p in odds.events().items()}
-    events.update({bet: float(b.win) for bet, b in bets.items() if bet not in events})
+    events.update({bet: float(b.win) for bet, b in found.items() if bet not in events})
     return {
         "rules": rules.name,
         "decks": rules.decks,
         "cards": odds.cards,
         "remaining": {RANK_LABELS[rank]: count for rank, count in enumerate(counts, start=1)},
         "probabilities": events,
-        "house_edge": {bet: float(b.house_edge) for bet, b in bets.items()},
+        "house_edge": {bet: float(b.house_edge) for bet, b in found.items()},
         "bets": {
             bet: {
                 "offered": rules.offers(bet),
-                "pays": pays_text(rules, bet),
+                "pays": pays_text(rules, bet, bets),
                 "win": float(b.win),
                 "push": float(b.push),
                 "lose": float(b.lose),
@@ -180,28 +178,28 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
                 "house_edge": float(b.house_edge),
                 **({"lines": {line: float(p) for line, p in b.lines}} if b.lines and bet not in MAIN_BETS else {}),
             }
-            for bet, b in bets.items()
+            for bet, b in found.items()
         },
     }
 
 
-def render_table(doc: Mapping[str, Any]) -> str:
-    """Return the readable table of an odds document."""
+def render_table(doc: Mapping[str, Any], bets: BetRegistry) -> str:
+    """Return the readable table of an odds document (its bets named as ``bets`` label them)."""
     remaining = doc["remaining"]
     full = all(count == 4 * doc["decks"] for count in remaining.values())
     shoe = "a full shoe" if full else "cards left " + " ".join(f"{r}={c}" for r, c in remaining.items())
     lines = [f"Exact odds, rules {doc['rules']}: {doc['decks']} deck{'s' if doc['decks'] > 1 else ''}, {doc['cards']} cards ({shoe})", ""]
-    width = max(len(_event_label(name)) for name in [*_EVENT_LABELS, *doc["probabilities"]])
+    width = max(len(_event_label(name, bets)) for name in [*_EVENT_LABELS, *doc["probabilities"]])
     lines.append(f"{'Event':<{width}}  {'probability':>11}")
     for name, p in doc["probabilities"].items():
-        lines.append(f"{_event_label(name):<{width}}  {p:11.9f}")
+        lines.append(f"{_event_label(name, bets):<{width}}  {p:11.9f}")
     lines.append("")
     pays_width = max(len(b["pays"]) for b in doc["bets"].values())
-    bet_width = max([12, *(len(_bet_label(bet)) for bet in doc["bets"])])
+    bet_width = max([12, *(len(_bet_label(bet, bets)) for bet in doc["bets"])])
     lines.append(f"{'Bet':<{bet_width}} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
     for bet, b in doc["bets"].items():
         lines.append(
-            f"{_bet_label(bet):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
+            f"{_bet_label(bet, bets):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
             f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%"
         )
     lines.append("")
@@ -228,6 +226,6 @@ def run(args: argparse.Namespace) -> int:
     counts = [4 * rules.decks] * 13 if args.remaining is None else parse_remaining(args.remaining, rules.decks)
     if sum(counts) < 6:
         raise InputError(f"--remaining: {sum(counts)} cards left cannot complete a round that may take 6")
-    doc = odds_document(rules, counts)
-    print(json.dumps(doc, indent=2) if args.json else render_table(doc))
+    doc = odds_document(rules, counts, found.bet_registry)
+    print(json.dumps(doc, indent=2) if args.json else render_table(doc, found.bet_registry))
     return 0

@@ -22,6 +22,7 @@ from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.rounds import RoundTable, table_digest
+from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 
@@ -81,12 +82,14 @@ def play_strategy(
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
     reference_rounds: dict[str, Any] | None = None,
+    definitions: BetRegistry | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
     ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
     ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
-    Without ``compiled``, the reference plays.
+    Without ``compiled``, the reference plays. ``definitions``: the bets' definitions
+    (the run's plugin registry's) for the twin's parity check; without them, the bets in use.
     """
     from baccarat.engine.reference import run_strategy
 
@@ -94,7 +97,7 @@ def play_strategy(
     if compiled:
         from baccarat.engine.compiled import play_fast
 
-        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
+        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared, definitions)
     if columns is None:
         from baccarat.engine.reference import DealtRounds
 
@@ -128,7 +131,8 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
 
     runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    multipliers = settlement_table(table, plan.rules)
+    definitions = plan.registered_bets()
+    multipliers = settlement_table(table, plan.rules, definitions)
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
@@ -142,7 +146,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         before = class_state(run.cls)
         with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
             columns = play_strategy(
-                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
+                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds, definitions
             )
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         check_class_unchanged(run, before)
@@ -179,7 +183,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
 
-        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
+        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers), definitions))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)

@@ -96,7 +96,7 @@ class Resolver(StrategySection):
         self.plugins_written = tuple(dict.fromkeys(written for _, written in [*own, *self.extra_plugins]))
         from baccarat.plugin.manager import registry
 
-        registry(self.plugins_dirs)  # the plugins' bets, before the rules that may offer them
+        self.registered_bets = registry(self.plugins_dirs).bet_registry  # the plugins' bets, before the rules that may offer them
         rules = self.rules(data)
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
@@ -267,9 +267,7 @@ class Resolver(StrategySection):
             if key == "side_bets" and isinstance(value, dict) and not self.strategies_needed:
                 # A saved run read without its plugins: a plugin's side bet is not known here, and its results need no
                 # settlement (the ledger holds every amount), so the rules keep the bets that are known.
-                from baccarat.table.bet_registry import known_bets
-
-                value = {bet: pays for bet, pays in value.items() if bet in known_bets()}
+                value = {bet: pays for bet, pays in value.items() if bet in self.registered_bets}
             if key == "side_bets" and isinstance(value, dict):
                 for bet, pays in value.items():
                     try:

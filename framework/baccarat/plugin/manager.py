@@ -54,6 +54,7 @@ from baccarat.plugin.registry import (
     failure,
     plugin_code,
 )
+from baccarat.table.bet_registry import forget_bets, use_bets
 
 ENTRY_POINT_GROUP = "baccarat"
 """Entry-point group that installed packages register their plugin modules in."""
@@ -238,6 +239,8 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
 
     Built once per process for each set of folders and disabled names; call
     :func:`clear_registry` after installing or changing plugins in a process.
+    Its bets (:attr:`Registry.bet_registry`) become the process's bets in use
+    (:func:`baccarat.table.bet_registry.known_bets`).
     """
     dirs = tuple(dict.fromkeys(plugins_folder(d) for d in plugins_dirs))  # a folder named twice is one folder
     key = (dirs, disabled_plugins())
@@ -249,6 +252,7 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
         collect_bets(pm, plugins, found)
         check_parameter_names(found)
         _CACHE[key] = found
+    use_bets(_CACHE[key].bet_registry)  # rules, settlement and odds read the bets of the registry asked for last
     return _CACHE[key]
 
 
@@ -259,8 +263,6 @@ def left_out() -> list[str]:
 
 
 def clear_registry() -> None:
-    """Forget every registry built so far (the next :func:`registry` call loads the plugins again), and plugins' bets."""
-    from baccarat.table.bet_registry import forget_plugin_bets
-
+    """Forget every registry built so far (the next :func:`registry` call loads the plugins again), and the bets in use."""
     _CACHE.clear()
-    forget_plugin_bets()
+    forget_bets()

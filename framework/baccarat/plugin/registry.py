@@ -29,6 +29,7 @@ from baccarat.plugin.compose import COMPOSED_PARAMS, compose, with_stop_rules
 from baccarat.plugin.pieces import Progression, Selector, StopRule, fixed_side_selector
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo
+from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 KINDS: dict[str, tuple[str, type]] = {
@@ -88,7 +89,9 @@ class Registry:
     plugins: list[Plugin] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     bets: dict[str, Plugin] = field(default_factory=dict)
-    """The bets plugins registered (the built-in bets are always known), by name."""
+    """The plugin that registered each plugin's bet, by bet name (the built-ins are not here)."""
+    bet_registry: BetRegistry = field(default_factory=BetRegistry)
+    """Every bet, by name: the built-ins, then the plugins' (what rules, settlement and odds read)."""
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
@@ -252,40 +255,49 @@ def called(impl: Any, register: Any, plugin: Plugin, hook: str, found: Registry)
 
 
 def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:
-    """Register the plugins' bets (:mod:`baccarat.table.bet_registry`), each tried on every way a round can end.
+    """Register every bet through the ``register_bets`` hook into ``found.bet_registry``: the host's built-ins, then the plugins'.
 
-    A bet whose definition fails is reported and left out, with the rest of its
-    plugin's bets; every registered bet gets a fixed side of its name (``side: NAME``)
-    unless a plugin registers a selector of that name.
+    A plugin's bet is tried on every way a round can end; one whose definition
+    fails is reported and left out, with the rest of its plugin's bets. Every
+    plugin's bet gets a fixed side of its name (``side: NAME``) unless a plugin
+    registers a selector of that name.
     """
-    from baccarat.odds.enumeration import try_definition
-    from baccarat.table.bet_registry import check_definition, known_bets, register_plugin_bet
+    from baccarat.table.bet_registry import BUILT_IN_ORIGIN
 
     by_name = {p.name: p for p in plugins}
-    for impl in pm.hook.register_bets.get_hookimpls():
+    impls = pm.hook.register_bets.get_hookimpls()
+    for impl in sorted(impls, key=lambda impl: impl.plugin_name in by_name):  # the host's built-ins first
         plugin = by_name.get(impl.plugin_name)
-        if plugin is None:  # the host's built-in bets, known already (baccarat.table.bet_registry registers them)
+        if plugin is None:  # the host's own plugin: the built-in bets, tested with the project
+            impl.function(register=lambda bet: found.bet_registry.add(bet, BUILT_IN_ORIGIN))
             continue
-        batch: list[Any] = []
-
-        def register(bet: Any, batch: list[Any] = batch) -> None:
-            checked = check_definition(bet)
-            try_definition(checked)
-            batch.append(checked)
-
-        if not called(impl, register, plugin, "register_bets", found):
-            continue
+        batch = _plugin_bets(impl, plugin, found)
         for bet in batch:
             try:
-                register_plugin_bet(bet, str(plugin))
+                found.bet_registry.add(bet, str(plugin))
             except ValueError as exc:
                 raise StrategyError(str(exc)) from None
             found.bets[bet.name] = plugin
-    for name, entry in known_bets().items():
+    for name, entry in found.bet_registry.items():
         plugin = found.bets.get(name)
         if plugin is not None and name not in found.entries["selector"]:
             cls = fixed_side_selector(name, entry.definition.label)
             _add(found, Entry(name, "selector", cls, plugin))
+
+
+def _plugin_bets(impl: Any, plugin: Plugin, found: Registry) -> list[Any]:
+    """Return the bets one plugin's ``register_bets`` registers, each checked and tried; none when it fails."""
+    from baccarat.odds.enumeration import try_definition
+    from baccarat.table.bet_registry import check_definition
+
+    batch: list[Any] = []
+
+    def register(bet: Any) -> None:
+        checked = check_definition(bet)
+        try_definition(checked)
+        batch.append(checked)
+
+    return batch if called(impl, register, plugin, "register_bets", found) else []
 
 
 def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registry) -> None:

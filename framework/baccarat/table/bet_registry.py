@@ -23,15 +23,20 @@ enumerate the two separately (:mod:`baccarat.odds.exact_odds`). ``facts.rules`` 
 the table's rules to bets whose pay depends on them (Banker's commission).
 
 The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
-registered through the ``register_bets`` hook. The built-ins are known as
-soon as this module is used; a plugin's once the plugin registry is built
-(:func:`baccarat.plugin.manager.registry`).
+registered through the ``register_bets`` hook, into the :class:`BetRegistry`
+of the plugin registry (:func:`baccarat.plugin.manager.registry`). Settlement
+and exact odds take that registry as an argument (``bets``) from where the
+plugins are loaded (a run's plan, ``baccarat odds``, ``strategies check``,
+``trace``). What is not handed bets reads the *bets in use*
+(:func:`known_bets`): those of the plugin registry built or asked for last
+in the process, or before any, the built-in bets alone. Rules parsing
+(:mod:`baccarat.table.rules`) reads them so.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -206,60 +211,99 @@ class RegisteredBet:
     origin: str
 
 
-_BUILT_IN: dict[str, RegisteredBet] = {}
-_PLUGIN: dict[str, RegisteredBet] = {}
 BUILT_IN_ORIGIN = "built-in"
 
 
-def _built_in() -> dict[str, RegisteredBet]:
-    if not _BUILT_IN:
+class BetRegistry(Mapping[str, RegisteredBet]):
+    """The bets of one plugin registry, by name, in registration order: the built-ins (the host's ``register_bets``), then the plugins'.
+
+    Built by the plugin layer (:func:`baccarat.plugin.manager.registry`); the
+    layers below take it, or the definitions it holds, as an argument.
+    """
+
+    def __init__(self) -> None:
+        self._bets: dict[str, RegisteredBet] = {}
+
+    def __getitem__(self, name: str) -> RegisteredBet:
+        return self._bets[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._bets)
+
+    def __len__(self) -> int:
+        return len(self._bets)
+
+    def add(self, bet: Any, origin: str) -> None:
+        """Add a bet (checked); a name registered twice is an error naming both origins."""
+        checked = check_definition(bet)
+        other = self._bets.get(checked.name)
+        if other is not None and other.definition is not checked and other.origin != origin:
+            raise ValueError(f"bet name {checked.name!r} is registered twice: by {other.origin} and by {origin}")
+        self._bets[checked.name] = RegisteredBet(checked, origin)
+
+    def definition(self, name: str) -> BetDefinition:
+        """Return the definition of the bet called ``name``; KeyError when no plugin registered it."""
+        return self._bets[name].definition
+
+    def bet_names(self) -> tuple[str, ...]:
+        """Return the names of every bet, main bets first."""
+        return tuple(self._bets)
+
+    def side_bet_names(self) -> tuple[str, ...]:
+        """Return the names of every side bet (not Banker, Player, Tie), in registration order."""
+        return tuple(name for name, entry in self._bets.items() if not entry.definition.main)
+
+
+# --- the process's bets: a facade over the plugin registry in use -------------------------
+
+_IN_USE: list[BetRegistry] = []
+_FALLBACK: list[BetRegistry] = []
+
+
+def use_bets(bets: BetRegistry) -> None:
+    """Make ``bets`` the process's bets, read by the functions below (the plugin registry last built or asked for)."""
+    _IN_USE[:] = [bets]
+
+
+def forget_bets() -> None:
+    """Forget the bets in use: until a plugin registry is built again, only the built-in bets are known."""
+    _IN_USE.clear()
+
+
+def _built_in() -> BetRegistry:
+    if not _FALLBACK:
         from baccarat.table.builtin_bets import BUILT_IN
 
-        found: dict[str, RegisteredBet] = {}
+        found = BetRegistry()
         for bet in BUILT_IN:
-            _add(found, check_definition(bet), BUILT_IN_ORIGIN)
-        _BUILT_IN.update(found)
-    return _BUILT_IN
+            found.add(bet, BUILT_IN_ORIGIN)
+        _FALLBACK.append(found)
+    return _FALLBACK[0]
 
 
-def known_bets() -> dict[str, RegisteredBet]:
-    """Return every registered bet by name: the built-ins, then those of the plugins loaded so far."""
-    return {**_built_in(), **_PLUGIN}
+def known_bets() -> BetRegistry:
+    """Return the bets in use: those of the plugin registry built or asked for last; before one, the built-in bets alone.
+
+    Rules parsing reads them, and settlement and exact odds when not handed
+    bets: the plugin registry (:func:`baccarat.plugin.manager.registry`) puts
+    its bets in use each time it is built or returned.
+    """
+    return _IN_USE[0] if _IN_USE else _built_in()
 
 
 def bet_names() -> tuple[str, ...]:
-    """Return the names of every registered bet, main bets first."""
-    return tuple(known_bets())
+    """Return the names of every bet in use, main bets first."""
+    return known_bets().bet_names()
 
 
 def side_bet_names() -> tuple[str, ...]:
-    """Return the names of every registered side bet (not Banker, Player, Tie), in registration order."""
-    return tuple(name for name, entry in known_bets().items() if not entry.definition.main)
+    """Return the names of every side bet in use (not Banker, Player, Tie), in registration order."""
+    return known_bets().side_bet_names()
 
 
 def definition(name: str) -> BetDefinition:
-    """Return the definition of the bet called ``name``; KeyError when no plugin registered it."""
-    return known_bets()[name].definition
-
-
-def register_plugin_bet(bet: Any, origin: str) -> None:
-    """Add a plugin's bet (checked); a name registered twice is an error naming both origins."""
-    _add(_PLUGIN, check_definition(bet), origin)
-
-
-def forget_plugin_bets() -> None:
-    """Forget the bets plugins registered (the built-ins stay)."""
-    _PLUGIN.clear()
-
-
-def _add(table: dict[str, RegisteredBet], bet: BetDefinition, origin: str) -> None:
-    other = table.get(bet.name) or (_built_in().get(bet.name) if table is _PLUGIN else None)
-    if other is not None:
-        if other.definition is bet or (table is _PLUGIN and other.origin == origin):
-            table[bet.name] = RegisteredBet(bet, origin)  # the same plugin, loaded again
-            return
-        raise ValueError(f"bet name {bet.name!r} is registered twice: by {other.origin} and by {origin}")
-    table[bet.name] = RegisteredBet(bet, origin)
+    """Return the definition of the bet in use called ``name``; KeyError when no plugin registered it."""
+    return known_bets().definition(name)
 
 
 def check_definition(bet: Any) -> BetDefinition:

@@ -20,8 +20,8 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.errors import RulesError, StrategyError, raised_at
-from baccarat.table.bet_registry import CARD_NEEDS, RoundFacts, allowed_facts, definition, multipliers
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, BetRegistry, RoundFacts, allowed_facts, known_bets, multipliers
+from baccarat.table.rules import BASIS_POINTS, MAIN_BETS, Rules
 
 LOSE = -BASIS_POINTS
 """Multiplier of a lost bet."""
@@ -41,40 +41,52 @@ def bp(ratio: Fraction) -> int:
     return int(value)
 
 
-def needs(rules: Rules, bet: str) -> frozenset[str]:
+def bet_definition(bet: str, bets: BetRegistry | None = None) -> BetDefinition:
+    """Return the definition of ``bet`` in ``bets`` (a plugin registry's bets); without them, in the bets in use."""
+    return (bets if bets is not None else known_bets()).definition(bet)
+
+
+def offered_bets(rules: Rules, bets: BetRegistry | None = None) -> tuple[str, ...]:
+    """Return every bet ``rules`` offer, main bets first, side bets in the order ``bets`` registered them (:attr:`Rules.bets`)."""
+    if bets is None:
+        return rules.bets
+    return MAIN_BETS + tuple(bet for bet in bets.side_bet_names() if bet in rules.side_bets)
+
+
+def needs(rules: Rules, bet: str, bets: BetRegistry | None = None) -> frozenset[str]:
     """Return what settling ``bet`` under ``rules`` reads of a round (keys of :data:`baccarat.table.bet_registry.FACTS`)."""
-    return definition(bet).needs_under(rules)
+    return bet_definition(bet, bets).needs_under(rules)
 
 
-def needs_cards(rules: Rules, bet: str) -> bool:
+def needs_cards(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
     """Tell whether settling ``bet`` under ``rules`` needs the cards, not only the winner (so outcome-only shoes cannot)."""
-    return bool(needs(rules, bet))
+    return bool(needs(rules, bet, bets))
 
 
-def needs_suits(rules: Rules, bet: str) -> bool:
+def needs_suits(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
     """Tell whether settling ``bet`` under ``rules`` needs the cards' suits (so shoes recorded by rank only cannot)."""
-    return "suits" in needs(rules, bet)
+    return "suits" in needs(rules, bet, bets)
 
 
-def reads_first_cards(rules: Rules, bet: str) -> bool:
+def reads_first_cards(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
     """Tell whether ``bet`` is decided by the first two cards of each hand (ranks, suits), not by how the round ended."""
-    return bool(needs(rules, bet) & CARD_NEEDS)
+    return bool(needs(rules, bet, bets) & CARD_NEEDS)
 
 
-def pay_table_bp(rules: Rules, bet: str) -> dict[str, int]:
+def pay_table_bp(rules: Rules, bet: str, bets: BetRegistry | None = None) -> dict[str, int]:
     """Return ``bet``'s pay table under ``rules``: line -> payout in basis points."""
-    return {line: bp(pays) for line, pays in definition(bet).table_under(rules).items()}
+    return {line: bp(pays) for line, pays in bet_definition(bet, bets).table_under(rules).items()}
 
 
-def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], size: int) -> np.ndarray:
+def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], size: int, bets: BetRegistry | None = None) -> np.ndarray:
     """Return ``bet``'s multiplier (basis points, int64) on each of ``size`` rounds described by ``facts``."""
-    bet_definition = definition(bet)
-    allowed = allowed_facts(bet_definition.needs_under(rules))
-    table = pay_table_bp(rules, bet)
+    definition = bet_definition(bet, bets)
+    allowed = allowed_facts(definition.needs_under(rules))
+    table = pay_table_bp(rules, bet, bets)
     try:
-        return multipliers(bet_definition, RoundFacts(rules, facts, allowed), table, size)
+        return multipliers(definition, RoundFacts(rules, facts, allowed), table, size)
     except Exception as exc:  # the bet's own code (a plugin's): one line naming the bet and its line, never a traceback
-        homes = [h for w in (bet_definition.wins, bet_definition.pushes) if w is not None for h in _homes(w)]
+        homes = [h for w in (definition.wins, definition.pushes) if w is not None for h in _homes(w)]
         said = f"{type(exc).__name__}: {str(exc).strip()}" if str(exc).strip() else type(exc).__name__
         said += raised_at(exc, homes)
         if isinstance(exc, ValueError) and "broadcast" in str(exc):
@@ -88,6 +100,11 @@ def _homes(function: object) -> list[str]:
     return [code.co_filename] if code is not None else []
 
 
-def offered_multipliers(rules: Rules, bets: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
-    """Return the multipliers of each of ``bets`` (offered by ``rules``) on rounds described by ``facts``."""
-    return {bet: bet_multipliers(rules, bet, facts, size) for bet in bets}
+def offered_multipliers(
+    rules: Rules, names: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int, bets: BetRegistry | None = None
+) -> dict[str, np.ndarray]:
+    """Return the multipliers of each bet of ``names`` (offered by ``rules``) on rounds described by ``facts``.
+
+    ``bets``: the definitions (a plugin registry's); without them, the bets in use.
+    """
+    return {bet: bet_multipliers(rules, bet, facts, size, bets) for bet in names}
