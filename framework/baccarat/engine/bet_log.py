@@ -70,18 +70,16 @@ def ledger_columns(
     lengths, first_out = out.pop("length"), out.pop("first")
     n = int(lengths.sum())
     log = np.asarray(placed, dtype=np.int64).reshape(-1, 4)
-    stake = np.zeros(n, dtype=np.int64)
-    net = np.zeros(n, dtype=np.int64)
+    # Each bet's stakes and nets, a row per bet: a round holds at most one bet on each side.
+    bet_stakes = np.zeros((len(bets), n), dtype=np.int64)
+    bet_nets = np.zeros((len(bets), n), dtype=np.int64)
+    bet_stakes[log[:, 1], log[:, 0]] = log[:, 2]
+    bet_nets[log[:, 1], log[:, 0]] = log[:, 3]
     for k, bet in enumerate(bets):
-        mine = log[log[:, 1] == k]
-        bet_stake = np.zeros(n, dtype=np.int64)
-        bet_net = np.zeros(n, dtype=np.int64)
-        bet_stake[mine[:, 0]] = mine[:, 2]
-        bet_net[mine[:, 0]] = mine[:, 3]
-        stake += bet_stake
-        net += bet_net
-        out[stake_column(bet)] = bet_stake
-        out[net_column(bet)] = bet_net
+        out[stake_column(bet)] = bet_stakes[k]
+        out[net_column(bet)] = bet_nets[k]
+    stake = bet_stakes.sum(axis=0)
+    net = bet_nets.sum(axis=0)
     running = np.cumsum(net)
     before = running[first_out] - net[first_out] if n else np.zeros(0, dtype=np.int64)
     capped_column = np.zeros(n, dtype=np.int64)
