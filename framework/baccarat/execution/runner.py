@@ -386,6 +386,7 @@ def write_folder(
             **precomputed,
         )
         record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
+    analysis.moved_to(Path(out_dir))  # a large run's session table is read from the folder
     return Path(out_dir), analysis
 
 

@@ -15,7 +15,7 @@ import numpy as np
 import polars as pl
 
 from baccarat.results.charts.model import DPI, RGB, Band, Chart, ErrorPoint, Line, Panel, RefLine, Series, Stairs
-from baccarat.results.statistics.ledger_stats import strategy_rows
+from baccarat.results.statistics.ledger_stats import strategies_of, strategy_rows
 
 PLOT_FILES = {
     "bankroll": "bankroll.png",
@@ -121,9 +121,9 @@ def bankroll_figure(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
     )
 
 
-def final_bankroll_figure(sessions: pl.DataFrame, initial_bankroll: float) -> Chart:
+def final_bankroll_figure(sessions: pl.DataFrame | pl.LazyFrame, initial_bankroll: float) -> Chart:
     """Histogram of final bankrolls, one row per strategy on a shared axis, with initial bankroll and median."""
-    strategies = _order(sessions)
+    strategies = strategies_of(sessions)
     colors = strategy_colors(strategies)
     n = max(len(strategies), 1)
     finals = {

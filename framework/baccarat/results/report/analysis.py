@@ -27,6 +27,7 @@ from baccarat.results.comparisons import strategies as comparisons
 from baccarat.results.report.run_facts import RunFacts
 from baccarat.results.statistics import curves
 from baccarat.results.statistics import ledger_stats as stats
+from baccarat.results.statistics.folded import SESSION_COLUMNS, SESSION_FILE_COLUMNS
 
 if TYPE_CHECKING:
     from baccarat.results.charts.model import Chart
@@ -54,7 +55,7 @@ class Analysis:
     Frames computed in the background are waited for when first used.
     """
 
-    sessions: pl.DataFrame
+    _sessions: pl.DataFrame | pl.LazyFrame = dataclasses.field(repr=False)
     _summary: Pending = dataclasses.field(repr=False)
     _comparison: Pending = dataclasses.field(repr=False)
     _bands: Pending = dataclasses.field(repr=False)
@@ -62,6 +63,26 @@ class Analysis:
     _paths: Pending = dataclasses.field(repr=False)
     initial_bankroll: Decimal
     table_min: Decimal
+
+    @property
+    def sessions(self) -> pl.DataFrame:
+        """One row per strategy and session (:func:`baccarat.results.statistics.ledger_stats.session_table`).
+
+        A large run's table stays in its ``sessions.parquet`` and is read from there each time it is asked for.
+        """
+        return self._sessions.collect() if isinstance(self._sessions, pl.LazyFrame) else self._sessions
+
+    def scan_sessions(self) -> pl.LazyFrame:
+        """The session table as a lazy frame (a scan of ``sessions.parquet`` when the run wrote it there)."""
+        return self._sessions.lazy()
+
+    def moved_to(self, folder: Path) -> None:
+        """Read the session table from ``folder``'s ``sessions.parquet`` from now on, when it is read from a file.
+
+        For a run folder written under a temporary name and then renamed.
+        """
+        if isinstance(self._sessions, pl.LazyFrame):
+            self._sessions = pl.scan_parquet(Path(folder) / SESSIONS_FILE).select(SESSION_COLUMNS)
 
     @property
     def summary(self) -> pl.DataFrame:
@@ -94,7 +115,7 @@ class Analysis:
         if kind == "bankroll":
             return plots.bankroll_figure(self.bands, self.paths, float(self.initial_bankroll), float(self.table_min))
         if kind == "final":
-            return plots.final_bankroll_figure(self.sessions, float(self.initial_bankroll))
+            return plots.final_bankroll_figure(self.scan_sessions(), float(self.initial_bankroll))
         if kind == "ruin":
             return plots.ruin_figure(self.ruin)
         if kind == "comparison":
@@ -116,7 +137,7 @@ def analyse(
     table_min: Decimal | int | str,
     baseline: str | None = None,
     samples: int = 5,
-    sessions: pl.DataFrame | None = None,
+    sessions: pl.DataFrame | pl.LazyFrame | None = None,
     bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
     background: Executor | None = None,
     plots: bool = True,
@@ -124,7 +145,7 @@ def analyse(
 ) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
-    ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
+    ``sessions`` and ``bands``, when given, are :func:`stats.session_table` (or a lazy scan of it) and
     :func:`curves.bankroll_bands` of that ledger already computed, or for the
     bands a function computing them (``baccarat run`` gathers them while it
     plays, see :mod:`baccarat.results.statistics.folded`). With ``background``, the bands, the
@@ -148,7 +169,7 @@ def analyse(
     else:  # first: the bands take longest
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
     return Analysis(
-        sessions=sessions,
+        _sessions=sessions,
         _summary=later(stats.summary_table, sessions),
         _comparison=later(comparisons.paired_comparison, sessions, baseline),
         _bands=pending_bands,
@@ -178,6 +199,7 @@ def write_results(
     exact: Callable[..., Any] | None = None,
     plots: bool = True,
     manifest: Mapping[str, Any] | None = None,
+    sessions_written: bool = False,
     **precomputed: Any,
 ) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
@@ -187,7 +209,9 @@ def write_results(
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` when the folder holds it, the run's
     ``manifest`` (its versions and timings) when given, and the scoreboard roads of the shoes listed in ``roads``.
-    ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
+    ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`; with
+    ``sessions_written``, ``sessions`` is a scan of the folder's ``sessions.parquet``, written already
+    (:class:`baccarat.results.statistics.folded.RunStatsCollector` writes it as the chunks arrive).
     With ``exact`` (the run's exact analysis, called with ``rounds=``: see
     :func:`baccarat.experiment.report_facts.exact_analysis`), the report sets it
     beside the simulation (:func:`baccarat.results.report.html.exact_html`).
@@ -204,7 +228,8 @@ def write_results(
     # was. Leaving the pool waits for what runs there (the bands read the folder).
     if not plots:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, plots=False, **precomputed)
-        _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
+        if not sessions_written:
+            _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
@@ -217,10 +242,11 @@ def write_results(
             images["comparison"] = analysis.figure("comparison").png()
         images["bankroll"] = analysis.figure("bankroll").png()  # last: its bands and paths take longest
         summary_csv = analysis.summary.write_csv().encode("utf-8")
-        sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
+        sessions_parquet = None if sessions_written else parquet_bytes(session_file_table(analysis.sessions))
         exact_section = exact_html(analysis, facts, exact) if exact is not None else ""
     images = {kind: images[kind] for kind in PLOT_FILES if kind in images}
-    _write_atomic(out / SESSIONS_FILE, sessions_parquet)
+    if sessions_parquet is not None:
+        _write_atomic(out / SESSIONS_FILE, sessions_parquet)
     _write_atomic(out / SUMMARY_FILE, summary_csv)
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
     for kind, image in images.items():
@@ -233,27 +259,6 @@ def write_results(
     page = render_html(analysis, facts, images, experiment_text, manifest, road_images, exact_section)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
-
-
-SESSION_FILE_COLUMNS = (
-    "strategy",
-    "session",
-    "final_bankroll",
-    "net",
-    "wagered",
-    "rounds",
-    "rounds_dealt",
-    "peak",
-    "max_drawdown",
-    "ruined",
-    "rounds_to_ruin",
-    "stopped_by",
-    "expected_net",
-    "longest_losing_streak",
-    "max_stake",
-    "capped_bets",
-)
-"""Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
 
 def session_file_table(sessions: pl.DataFrame) -> pl.DataFrame:

@@ -238,7 +238,9 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     from baccarat.exact.bounds import ExactLimitError
     from baccarat.results.charts.plots import exact_figure
 
-    rounds = None if facts.one_round_shoes else max(1, int(analysis.sessions.get_column("rounds_dealt").max() or 1))
+    rounds = (
+        None if facts.one_round_shoes else max(1, int(analysis.scan_sessions().select(pl.col("rounds_dealt").max()).collect().item() or 1))
+    )
     try:
         exact = exact_analysis(rounds=rounds)
     except ExactLimitError as exc:

@@ -72,7 +72,7 @@ def bankroll_bands(
     return pl.concat(frames)
 
 
-def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
+def ruin_curve(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return the share of sessions ruined by each round, per strategy: ``strategy``, ``round`` (from 0), ``ruined``."""
     frames = []
     for strategy, group in strategy_rows(sessions, "rounds_dealt", "rounds_to_ruin"):
@@ -88,19 +88,26 @@ def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(frames)
 
 
-def sample_paths(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, count: int = 5) -> pl.DataFrame:
+def sample_paths(
+    ledger: Ledger, sessions: pl.DataFrame | pl.LazyFrame, initial_bankroll: Decimal | int | str, count: int = 5
+) -> pl.DataFrame:
     """Return the bankroll path of the first ``count`` sessions of every strategy (round 0 is the start).
 
     Columns ``strategy``, ``session``, ``round``, ``bankroll`` (float).
     """
-    chosen = sessions.get_column("session").unique().sort().head(count).to_list()
+    chosen = sessions.lazy().select(pl.col("session").unique().sort().head(count)).collect().to_series().to_list()
     paths = (
         ledger.lazy()
         .filter(pl.col("session").is_in(chosen))
         .select("strategy", "session", pl.col("round").cast(pl.Int64), pl.col("bankroll").cast(pl.Float64))
         .collect()
     )
-    starts = sessions.filter(pl.col("session").is_in(chosen)).select(
-        "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"), pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll")
+    starts = (
+        sessions.lazy()
+        .filter(pl.col("session").is_in(chosen))
+        .select(
+            "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"), pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll")
+        )
+        .collect()
     )
     return pl.concat([starts, paths]).sort("session", "round", maintain_order=True)

@@ -15,7 +15,7 @@ definition.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -47,6 +47,26 @@ SESSION_COLUMNS = (
     "stopped_by",
 )
 """Columns of :func:`baccarat.results.statistics.ledger_stats.session_table`, in order."""
+
+SESSION_FILE_COLUMNS = (
+    "strategy",
+    "session",
+    "final_bankroll",
+    "net",
+    "wagered",
+    "rounds",
+    "rounds_dealt",
+    "peak",
+    "max_drawdown",
+    "ruined",
+    "rounds_to_ruin",
+    "stopped_by",
+    "expected_net",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+)
+"""Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
 SESSION_VALUES = 12
 """Integer values per session in :class:`SessionRows` (see its ``values``)."""
@@ -207,25 +227,56 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
 
 
 class BankrollSpool:
-    """Each strategy's bankroll column (integer micro-units), appended chunk by chunk to a raw file in the run folder."""
+    """Each strategy's integer column (bankrolls in micro-units, or session rows), appended chunk by chunk to a raw file
+    of the run folder."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, kind: str = "bankroll") -> None:
         self.folder = folder
+        self.kind = kind
         self.paths: list[Path] = []
 
-    def append(self, k: int, bankroll: np.ndarray) -> None:
-        """Append strategy ``k``'s bankroll values of one chunk."""
+    def append(self, k: int, values: np.ndarray) -> None:
+        """Append strategy ``k``'s values of one chunk (int64, row by row)."""
         while len(self.paths) <= k:
-            path = self.folder / f".bankroll.{len(self.paths)}.spool"
+            path = self.folder / f".{self.kind}.{len(self.paths)}.spool"
             path.write_bytes(b"")
             self.paths.append(path)
         with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
-            handle.write(np.ascontiguousarray(bankroll, dtype=np.int64).data)
+            handle.write(np.ascontiguousarray(values, dtype=np.int64).data)
 
     def remove(self) -> None:
         """Delete the spool files."""
         for path in self.paths:
             path.unlink(missing_ok=True)
+
+
+SESSION_RECORD = SESSION_VALUES + 2
+"""Integers per session in a session spool: the session, the values of :class:`SessionRows`, and ``expected``'s bits."""
+
+
+READ_SESSIONS = 1 << 18
+"""Sessions read from a session spool at once (a slice of ``sessions.parquet``: one row group)."""
+
+
+def spool_sessions(spool: BankrollSpool, k: int, rows: SessionRows) -> None:
+    """Append one chunk's session rows of strategy ``k`` to ``spool`` (:data:`SESSION_RECORD` integers a session)."""
+    record = np.empty((len(rows.session), SESSION_RECORD), dtype=np.int64)
+    record[:, 0] = rows.session
+    record[:, 1:-1] = rows.values
+    record[:, -1] = np.ascontiguousarray(rows.expected, dtype=np.float64).view(np.int64)  # the float's bits, exactly
+    spool.append(k, record)
+
+
+def spooled_sessions(spool: BankrollSpool, k: int, stop_names: tuple[str, ...]) -> Iterator[SessionRows]:
+    """Yield strategy ``k``'s spooled session rows, :data:`READ_SESSIONS` at a time, in the order they were spooled."""
+    if k >= len(spool.paths):
+        return
+    total = spool.paths[k].stat().st_size // (8 * SESSION_RECORD)
+    for start in range(0, total, READ_SESSIONS):
+        count = min(READ_SESSIONS, total - start)
+        record = np.fromfile(spool.paths[k], dtype=np.int64, count=count * SESSION_RECORD, offset=start * SESSION_RECORD * 8)
+        record = record.reshape(count, SESSION_RECORD)
+        yield SessionRows(record[:, 0].copy(), record[:, 1:-1].copy(), record[:, -1].copy().view(np.float64), stop_names)
 
 
 READ_ROWS = 1 << 20
@@ -337,40 +388,79 @@ def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]
 
 
 class RunStatsCollector:
-    """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
+    """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
 
-    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True, bankrolls: bool = True) -> None:
+    Both go to spool files of the run folder as the chunks arrive, so that
+    the memory of the main process does not grow with the run; at the end
+    the session rows become the folder's ``sessions.parquet`` (``sessions_file``),
+    written slice by slice, and the statistics are computed from a scan of it,
+    one strategy at a time.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        labels: Sequence[str],
+        has_expected: bool = True,
+        bankrolls: bool = True,
+        sessions_file: str = "sessions.parquet",
+    ) -> None:
         self.labels = list(labels)
         self.has_expected = has_expected
         self.bankrolls = bankrolls
         """Whether the bankroll columns are kept, for the bands of the plots."""
         self.spool = BankrollSpool(folder)
-        self.rows: list[list[SessionRows]] = [[] for _ in self.labels]
+        self.session_spool = BankrollSpool(folder, "sessions")
+        self.sessions_path = folder / sessions_file
+        self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
-            self.rows[k].append(rows)
+            spool_sessions(self.session_spool, k, rows)
+            self.stop_names[k] = rows.stop_names
             if self.bankrolls:
                 self.spool.append(k, bankroll)
+
+    def write_sessions(self) -> pl.LazyFrame:
+        """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
+
+        The file holds the columns of ``SESSION_FILE_COLUMNS``; the scan gives
+        those of :data:`SESSION_COLUMNS`, the session table.
+        """
+        import pyarrow.parquet as pq
+
+        writer = None
+        try:
+            for k, label in enumerate(self.labels):
+                for rows in spooled_sessions(self.session_spool, k, self.stop_names[k]):
+                    part = session_frame([label], [[rows]], self.has_expected).select(SESSION_FILE_COLUMNS).to_arrow()
+                    if writer is None:
+                        writer = pq.ParquetWriter(self.sessions_path, part.schema, compression="zstd")
+                    writer.write_table(part)
+            if writer is None:  # no session at all
+                session_frame(self.labels, [[] for _ in self.labels], self.has_expected).select(SESSION_FILE_COLUMNS).write_parquet(
+                    self.sessions_path
+                )
+        finally:
+            if writer is not None:
+                writer.close()
+            self.session_spool.remove()
+        return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
 
     def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
         """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
 
-        The bands come as a function that computes them from the spools and
-        then removes the spools, for :func:`baccarat.results.report.analysis.analyse` to call
-        in the background. The gathered rows are let go strategy by
-        strategy as the table is made (the table holds them).
+        The session table is a scan of the ``sessions.parquet`` just written
+        (``sessions_written``). The bands come as a function that computes
+        them from the spools and then removes the spools, for
+        :func:`baccarat.results.report.analysis.analyse` to call in the background.
         """
-        parts = []
         try:
-            for k, label in enumerate(self.labels):  # a strategy's gathered rows go once its part of the table is made
-                parts.append(session_frame([label], [self.rows[k]], self.has_expected))
-                self.rows[k] = []
+            sessions = self.write_sessions()
         except BaseException:
             self.spool.remove()
             raise
-        sessions = pl.concat(parts, rechunk=False) if parts else session_frame([], [], self.has_expected)
 
         def bands() -> pl.DataFrame:
             try:
@@ -378,4 +468,5 @@ class RunStatsCollector:
             finally:
                 self.spool.remove()
 
-        return {"sessions": sessions, "bands": bands} if self.bankrolls else {"sessions": sessions}
+        found = {"sessions": sessions, "sessions_written": True}
+        return {**found, "bands": bands} if self.bankrolls else found

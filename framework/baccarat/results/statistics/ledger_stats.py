@@ -261,12 +261,12 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     return summary.select(SUMMARY_COLUMNS)
 
 
-def strategies_of(frame: pl.DataFrame) -> list[str]:
-    """Return the strategies of a table with a ``strategy`` column, in order of first appearance."""
-    return frame.get_column("strategy").unique(maintain_order=True).to_list()
+def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    """Return the strategies of a table (or a lazy scan of one) with a ``strategy`` column, in order of first appearance."""
+    return frame.lazy().select(pl.col("strategy").unique(maintain_order=True)).collect().to_series().to_list()
 
 
-def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
+def strategy_rows(frame: pl.DataFrame | pl.LazyFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
     """Yield each strategy (in order of first appearance) with its rows of ``columns`` only.
 
     One strategy's columns are in memory at a time: a ``group_by`` would
@@ -278,26 +278,32 @@ def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.
 
 
 def by_strategy(
-    frame: pl.DataFrame,
+    frame: pl.DataFrame | pl.LazyFrame,
     aggregations: list[pl.Expr],
-    join: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    join: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
     strategies: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Return one row of ``aggregations`` per strategy, in the order of ``frame`` (as ``group_by(...).agg`` would).
 
     Strategies are taken one at a time (``join`` applied to each one's rows
-    first), in a select: memory holds one strategy's rows, not lists per group.
+    first, lazily), in a select: memory holds the columns the aggregations
+    read of one strategy's rows, not lists per group. ``frame`` may be a lazy
+    scan of a file (a run's ``sessions.parquet``), read strategy by strategy.
     ``strategies``, when given, are those taken (default: every one).
     """
+    lazy = frame.lazy()
+    read = sorted({column for expr in aggregations for column in expr.meta.root_names()}) or ["strategy"]
     frames = []
-    for name in strategies_of(frame) if strategies is None else strategies:
-        part = frame.filter(pl.col("strategy") == name)
+    for name in strategies_of(lazy) if strategies is None else strategies:
+        part = lazy.filter(pl.col("strategy") == name)
         if join is not None:
             part = join(part)
-        frames.append(part.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
+        # The columns read, in one piece each: a frame in memory and a scan of a file give the same floats.
+        rows = part.select(read).collect().rechunk()
+        frames.append(rows.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
     if not frames:
-        empty = frame.clear() if join is None else join(frame.clear())
-        return empty.group_by("strategy", maintain_order=True).agg(aggregations)
+        empty = lazy.clear() if join is None else join(lazy.clear())
+        return empty.group_by("strategy", maintain_order=True).agg(aggregations).collect()
     return pl.concat(frames)
 
 
