@@ -13,7 +13,15 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, compiled, plays_compiled
+from baccarat.compiling import (
+    CACHED_KERNELS,
+    COMPILED_COLD_FROM,
+    COMPILED_FROM,
+    COMPILED_FROM_ENV,
+    compiled,
+    kernels_cached,
+    plays_compiled,
+)
 from baccarat.results.statistics import folded as runstats
 from baccarat.shoes import columnar
 from baccarat.table.cards import card_label
@@ -34,8 +42,19 @@ strategies:
 """
 
 
-def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(COMPILED_FROM_ENV, raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the first run after installing
+    assert not kernels_cached()
+    assert not plays_compiled(COMPILED_FROM) and not plays_compiled(COMPILED_COLD_FROM - 1) and plays_compiled(COMPILED_COLD_FROM)
+    for folder, name in CACHED_KERNELS:  # numba's index files, written after the sources
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{name}-10.py311.nbi").write_bytes(b"")
+        assert kernels_cached() == (name == CACHED_KERNELS[-1][1])  # every one of them is needed
     assert not plays_compiled(COMPILED_FROM - 1) and plays_compiled(COMPILED_FROM)
+    old = os.stat(tmp_path / CACHED_KERNELS[0][0] / f"{CACHED_KERNELS[0][1]}-10.py311.nbi").st_mtime - 10**9
+    os.utime(tmp_path / CACHED_KERNELS[0][0] / f"{CACHED_KERNELS[0][1]}-10.py311.nbi", (old, old))
+    assert not kernels_cached()  # an index older than its source: a reinstall since
     assert compiled(runstats._fold) is compiled(runstats._fold) is not runstats._fold  # once per process
     monkeypatch.setenv(COMPILED_FROM_ENV, "0")
     assert plays_compiled(1)
