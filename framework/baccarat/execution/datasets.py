@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from baccarat.execution.chunks import ChunkOutput
+from baccarat.execution.manifest import describe_written, parquet_shape
 
 
 @dataclasses.dataclass
@@ -18,6 +19,8 @@ class RunCounts:
     sessions: int = 0
     rounds: int = 0
     ledger_rows: int = 0
+    files: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
+    """The manifest's entries of the parts written (:func:`baccarat.execution.manifest.describe_written`), by path."""
 
     def add(self, output: ChunkOutput) -> None:
         """Count one chunk's output."""
@@ -58,21 +61,36 @@ def write_outputs(
     folder: Path,
     progress: Callable[[int], None] | None = None,
     collect: Callable[[ChunkOutput], None] | None = None,
+    labels: Sequence[str] | None = None,
 ) -> RunCounts:
     """Write every output's Parquet parts, as they arrive, into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/.
 
     Each part is a whole Parquet file, encoded where its chunk was played
     (:func:`part_name` gives its order). ``collect`` sees every output as
-    it passes (statistics gathered during the run).
+    it passes (statistics gathered during the run). With the strategies'
+    ``labels``, each part is also described for the manifest as it is
+    written (``RunCounts.files``): its checksum from the bytes written, its
+    rows from the chunk (a round a row, in the rounds and in each strategy's
+    ledger), so that the manifest reads no part back.
     """
     counts = RunCounts()
     rounds, ledger = folder / ROUNDS_DATASET, folder / LEDGER_DATASET
     rounds.mkdir()
     ledger.mkdir()
+    schemas: dict[str, dict[str, str]] = {}
+
+    def write(path: Path, data: bytes, rows: int, by_strategy: dict[str, int] | None = None) -> None:
+        path.write_bytes(data)
+        if labels is not None:
+            dataset = path.parent.name
+            if dataset not in schemas:  # every part of a dataset has one schema: read from the first part's footer
+                schemas[dataset] = parquet_shape(path)[1]
+            counts.files[f"{dataset}/{path.name}"] = describe_written(data, rows, schemas[dataset], by_strategy)
+
     for output in outputs:
-        (rounds / part_name(output.index)).write_bytes(output.rounds_part)
+        write(rounds / part_name(output.index), output.rounds_part, output.rounds)
         for k, part in enumerate(output.ledger_parts):
-            (ledger / part_name(output.index, k)).write_bytes(part)
+            write(ledger / part_name(output.index, k), part, output.rounds, None if labels is None else {labels[k]: output.rounds})
         counts.add(output)
         if collect is not None:
             collect(output)

@@ -295,7 +295,7 @@ def run_to_folder(
         collector = RunStatsCollector(folder, [entry.name for entry in plan.strategies], bankrolls=report)
         gathered.append(collector)
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
-            counts.append(write_outputs(outputs, folder, progress, collect))
+            counts.append(write_outputs(outputs, folder, progress, collect, [entry.name for entry in plan.strategies]))
         timings["run"] = time.perf_counter() - start
         if status is not None:
             status("writing results")
@@ -385,7 +385,9 @@ def write_folder(
             manifest=manifest,
             **precomputed,
         )
-        record_files(tmp, manifest, data_files, _ledger_rows_by_strategy(tmp, experiment))
+        # Parts described as they were written are not read back; a run written from memory is.
+        details = None if counts.files else _ledger_rows_by_strategy(tmp, experiment)
+        record_files(tmp, manifest, data_files, details, counts.files)
     analysis.moved_to(Path(out_dir))  # a large run's session table is read from the folder
     return Path(out_dir), analysis
 
