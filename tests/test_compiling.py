@@ -99,20 +99,16 @@ def test_session_folds_compiled_and_interpreted_are_equal() -> None:
     assert out[:, 0].tolist() == lengths.tolist() and (out[:, 11] > 0).any()  # folded, stops included
 
 
-def test_band_cells_are_each_session_bankroll_or_its_final_one() -> None:
+def test_a_bankroll_block_holds_each_session_bankroll_round_by_round_or_its_last_one() -> None:
     rng = np.random.default_rng(4)
     lengths = rng.integers(1, 80, 40).astype(np.int64)
     first = (np.cumsum(lengths) - lengths).astype(np.int64)
     values = rng.integers(0, 10**9, int(lengths.sum())).astype(np.int64)
-    final = values[first + lengths - 1] / 1e6
-    rounds = np.arange(1, 90, 3, dtype=np.int64)
-    matrix = np.full((len(rounds), 45), np.nan)
-    runstats._fill_bands(values, first, lengths, final, rounds, matrix[:, 5:])
-    for j, r in enumerate(rounds):
+    block = runstats.bankroll_block(values, lengths)
+    assert block.shape == (lengths.max(), 40)
+    for r in range(block.shape[0]):
         for s in range(40):
-            want = final[s] if lengths[s] < r else values[first[s] + r - 1] / 1e6
-            assert matrix[j, 5 + s] == want
-    assert np.isnan(matrix[:, :5]).all()
+            assert block[r, s] == values[first[s] + min(r, lengths[s] - 1)]
 
 
 def run_folder(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, compiled_from: str | None) -> Path:

@@ -59,9 +59,9 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
     tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
-    if workers == 1:  # bands in many small blocks, the spool read a few sessions at a time
+    if workers == 1:  # bands a few rounds at a time, the session spool read a few sessions at a time
         monkeypatch.setattr(curves, "BAND_CELLS", 100)
-        monkeypatch.setattr(runstats, "READ_ROWS", 37)
+        monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
     reference = report.analyse(

@@ -5,11 +5,16 @@ is the definition). Reading a ledger of tens of millions of rows back from
 Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
 integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
-:func:`baccarat.results.statistics.ledger_stats.session_table`), and keeps each strategy's bankroll
-column in a spool file of the run folder, from which
-:func:`bankroll_bands` computes the plots' percentiles exactly as
-:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity tests hold both to the
-definition.
+:func:`baccarat.results.statistics.ledger_stats.session_table`). The main
+process memory does not grow with the run: :class:`RunStatsCollector`
+appends each chunk's session rows and its bankroll column, round by round
+(:func:`bankroll_block`), to spool files of the run folder as the chunks
+arrive; at the end the session rows become ``sessions.parquet``, written
+slice by slice, the summary and comparison are computed from a scan of it
+one strategy at a time, and :func:`bankroll_bands` computes the plots'
+percentiles from the spool exactly as
+:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity
+tests hold both to the definition.
 """
 
 from __future__ import annotations
@@ -279,20 +284,37 @@ def spooled_sessions(spool: BankrollSpool, k: int, stop_names: tuple[str, ...]) 
         yield SessionRows(record[:, 0].copy(), record[:, 1:-1].copy(), record[:, -1].copy().view(np.float64), stop_names)
 
 
-READ_ROWS = 1 << 20
-"""Bankroll values read from a spool at once by :func:`bankroll_bands`."""
+def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Return one chunk's bankroll column round by round: a row per round, a column per session.
+
+    ``bankroll`` holds the chunk's sessions one after the other, ``lengths``
+    rounds each (at least one). Row ``r`` holds each session's bankroll after
+    round ``r + 1``, or its last one once it has ended; there are as many
+    rows as the chunk's longest session has rounds. Spooled so, the bands
+    read the few rounds they need of every session without reading the rest.
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    first = np.cumsum(lengths) - lengths
+    rows = int(lengths.max()) if len(lengths) else 0
+    return bankroll[first[None, :] + np.minimum(np.arange(rows)[:, None], lengths[None, :] - 1)]
 
 
 def bankroll_bands(
-    spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int | None = None, cells: int | None = None
+    spool: BankrollSpool,
+    blocks: Sequence[Sequence[tuple[int, int]]],
+    sessions: pl.DataFrame | pl.LazyFrame,
+    initial_bankroll: Decimal | int | str,
+    points: int | None = None,
+    cells: int | None = None,
 ) -> pl.DataFrame:
-    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
+    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll blocks, the same numbers.
 
-    Sessions must be those the spool holds, in the same order (every round of
-    a session, one after the other). As the definition does, at most
-    ``cells`` values (sessions x rounds) are held at once, and the spool is
-    read :data:`READ_ROWS` values at a time, so memory does not grow with the
-    length of the run beyond one value per session.
+    Each strategy's spool holds its chunks' :func:`bankroll_block` one after
+    the other; ``blocks[k]`` gives their shapes (rounds, sessions) for the
+    ``k``-th strategy. Sessions must be those the spool holds, in the same
+    order. As the definition does, at most ``cells`` values (sessions x
+    rounds) are held at once; each pass reads from every block only the rows
+    of the rounds it evaluates, so the spool is read about once in all.
     """
     from baccarat.results.statistics import curves
     from baccarat.results.statistics import ledger_stats as stats
@@ -302,37 +324,52 @@ def bankroll_bands(
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in curves.BAND_PERCENTILES]
     groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
+
+    def strategy(item: tuple[int, str, pl.DataFrame]) -> pl.DataFrame:
+        k, label, group = item
+        return _strategy_bands(spool, blocks[k] if k < len(blocks) else (), k, label, group, initial, points, cells, names)
+
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
-        frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
+        frames = list(pool.map(strategy, groups))
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
     return pl.concat(frames)
 
 
 def _strategy_bands(
-    spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int, cells: int, names: list[str]
+    spool: BankrollSpool,
+    blocks: Sequence[tuple[int, int]],
+    k: int,
+    label: str,
+    group: pl.DataFrame,
+    initial: float,
+    points: int,
+    cells: int,
+    names: list[str],
 ) -> pl.DataFrame:
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
     from baccarat.results.statistics import curves
 
     last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
     final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-    first = np.cumsum(last) - last
     grid = curves.curve_rounds(int(last.max()) if len(last) else 0, points)
     chunk = max(1, cells // max(len(last), 1))
-    reads = _read_groups(first, last)
+    spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r") if len(grid) and blocks else None
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
         matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
-        for lo, hi in reads:
-            values = np.fromfile(
-                spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]), offset=int(first[lo]) * 8
-            )
-            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix[:, lo:hi])
+        offset = column = 0
+        for height, width in blocks:
+            block = spooled[offset : offset + height * width].reshape(height, width)
+            np.divide(block[np.minimum(part, height) - 1], 1e6, out=matrix[:, column : column + width])
+            offset, column = offset + height * width, column + width
+        ended = last[None, :] < part[:, None]  # a session that has ended keeps its final bankroll
+        matrix[ended] = np.broadcast_to(final, matrix.shape)[ended]
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
+    del spooled
     table = np.asarray(rows)
     return pl.DataFrame(
         {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
@@ -363,30 +400,6 @@ def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.
     return result
 
 
-def _fill_bands(values: np.ndarray, first: np.ndarray, length: np.ndarray, final: np.ndarray, rounds: np.ndarray, out: np.ndarray) -> None:
-    """Fill ``out`` (a row per round of ``rounds``, a column per session) with each session's bankroll in units.
-
-    A session's bankroll after round ``r`` is ``values[first + r - 1]``
-    (micro-units), and its final one once it has ended.
-    """
-    for row, r in zip(out, rounds, strict=True):  # a round at a time: the temporaries stay one row long
-        ended = length < r
-        np.divide(values[np.where(ended, 0, first + r - 1)], 1e6, out=row)
-        row[ended] = final[ended]
-
-
-def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
-    """Cut sessions into runs whose rows are read together (about :data:`READ_ROWS` values each)."""
-    groups = []
-    lo = 0
-    while lo < len(first):
-        hi = int(np.searchsorted(first, first[lo] + READ_ROWS, side="right"))
-        hi = max(hi, lo + 1)
-        groups.append((lo, hi))
-        lo = hi
-    return groups
-
-
 class RunStatsCollector:
     """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
 
@@ -413,6 +426,8 @@ class RunStatsCollector:
         self.session_spool = BankrollSpool(folder, "sessions")
         self.sessions_path = folder / sessions_file
         self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
+        self.blocks: list[list[tuple[int, int]]] = [[] for _ in self.labels]
+        """The shapes (rounds, sessions) of each strategy's spooled bankroll blocks, in order."""
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
@@ -420,7 +435,9 @@ class RunStatsCollector:
             spool_sessions(self.session_spool, k, rows)
             self.stop_names[k] = rows.stop_names
             if self.bankrolls:
-                self.spool.append(k, bankroll)
+                block = bankroll_block(bankroll, rows.values[:, 0])
+                self.spool.append(k, block)
+                self.blocks[k].append(block.shape)
 
     def write_sessions(self) -> pl.LazyFrame:
         """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
@@ -464,7 +481,7 @@ class RunStatsCollector:
 
         def bands() -> pl.DataFrame:
             try:
-                return bankroll_bands(self.spool, sessions, initial_bankroll)
+                return bankroll_bands(self.spool, self.blocks, sessions, initial_bankroll)
             finally:
                 self.spool.remove()
 
