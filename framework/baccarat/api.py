@@ -44,8 +44,11 @@ class Result:
         baseline: str | None = None,
         analysis: Analysis | None = None,
         stops: pl.DataFrame | None = None,
+        identity: str | None = None,
     ) -> None:
         self.experiment = experiment
+        self._identity = identity
+        """The run a loaded folder held when it was loaded (:func:`run_identity`): its files are read only while it still holds it."""
         self.out_dir = out_dir
         self.warnings = list(warnings or [])
         self.baseline = baseline
@@ -69,12 +72,19 @@ class Result:
         from baccarat.results.report.analysis import SESSIONS_FILE
 
         path = None if self.out_dir is None else self.out_dir / SESSIONS_FILE
+        self._check_same_run()
         return path if path is not None and path.is_file() and unchanged(path) else None
 
     def _file(self, name: str) -> Path:
         if self.out_dir is None:
             raise InputError(f"this result was not saved, so it has no {name}")
+        self._check_same_run()
         return self.out_dir / name
+
+    def _check_same_run(self) -> None:
+        """Refuse to read a loaded folder that another run has since replaced (its files would not be this run's)."""
+        if self._identity is not None and self.out_dir is not None and run_identity(self.out_dir) != self._identity:
+            raise InputError("holds another run since it was loaded; load it again with baccarat.load", path=str(self.out_dir))
 
     @property
     def rounds(self) -> pl.DataFrame:
@@ -146,9 +156,16 @@ class Result:
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation.
         """
-        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+        from baccarat.execution.folder_lock import folder_lock
 
         out = self._file("report.html").parent
+        with folder_lock(out):  # no run replaces the folder while its results are rewritten
+            self._save_results(out, roads, exact)
+        return out
+
+    def _save_results(self, out: Path, roads: Sequence[int], exact: bool | None) -> None:
+        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+
         manifest = read_manifest(out / MANIFEST_FILE)
         stops = self.stops()  # before sessions.parquet is rewritten
         before = file_states(out)
@@ -165,7 +182,6 @@ class Result:
         )
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
-        return out
 
     def _repr_html_(self) -> str:
         from baccarat.results.report.html import summary_html
@@ -244,7 +260,27 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
             raise InputError(f"not a run folder: {name} is missing", path=str(folder))
     check_data(folder, read_manifest(folder / MANIFEST_FILE) or {})
     check_ledger_file(folder / "ledger.parquet")
-    return Result(load_experiment(folder / "experiment.yaml", shoe_file_needed=False), out_dir=folder, baseline=baseline)
+    experiment = load_experiment(folder / "experiment.yaml", shoe_file_needed=False, strategies_needed=False)
+    return Result(experiment, out_dir=folder, baseline=baseline, identity=run_identity(folder))
+
+
+def run_identity(folder: Path) -> str:
+    """Return what identifies the run a folder holds: its manifest's time of the run and records of its data files."""
+    import json
+
+    from baccarat.execution.manifest import MANIFEST_FILE, read_manifest
+
+    try:
+        manifest = read_manifest(folder / MANIFEST_FILE) or {}
+    except InputError:
+        manifest = {}
+    files = manifest.get("files")
+    data = {name: entry for name, entry in files.items() if name.startswith(RUN_DATA)} if isinstance(files, dict) else None
+    return json.dumps([manifest.get("run_at"), data], sort_keys=True, default=str)
+
+
+RUN_DATA = ("ledger.parquet", "rounds.parquet", "experiment.yaml")
+"""The files (or dataset folders) of a run folder that make the run: its results are rebuilt from them."""
 
 
 LEDGER_COLUMNS: tuple[str, ...] = ("strategy", "session", "round", "stake", "net", "bankroll")

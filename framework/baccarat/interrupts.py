@@ -1,15 +1,26 @@
-"""Stopping a command cleanly on Ctrl-C, SIGTERM or SIGHUP.
+"""Stopping a command cleanly on Ctrl-C, SIGTERM or SIGHUP: a flag, check points, and a watchdog.
 
-While :func:`stop_on_signals` is active, the first of these signals raises
-:class:`Interrupted` (a ``KeyboardInterrupt``) in the main thread, so that
+While :func:`stop_on_signals` is active, these signals only set a flag.
+The command looks at it at its check points (:func:`check`: between
+chunks, while it waits for workers, at the end of a :func:`held` block)
+and raises :class:`Interrupted` (a ``KeyboardInterrupt``) there, so that
 every ``finally`` and ``except BaseException`` on the way up runs: worker
-processes are stopped, temporary folders removed. Further signals are then
-ignored until the command has cleaned up, so that a second Ctrl-C cannot
-cut the cleaning short. A signal that lands in code an exception must not
-cut (a compiler loading a kernel, an import, the start of worker
-processes, the rename of a finished run) is acted on moments later. The
-command line prints one line and exits with 128 + the signal's number
-(130 for Ctrl-C, 143 for SIGTERM).
+processes are stopped, temporary folders removed. Nothing is ever raised
+from inside a signal handler, so no code is cut in the middle (an import,
+a finalizer, a compiler loading a kernel, the rename of a finished run),
+and a second signal cannot cut the cleaning short: a stop is raised once.
+
+Code that never reaches a check point (a compiled plugin loop never
+returns to the interpreter, where Python runs signal handlers) is stopped
+by a watchdog thread. It learns of the signal from the file descriptor the
+interpreter's own C handler writes to (:func:`signal.set_wakeup_fd`), in
+whatever thread the signal lands; when the main thread has not reached a
+check point within :data:`CHECK_POINT_SECONDS`, or not finished cleaning up
+within :data:`CLEANUP_SECONDS` after, it removes the temporary files and
+folders registered with :func:`remove_at_hard_stop`, prints the same one
+line and ends the process at once. Either way the command line prints one
+line and exits with 128 + the signal's number (130 for Ctrl-C, 143 for
+SIGTERM, 129 for SIGHUP).
 
 Worker processes call :func:`ignore_interrupts` when they start: a Ctrl-C
 typed in a terminal reaches every process of the group, and only the main
@@ -19,10 +30,12 @@ process must act on it (it stops the workers itself).
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import TypeVar
 
@@ -32,6 +45,12 @@ STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(getattr(signal, name) for name 
 """Signals that stop a command cleanly."""
 
 SIGNAL_NAMES: dict[int, str] = {signal.SIGINT: "Ctrl-C", **{int(s): s.name for s in STOP_SIGNALS if s != signal.SIGINT}}
+
+CHECK_POINT_SECONDS = 2.0
+"""Longest wait, after a stop signal, for the main thread to reach a check point before the watchdog stops the process."""
+
+CLEANUP_SECONDS = 10.0
+"""Longest wait, once a check point raised the stop, for the command to clean up and end."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -50,76 +69,115 @@ class Interrupted(KeyboardInterrupt):
         return f"interrupted ({SIGNAL_NAMES.get(self.signum, f'signal {self.signum}')})"
 
 
-_held: list[int] = []
-"""Signals received while :func:`held` holds them, after a marker that it does."""
-_HOLDING = -1
-
-
 _received: list[int] = []
-"""Stop signals received under :func:`stop_on_signals`, each once (a library may turn our exception into a plain
-KeyboardInterrupt, and a signal that landed in unsafe code is sent again)."""
+"""The flag: stop signals received under :func:`stop_on_signals`, each once, in order."""
+
+_raised = threading.Event()
+"""Set once a check point has raised the stop: the command is cleaning up."""
+
+_temporaries: set[Path] = set()
+"""Files and folders the watchdog removes before it ends the process (:func:`remove_at_hard_stop`)."""
 
 
-UNSAFE_PACKAGES = frozenset({"numba", "llvmlite", "importlib", "weakref", "_weakrefset"})
-"""Code that an exception must not cut, or that would swallow it: a compiler loading or building a kernel
-(called back from native code; the results of a run use compiled kernels in this process), an import half
-done, a weak-reference callback run by the garbage collector (as ``__del__`` methods are). A stop signal that
-lands there is acted on moments later."""
-
-RETRY_SECONDS = 0.05
-
-_retries: list[threading.Timer] = []
-
-
-def _in_unsafe_code(frame: FrameType | None) -> bool:
-    while frame is not None:
-        if frame.f_code.co_name == "__del__" or str(frame.f_globals.get("__name__", "")).partition(".")[0] in UNSAFE_PACKAGES:
-            return True
-        frame = frame.f_back
-    return False
-
-
-def _stop(signum: int, frame: FrameType | None) -> None:
+def _note(signum: int, frame: FrameType | None) -> None:
+    """The handler of the stop signals: set the flag, nothing else."""
     if signum not in _received:
         _received.append(signum)
-    if _held and _held[0] == _HOLDING:
-        _held.append(signum)  # acted on when the held block ends
+
+
+def check() -> None:
+    """A check point: raise :class:`Interrupted` when a stop signal was received (once; in the main thread only)."""
+    if _received and not _raised.is_set() and threading.current_thread() is threading.main_thread():
+        _raised.set()
+        raise Interrupted(_received[0])
+
+
+def stop_requested() -> bool:
+    """Tell whether a stop signal was received under :func:`stop_on_signals`."""
+    return bool(_received)
+
+
+def remove_at_hard_stop(path: str | os.PathLike[str]) -> None:
+    """Have the watchdog remove ``path`` (a temporary file or folder) should it end the process itself.
+
+    A path that no longer exists then (renamed into place, removed) is left
+    alone; the list is forgotten when :func:`stop_on_signals` ends.
+    """
+    _temporaries.add(Path(path))
+
+
+def _hard_stop(signum: int) -> None:
+    """Remove the registered temporaries, say one line, and end the process now with 128 + ``signum``."""
+    for path in list(_temporaries):
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+    try:
+        os.write(2, f"baccarat: {Interrupted(signum)}\n".encode())
+    except OSError:
+        pass
+    os._exit(128 + signum)
+
+
+def _watch(wakeups: int, over: threading.Event) -> None:
+    """The watchdog: wait for a stop signal, then give the main thread its time to act on it and clean up."""
+    numbers = {int(s) for s in STOP_SIGNALS}
+    while True:
+        try:
+            data = os.read(wakeups, 64)
+        except OSError:
+            return
+        if not data or over.is_set():
+            return
+        stops = [number for number in data if number in numbers]
+        if stops:
+            break
+    if _raised.wait(CHECK_POINT_SECONDS) and over.wait(CLEANUP_SECONDS):
         return
-    if frame is not None and _in_unsafe_code(frame):
-        timer = threading.Timer(RETRY_SECONDS, os.kill, (os.getpid(), signum))
-        timer.daemon = True
-        _retries.append(timer)
-        timer.start()
-        return
-    for sig in STOP_SIGNALS:
-        signal.signal(sig, signal.SIG_IGN)  # clean up undisturbed; stop_on_signals restores the handlers
-    raise Interrupted(signum)
+    if not over.is_set():
+        _hard_stop(_received[0] if _received else stops[0])
 
 
 @contextmanager
 def stop_on_signals() -> Iterator[None]:
-    """Within this block, Ctrl-C, SIGTERM and SIGHUP raise :class:`Interrupted` (in the main thread only)."""
+    """Within this block, Ctrl-C, SIGTERM and SIGHUP stop the command (module docstring); in the main thread only.
+
+    A stop received while the block ends normally is raised then.
+    """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
     _received.clear()
+    _raised.clear()
+    _temporaries.clear()
+    reader, writer = os.pipe()
+    os.set_blocking(writer, False)
+    over = threading.Event()
+    previous_wakeup = signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
+    watchdog = threading.Thread(target=_watch, args=(reader, over), name="stop watchdog", daemon=True)
+    watchdog.start()
     try:
         for sig, handler in previous.items():
             if handler is not signal.SIG_IGN:  # a signal ignored by the caller (nohup) stays ignored
-                signal.signal(sig, _stop)
+                signal.signal(sig, _note)
         yield
+        check()
     finally:
-        for timer in _retries:
-            timer.cancel()  # the command is over: a signal still to be sent again would reach whoever runs next
-        _retries.clear()
+        over.set()
         for sig, handler in previous.items():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
+        signal.set_wakeup_fd(previous_wakeup)
+        os.close(writer)  # the watchdog reads the end of its pipe and returns
+        watchdog.join(1.0)
+        os.close(reader)
+        _temporaries.clear()
 
 
 @contextmanager
 def handlers_kept() -> Iterator[None]:
-    """Put back this process's handlers of the stop signals when the block ends (a library may replace them)."""
+    """Put back this process's handlers of the stop signals when the block ends (a library or a plugin may replace them)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -133,40 +191,27 @@ def handlers_kept() -> Iterator[None]:
 
 
 def ignore_interrupts() -> None:
-    """Ignore Ctrl-C in a worker process: the main process stops the workers itself."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Ignore Ctrl-C and SIGHUP in a worker process: a terminal sends them to the whole group, and the main process
+    stops the workers itself."""
+    for sig in STOP_SIGNALS:
+        if sig != signal.SIGTERM:
+            signal.signal(sig, signal.SIG_IGN)
 
 
 @contextmanager
 def held() -> Iterator[None]:
-    """Hold stop signals until the block ends, so that it is never cut in the middle.
-
-    A stop signal that arrives meanwhile is acted on when the block ends
-    (:class:`Interrupted` is raised then), never lost. Only under
-    :func:`stop_on_signals`; elsewhere, and in other threads, this does nothing.
-    """
-    if _held or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    _held.append(_HOLDING)
-    try:
-        yield
-    finally:
-        pending = _held[1:]
-        _held.clear()
-        if pending:
-            _stop(pending[0], None)
+    """A block that a stop never cuts (none is raised inside it): a stop received meanwhile is raised when it ends."""
+    yield
+    check()
 
 
 @contextmanager
 def starting_workers() -> Iterator[None]:
-    """Hold stop signals while worker processes start, so that none is killed half-started.
+    """Start worker processes deaf to Ctrl-C; a stop received meanwhile is raised when the block ends, never in a start.
 
-    Ctrl-C is also blocked in this thread, and a blocked signal stays blocked
+    Ctrl-C is blocked in this thread, and a blocked signal stays blocked
     across ``fork`` and ``exec``: the workers are deaf to it from their first
-    instruction (a terminal sends Ctrl-C to the whole process group). A stop
-    signal that arrives meanwhile (it may reach another thread) is acted on
-    when the block ends, never lost, never in the middle of a start.
+    instruction (a terminal sends Ctrl-C to the whole process group).
     """
     with held():
         if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "pthread_sigmask"):
@@ -180,26 +225,25 @@ def starting_workers() -> Iterator[None]:
 
 
 WAKE_SECONDS = 0.2
-"""How often a main thread waiting on workers wakes up to let a signal handler run."""
+"""How often a main thread waiting on workers wakes up to look at the flag."""
 
 
 def wait_interruptibly(
-    wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...], check: Callable[[], None] | None = None
+    wait: Callable[[float], T], timeout_errors: tuple[type[BaseException], ...], check_more: Callable[[], None] | None = None
 ) -> T:
-    """Return ``wait(WAKE_SECONDS)``, called again while it times out; ``check()`` runs between the waits.
+    """Return ``wait(WAKE_SECONDS)``, called again while it times out; a check point between the waits.
 
-    A signal may be delivered to any thread; one blocked in a long wait in
-    the main thread is not woken by it, and Python runs signal handlers only
-    in the main thread. Waking up now and then lets Ctrl-C and SIGTERM act
-    within a fraction of a second however long a worker's task takes, and
-    lets ``check`` raise when what is awaited can no longer come.
+    Waking up now and then lets Ctrl-C and SIGTERM act within a fraction of
+    a second however long a worker's task takes, and lets ``check_more``
+    raise when what is awaited can no longer come.
     """
     while True:
+        check()
         try:
             return wait(WAKE_SECONDS)
         except timeout_errors:
-            if check is not None:
-                check()
+            if check_more is not None:
+                check_more()
 
 
 def signal_received() -> bool:
@@ -211,7 +255,7 @@ def signal_received() -> bool:
     """
     if _received or threading.current_thread() is not threading.main_thread():
         return bool(_received)
-    if any(signal.getsignal(sig) is _stop for sig in STOP_SIGNALS):
+    if any(signal.getsignal(sig) is _note for sig in STOP_SIGNALS):
         return False
     return signal.getsignal(signal.SIGINT) is signal.default_int_handler
 

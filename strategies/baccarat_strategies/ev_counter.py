@@ -19,9 +19,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from baccarat.odds.counting import ev_exceeds
-from baccarat.plugin import Bets, SessionInfo, Strategy, TableView, positive_amount
-from baccarat.table.bet_registry import bet_names
+from baccarat.plugin import Bets, SessionInfo, Strategy, TableView, bet_names, did_you_mean, ev_exceeds, positive_amount
 
 
 def threshold_value(value: Any) -> Fraction:
@@ -42,8 +40,6 @@ def watched_bets(value: Any) -> tuple[str, ...]:
     known = bet_names()
     for name in names:
         if name not in known:
-            from baccarat.errors import did_you_mean
-
             raise ValueError(f"bets: unknown bet {name!r}{did_you_mean(str(name), known)}; bets are {', '.join(known)}")
     return tuple(dict.fromkeys(names))
 

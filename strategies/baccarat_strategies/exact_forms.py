@@ -13,8 +13,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from baccarat.money import decimal_to_micros
-from baccarat.plugin import ExactProgression, ExactSelector, ExactStopRule, StopLimits
+from baccarat.plugin import ExactProgression, ExactSelector, ExactStopRule, StopLimits, decimal_to_micros
 from baccarat_strategies import progressions, selectors, stop_rules
 
 PROGRESSIONS: dict[type, ExactProgression] = {

@@ -20,8 +20,7 @@ from __future__ import annotations
 from decimal import ROUND_CEILING, Decimal
 from typing import Any
 
-from baccarat.money import CENT, CENT_PLACES, EXACT, MAX_AMOUNT, MAX_AMOUNT_CENTS, is_whole, scaled
-from baccarat.plugin import Progression, SessionInfo, positive_int
+from baccarat.plugin import CENT, EXACT, MAX_AMOUNT, Progression, SessionInfo, decimal_to_cents, positive_int
 
 
 class Flat(Progression):
@@ -181,11 +180,13 @@ def line_amounts(line: Any, unit: Decimal) -> list[Decimal]:
         amount = Decimal(str(number))
         if not amount.is_finite() or amount <= 0:
             raise ValueError(wrong)
-        if amount > MAX_AMOUNT_CENTS:  # before any arithmetic
+        if amount > MAX_AMOUNT * 100:  # before any arithmetic: no unit is less than a cent
             raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
         stake = EXACT.multiply(amount, unit)
-        if not is_whole(scaled(stake, CENT_PLACES)):
-            raise ValueError(f"line number {number!r} times the unit is not a whole number of cents")
+        try:
+            decimal_to_cents(stake)
+        except ValueError:
+            raise ValueError(f"line number {number!r} times the unit is not a whole number of cents") from None
         if stake > MAX_AMOUNT:
             raise ValueError(f"line number {number!r} times the unit is more than {MAX_AMOUNT:,}")
         out.append(stake)

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.errors import did_you_mean
-from baccarat.plugin import Selector, SessionInfo, TableView
-from baccarat.table.roads import BLUE, DERIVED_ROADS, RED
+from baccarat.plugin import BLUE, DERIVED_ROADS, RED, Selector, SessionInfo, TableView, did_you_mean
 
 ROAD_NAMES: tuple[str, ...] = tuple(name for name, _ in DERIVED_ROADS)
 """The derived roads a selector can read."""

@@ -8,8 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.money import EXACT
-from baccarat.plugin import SessionInfo, StopRule, TableView, positive_amount, positive_int
+from baccarat.plugin import EXACT, SessionInfo, StopRule, TableView, positive_amount, positive_int
 
 
 class StopLoss(StopRule):

@@ -155,7 +155,8 @@ CASES = {
     ),
     "unknown strategy": (
         "strategies:\n  - use: flat\n  - use: martingal\n",
-        "FILE:3:10: unknown strategy 'martingal' (did you mean 'martingale'?); `baccarat strategies` lists them",
+        "FILE:3:10: unknown strategy 'martingal' (did you mean 'martingale'?); `baccarat strategies` lists them"
+        " (a plugin's needs its plugin loaded: --plugins-dir FOLDER, or plugins_dir: in the experiment)",
     ),
     "unknown parameter": (
         "strategies:\n  - use: martingale\n    params: {side: banker, units: 10}\n",

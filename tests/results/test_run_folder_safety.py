@@ -300,6 +300,11 @@ def _rewrite(folder: Path, part: str, change) -> None:
     change(pl.read_parquet(path)).write_parquet(path)
 
 
+def _relabelled(manifest: dict, name: str) -> dict:
+    manifest["files"][name]["kind"] = "results"  # what is data is decided by the file's role, not by this field
+    return manifest
+
+
 TAMPERING = {
     "a strategy's part removed": (lambda f: (f / MARTINGALE_PART).unlink(), f"{MARTINGALE_PART} is missing (the run wrote it)"),
     "a strategy's rows relabelled": (
@@ -313,6 +318,13 @@ TAMPERING = {
     "money rewritten as floats": (
         lambda f: _rewrite(f, LEDGER_PART, lambda frame: frame.with_columns(pl.col("stake", "net", "bankroll").cast(pl.Float64))),
         f"{LEDGER_PART} is not the file the run wrote: its column stake is Float64 where the run wrote Decimal(",
+    ),
+    "a net edited and its part relabelled results in the manifest": (
+        lambda f: (
+            _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, 1_000_000)),
+            (f / "manifest.json").write_text(json.dumps(_relabelled(manifest_of(f), LEDGER_PART))),
+        ),
+        f"{LEDGER_PART} is not the file the run wrote: its content differs from what the run wrote (",
     ),
     "a null net": (
         lambda f: _rewrite(f, LEDGER_PART, lambda frame: _net_one_row(frame, None)),

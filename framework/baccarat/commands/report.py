@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
@@ -35,15 +36,17 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.api import load
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError, OutputError
+    from baccarat.execution.folder_lock import folder_lock
     from baccarat.files.outfolder import os_error_of
     from baccarat.results.ledger import READ_ERRORS, read_error_reason
     from baccarat.results.report.analysis import REPORT_FILE
     from baccarat.results.report.formatting import format_summary
 
-    result = load(args.run_dir, baseline=args.baseline)
     roads = shoe_list(args.roads)
     try:
-        result.save_results(roads=roads, exact=args.exact)
+        with folder_lock(Path(args.run_dir)):  # from the check of the data to the manifest written last
+            result = load(args.run_dir, baseline=args.baseline)
+            result.save_results(roads=roads, exact=args.exact)
     except READ_ERRORS as exc:
         cause = os_error_of(exc)
         if cause is not None:

@@ -46,6 +46,7 @@ def ledger_columns(
     placed: Sequence[tuple[int, int, int, int]],
     capped: Sequence[tuple[int, int]],
     stops: Sequence[tuple[int, int]] = (),
+    priced: Sequence[tuple[int, int, int, float]] = (),
 ) -> dict[str, np.ndarray]:
     """Return the dense ledger columns of a strategy from the log of its bets.
 
@@ -56,6 +57,14 @@ def ledger_columns(
     :func:`baccarat.plugin.compose.stop_rule_names`, from 1). Ledger rows are
     the sessions' table rows, session after session. ``stopped_by`` is not a
     column of the ledger file: it becomes the ``stopped_by`` of the session table.
+
+    ``priced`` holds ``(ledger row, bet index, cents, EV per unit)`` for each
+    bet placed by a strategy that read the cards dealt: the exact EV the view
+    gave it for that bet in that round, NaN when it did not ask. When there
+    are any, they are the array ``priced`` (one row each; ``priced_bets``
+    names its bet indexes), which
+    :func:`baccarat.results.ledger.expected_net` uses in place of the
+    off-the-top EV; it is not a column of the ledger file.
     """
     out = session_rows(table, sessions)
     lengths, first_out = out.pop("length"), out.pop("first")
@@ -83,5 +92,8 @@ def ledger_columns(
     if stops:
         stop_log = np.asarray(stops, dtype=np.int64)
         stopped_by[stop_log[:, 0]] = stop_log[:, 1]
+    if priced:
+        out["priced"] = np.asarray(priced, dtype=np.float64).reshape(-1, 4)
+        out["priced_bets"] = np.array(bets)  # the names of the bet indexes of ``priced``
     out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column, stopped_by=stopped_by)
     return out

@@ -212,6 +212,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
     capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
     stop_log: list[tuple[int, int]] = []  # (ledger row, stop rule from 1): the round a stop rule ended betting
+    # (ledger row, bet index, cents, EV per unit the view gave, NaN when not asked) of each bet placed by a
+    # strategy that has read the cards: its expected value is the one it saw, not the one off the top
+    priced_log: list[tuple[int, int, int, float]] = []
+    names = tuple(offered)
     stop_names = stop_rule_names(run.cls)
     out_row = 0
     for session, start, stop in sessions:
@@ -296,6 +300,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                                 nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
                                 bankroll += won
                                 placed_log.append((row + to_out, k, cents, won))
+            if nets is not None and view._card_reads:
+                seen = view._evs[2] if view._evs is not None and view._evs[0] == view.round else {}
+                for logged, k, cents, _ in placed_log[-len(nets) :]:
+                    priced_log.append((logged, k, cents, seen.get(names[k], math.nan)))
             # The round is dealt: the view shows it (also to the strategy settling it).
             shoe_seen(outcomes[row])
             session_seen(outcomes[row])
@@ -318,7 +326,7 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
             "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
             "nothing is written"
         )
-    return ledger_columns(table, sessions, tuple(offered), initial, placed_log, capped_log, stop_log)
+    return ledger_columns(table, sessions, names, initial, placed_log, capped_log, stop_log, priced_log)
 
 
 def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:

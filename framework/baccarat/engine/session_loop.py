@@ -139,6 +139,12 @@ def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splittin
     seeded = np.empty(4, dtype=np.uint64)
     rng = np.zeros(4, dtype=np.uint64)
     words = rng_words.copy()
+    longest = 0
+    for s in range(sess_number.shape[0]):
+        longest = max(longest, sess_stop[s] - sess_start[s])
+    # The selector's history is this loop's own copy of the shoe's dealt outcomes, written as each round is dealt: a
+    # twin that writes into it changes no outcome, and past its end lie earlier rounds or zeros, never the next one.
+    history = np.zeros(longest + 1, dtype=np.int64)
     out = 0
     for s in range(sess_number.shape[0]):
         if uses_rng:
@@ -183,7 +189,7 @@ def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splittin
                         stopped_by = stop_codes[k]
                         break
                 if not stopped:
-                    code = choose(view, outcome[shoe_start:row], sel, sel_params, rng)
+                    code = choose(view, history[: row - shoe_start], sel, sel_params, rng)
                     if code != SIT_OUT:
                         if code < 0 or code >= side_bet.shape[0] or side_bet[code] < 0:
                             return BAD_SIDE  # the reference reports this bet as an error
@@ -208,6 +214,7 @@ def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splittin
                         else:
                             cents = 0
             code = outcome[row]
+            history[row - shoe_start] = code
             if code != 2:
                 decided += 1
                 streak = streak + 1 if code == last else 1

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
+from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
@@ -110,8 +111,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
+    pristine = private_rules(plan.rules)
     for run in runs:
-        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
+        columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
@@ -135,6 +139,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         # Encoded as soon as played: a chunk holds one strategy's ledger columns at a time, not every strategy's.
         ledger = _with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa)
         ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER, required=ledger.schema.names))
+    check_rules_unchanged(plan.rules, pristine, "a strategy's code")
     if table_digest(table, multipliers) != dealt:  # compiled plugin code included
         raise StrategyError(
             "the rounds or their settlement changed while the strategies played them (a strategy's code "

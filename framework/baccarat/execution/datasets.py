@@ -19,8 +19,6 @@ class RunCounts:
     sessions: int = 0
     rounds: int = 0
     ledger_rows: int = 0
-    files: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
-    """The manifest's entries of the parts written (:func:`baccarat.execution.manifest.describe_written`), by path."""
 
     def add(self, output: ChunkOutput) -> None:
         """Count one chunk's output."""
@@ -56,57 +54,55 @@ def part_name(chunk: int, strategy: int | None = None) -> str:
     return f"{chunk:07d}.parquet" if strategy is None else f"{strategy:05d}-{chunk:07d}.parquet"
 
 
-def write_outputs(
-    outputs: Iterable[ChunkOutput],
-    folder: Path,
-    progress: Callable[[int], None] | None = None,
-    collect: Callable[[ChunkOutput], None] | None = None,
-    labels: Sequence[str] | None = None,
-) -> RunCounts:
-    """Write every output's Parquet parts, as they arrive, into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/.
+class PartsRecord:
+    """The manifest's entries of the dataset parts, made as the parts are written (nothing is read back).
 
-    Each part is a whole Parquet file, encoded where its chunk was played
-    (:func:`part_name` gives its order). ``collect`` sees every output as
-    it passes (statistics gathered during the run). With the strategies'
-    ``labels``, each part is also described for the manifest as it is
-    written (``RunCounts.files``): its checksum from the bytes written, its
-    rows from the chunk (a round a row, in the rounds and in each strategy's
-    ledger), so that the manifest reads no part back.
+    Each entry (:func:`baccarat.execution.manifest.describe_written`) has the
+    checksum of the bytes written and the rows of the chunk: a round a row,
+    in the rounds and in each strategy's ledger (by the strategies'
+    ``labels``). Every part of a dataset has one schema, read from the
+    footer of its first part.
     """
-    counts = RunCounts()
-    rounds, ledger = folder / ROUNDS_DATASET, folder / LEDGER_DATASET
-    rounds.mkdir()
-    ledger.mkdir()
-    schemas: dict[str, dict[str, str]] = {}
 
-    def write(path: Path, data: bytes, rows: int, by_strategy: dict[str, int] | None = None) -> None:
-        path.write_bytes(data)
-        if labels is not None:
-            dataset = path.parent.name
-            if dataset not in schemas:  # every part of a dataset has one schema: read from the first part's footer
-                schemas[dataset] = parquet_shape(path)[1]
-            counts.files[f"{dataset}/{path.name}"] = describe_written(data, rows, schemas[dataset], by_strategy)
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = list(labels)
+        self.files: dict[str, dict[str, Any]] = {}
+        """The entries, by path in the run folder (``ledger.parquet/00000-0000000.parquet``)."""
+        self._schemas: dict[str, dict[str, str]] = {}
 
-    for output in outputs:
-        write(rounds / part_name(output.index), output.rounds_part, output.rounds)
-        for k, part in enumerate(output.ledger_parts):
-            write(ledger / part_name(output.index, k), part, output.rounds, None if labels is None else {labels[k]: output.rounds})
-        counts.add(output)
-        if collect is not None:
-            collect(output)
-        if progress is not None:
-            progress(output.shoes)
-    return counts
+    def add(self, path: Path, data: bytes, rows: int, strategy: int | None = None) -> None:
+        """Describe the part just written at ``path`` (``strategy``: the index of the strategy of a ledger part)."""
+        dataset = path.parent.name
+        if dataset not in self._schemas:
+            self._schemas[dataset] = parquet_shape(path)[1]
+        by_strategy = None if strategy is None else {self.labels[strategy]: rows}
+        self.files[f"{dataset}/{path.name}"] = describe_written(data, rows, self._schemas[dataset], by_strategy)
+
+
+def write_parts(output: ChunkOutput, folder: Path, record: PartsRecord | None = None) -> None:
+    """Write one output's Parquet parts into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/ (made already).
+
+    With ``record``, each part is described for the manifest as it is written.
+    """
+    path = folder / ROUNDS_DATASET / part_name(output.index)
+    path.write_bytes(output.rounds_part)
+    if record is not None:
+        record.add(path, output.rounds_part, output.rounds)
+    for k, part in enumerate(output.ledger_parts):
+        path = folder / LEDGER_DATASET / part_name(output.index, k)
+        path.write_bytes(part)
+        if record is not None:
+            record.add(path, part, output.rounds, k)
 
 
 def write_frame(frame: Any, path: Path) -> None:
-    """Write a polars frame as a dataset of one part (the layout of :func:`write_outputs`)."""
+    """Write a polars frame as a dataset of one part (the layout of :func:`write_parts`)."""
     path.mkdir()
     frame.write_parquet(path / part_name(0, 0 if path.name == LEDGER_DATASET else None))
 
 
 def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], None] | None = None):  # -> (rounds, ledger)
-    """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_outputs` writes them."""
+    """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_parts` writes them."""
     import io
 
     import polars as pl

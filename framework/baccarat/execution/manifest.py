@@ -4,7 +4,9 @@ When a run is complete, every file in its folder (``manifest.json`` aside)
 is listed under the manifest's ``files``: its size, its SHA-256 checksum and
 its ``kind`` (``data``: written by the run, such as the ledger and the
 rounds; ``results``: summary, plots and report, which ``baccarat report``
-rebuilds from the data). Parquet files also get their row count and their
+rebuilds from the data). The ``kind`` is for people reading the manifest:
+the checks decide what is data by the file's name (:func:`result_files`),
+so that an edited ``kind`` cannot pass an edited ledger. Parquet files also get their row count and their
 schema (column names and types), and the ledger its rows per strategy. The
 list is made by walking the folder, so whatever a run writes is covered.
 
@@ -177,23 +179,34 @@ def record_files(
     return manifest
 
 
+def result_files() -> frozenset[str]:
+    """Return the names of the results files, the ones ``baccarat report`` rebuilds: their role, not the manifest, says so."""
+    from baccarat.results.charts.plots import PLOT_FILES
+    from baccarat.results.report.analysis import COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
+
+    return frozenset({SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *PLOT_FILES.values()})
+
+
 def refresh_results(folder: Path, manifest: dict[str, Any], before: Mapping[str, tuple[int, int, int]]) -> None:
     """Record again the results files after ``baccarat report`` rebuilt them, and write the manifest.
 
-    ``before`` is :func:`file_states` taken before the rebuild: a file not in
-    the manifest that is new or changed since then was written by the
-    rebuild (a new results file); a results file now gone is dropped.
+    ``before`` is :func:`file_states` taken before the rebuild. Only the
+    files a report writes (:func:`result_files`) are recorded: one listed is
+    described again, or dropped when the rebuild removed it; one not listed
+    is added when it is new or changed since ``before``. Anything else put
+    in the folder meanwhile stays out of the manifest, so that replacing
+    the run never deletes it.
     """
-    files = manifest["files"]
+    files, results = manifest["files"], result_files()
     now = file_states(folder)
-    for name, entry in list(files.items()):
-        if entry.get("kind") == RESULTS:
+    for name in list(files):
+        if name in results:
             if name in now:
                 files[name] = {"kind": RESULTS, **describe_file(folder / name)}
             else:
                 del files[name]
     for name, state in now.items():
-        if name not in files and before.get(name) != state:
+        if name in results and name not in files and before.get(name) != state:
             files[name] = {"kind": RESULTS, **describe_file(folder / name)}
     write_manifest(folder, manifest)
 
@@ -227,9 +240,8 @@ def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
     by polars) must also hold nothing but the files the run wrote there.
     """
     listed = listed_files(folder, manifest)
-    for name, entry in listed.items():
-        if entry.get("kind") != DATA:
-            continue
+    data = {name: entry for name, entry in listed.items() if name not in result_files()}  # by role, whatever ``kind`` says
+    for name, entry in data.items():
         path = folder / name
         if not path.is_file() or path.is_symlink():
             raise InputError(f"{name} is missing (the run wrote it); the folder is incomplete", path=str(folder))
@@ -239,7 +251,7 @@ def check_data(folder: Path, manifest: Mapping[str, Any]) -> None:
                 f"{name} is not the file the run wrote: {difference}; the folder was changed after the run (run the experiment again)",
                 path=str(folder),
             )
-    datasets = sorted({name.split("/")[0] for name, entry in listed.items() if entry.get("kind") == DATA and "/" in name})
+    datasets = sorted({name.split("/")[0] for name in data if "/" in name})
     for dataset in datasets:
         extra = next((name for name in _dataset_entries(folder / dataset, dataset + "/") if name not in listed), None)
         if extra is not None:
@@ -345,6 +357,7 @@ def replaceable_problem(folder: Path) -> str | None:
             "so replacing it could delete files of yours; empty it yourself or choose another --out"
         )
     files, others = folder_contents(folder)
+    files = [name for name in files if not _leftover(name, listed)]
     foreign = sorted(others + [name for name in files if name not in listed])
     if foreign:
         return f"holds a previous run and also {_some(foreign)}, which replacing the run would delete; move them or choose another --out"
@@ -355,6 +368,15 @@ def replaceable_problem(folder: Path) -> str | None:
             "which replacing the run would lose; move them or choose another --out"
         )
     return None
+
+
+def _leftover(name: str, listed: Mapping[str, Any]) -> bool:
+    """Tell whether ``name`` is the temporary file of a write into the run folder that was killed (``.summary.csv.tmp``)."""
+    head, _, base = name.rpartition("/")
+    if not (base.startswith(".") and base.endswith(".tmp")):
+        return False
+    target = (head + "/" if head else "") + base[1 : -len(".tmp")]
+    return target in listed or target == MANIFEST_FILE
 
 
 def _some(names: list[str]) -> str:
@@ -372,6 +394,7 @@ __all__ = [
     "record_files",
     "refresh_results",
     "replaceable_problem",
+    "result_files",
     "unchanged",
     "write_manifest",
 ]

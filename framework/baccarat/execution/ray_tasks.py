@@ -6,86 +6,98 @@ import os
 import signal
 import sys
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 from baccarat.errors import RunFailure
 from baccarat.execution.chunk_play import run_chunk
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
-from baccarat.execution.workers import CHUNKS_IN_FLIGHT_PER_WORKER, first_line
+from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
+from baccarat.execution.workers import first_line
 
 
-def _in_order(
-    submit: Callable[[Chunk], Any], result: Callable[[Any], ChunkOutput], chunks: Iterable[Chunk], window: int, cancel: Callable[[Any], Any]
-) -> Iterator[ChunkOutput]:
-    """Yield every chunk's output in chunk order, keeping ``window`` chunks submitted ahead.
+class RayTasks:
+    """The back end of Ray tasks (:func:`baccarat.execution.executor.in_order` schedules them).
 
-    When the consumer stops early (an error, Ctrl-C), the chunks still
-    pending are cancelled with ``cancel``.
+    On the cluster named by ``RAY_ADDRESS``, or on a local Ray started here
+    (and shut down when the block ends). On an error or a stop, the tasks
+    still pending are cancelled.
     """
-    pending: deque[Any] = deque()
-    queue = iter(chunks)
-    try:
-        while True:
-            while len(pending) < window and (chunk := next(queue, None)) is not None:
-                pending.append(submit(chunk))
-            if not pending:
-                return
-            yield result(pending[0])
-            pending.popleft()
-    except BaseException:
-        for handle in pending:
-            cancel(handle)
-        raise
 
+    def __init__(self, plan: RunPlan, workers: int) -> None:
+        self.plan = plan
+        self.workers = workers
+        self.window = 0
+        self.pending: deque[tuple[int, Any]] = deque()
+        self.ray: Any = None
+        self.started = False
 
-def ray_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    """Run the chunks as Ray tasks: on the cluster named by ``RAY_ADDRESS``, or on a local Ray started here.
+    def __enter__(self) -> RayTasks:
+        self.ray = ray = _import_ray()
+        self.started = not ray.is_initialized()
+        try:
+            if self.started:
+                _start_ray(ray, self.workers)
+            self.task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
+            self.plan_ref = ray.put(self.plan)
+            self.window = max(self.workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
+        except BaseException:
+            self.__exit__(*sys.exc_info())
+            raise
+        return self
 
-    On an error or an interrupt, the tasks still pending are cancelled.
-    """
-    ray = _import_ray()
-    from baccarat.interrupts import Interrupted, handlers_kept, starting_workers, wait_interruptibly
+    def __exit__(self, *exc: object) -> None:
+        from baccarat.interrupts import handlers_kept
 
-    started = not ray.is_initialized()
-    try:
-        if started and os.environ.get("RAY_ADDRESS", "").strip():
-            check_ray_address(os.environ["RAY_ADDRESS"])
-        if started:
-            local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
-            # A local Ray's processes start deaf to Ctrl-C (it would kill them mid-task); Ray's own SIGTERM
-            # handlers are replaced by ours again, which clean up.
-            with starting_workers(), handlers_kept():
-                try:
-                    ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
-                except SystemExit as exc:  # Ray's own SIGTERM handler, while it starts
-                    if exc.code == signal.SIGTERM:
-                        raise Interrupted(signal.SIGTERM) from None
-                    raise
-        task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
-        plan_ref = ray.put(plan)
-        window = max(workers, int(ray.cluster_resources().get("CPU", 1))) * CHUNKS_IN_FLIGHT_PER_WORKER
-
-        def result(ref: Any) -> ChunkOutput:
-            try:
-                return wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
-            except ray.exceptions.RayTaskError as exc:  # the task raised: our own errors arrive as they were raised
-                cause = getattr(exc, "cause", None)
-                if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
-                    raise cause from None
-                raise RunFailure(f"a Ray task failed: {first_line(exc)}; the run was abandoned and nothing was written") from None
-            except ray.exceptions.RayError as exc:  # a worker or node died, an object was lost
-                raise RunFailure(
-                    f"a Ray worker or node failed ({first_line(exc)}); the run was abandoned and nothing was written"
-                ) from None
-
-        yield from _in_order(
-            lambda chunk: task.remote(plan_ref, chunk), result, chunks, window, cancel=lambda ref: ray.cancel(ref, force=True)
-        )
-    finally:
-        if started and ray.is_initialized():
+        for _, ref in self.pending:
+            self.ray.cancel(ref, force=True)
+        self.pending.clear()
+        if self.started and self.ray.is_initialized():
             with handlers_kept():
-                ray.shutdown()
+                self.ray.shutdown()
+
+    def can_take(self) -> bool:
+        """Ray queues the tasks: always."""
+        return True
+
+    def submit(self, position: int, chunk: Chunk) -> None:
+        """Start the chunk's task."""
+        self.pending.append((position, self.task.remote(self.plan_ref, chunk)))
+
+    def next_done(self) -> tuple[int, ChunkOutput]:
+        """Wait for the oldest task (the next chunk in order); a failed task or node raises."""
+        from baccarat.interrupts import wait_interruptibly
+
+        ray = self.ray
+        position, ref = self.pending[0]
+        try:
+            output = wait_interruptibly(lambda seconds: ray.get(ref, timeout=seconds), (ray.exceptions.GetTimeoutError,))
+        except ray.exceptions.RayTaskError as exc:  # the task raised: our own errors arrive as they were raised
+            cause = getattr(exc, "cause", None)
+            if isinstance(cause, BaseException) and not isinstance(cause, ray.exceptions.RayError):
+                raise cause from None
+            raise RunFailure(f"a Ray task failed: {first_line(exc)}; the run was abandoned and nothing was written") from None
+        except ray.exceptions.RayError as exc:  # a worker or node died, an object was lost
+            raise RunFailure(f"a Ray worker or node failed ({first_line(exc)}); the run was abandoned and nothing was written") from None
+        self.pending.popleft()
+        return position, output
+
+
+def _start_ray(ray: Any, workers: int) -> None:
+    """Connect to the cluster named by ``RAY_ADDRESS``, or start a local Ray of ``workers`` CPUs."""
+    from baccarat.interrupts import Interrupted, handlers_kept, starting_workers
+
+    if os.environ.get("RAY_ADDRESS", "").strip():
+        check_ray_address(os.environ["RAY_ADDRESS"])
+    local = {} if os.environ.get("RAY_ADDRESS") else {"num_cpus": max(workers, 1)}
+    # A local Ray's processes start deaf to Ctrl-C (it would kill them mid-task); Ray's own SIGTERM
+    # handlers are replaced by ours again, which clean up.
+    with starting_workers(), handlers_kept():
+        try:
+            ray.init(include_dashboard=False, logging_level="ERROR", configure_logging=True, **local)
+        except SystemExit as exc:  # Ray's own SIGTERM handler, while it starts
+            if exc.code == signal.SIGTERM:
+                raise Interrupted(signal.SIGTERM) from None
+            raise
 
 
 RAY_CONNECT_SECONDS = 5.0

@@ -21,14 +21,15 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
 from baccarat.errors import InputError, OutputError, os_reason
+from baccarat.execution.folder_lock import folder_lock
 from baccarat.execution.manifest import MANIFEST_FILE, replaceable_problem
 from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, remove_empty, umask
-from baccarat.interrupts import held
+from baccarat.interrupts import held, remove_at_hard_stop
 
 
 def check_output_folder(out: str | os.PathLike[str], force: bool = False) -> None:
@@ -76,8 +77,9 @@ def temporary_prefix(out: Path) -> str:
     return f".{out.name}.run-{os.getpid()}-"
 
 
-_TEMPORARY = re.compile(r"run-([0-9]+)-[A-Za-z0-9_]{8}")
-"""The end of a temporary folder's name after ``.OUT.``: the owner's process id and ``mkdtemp``'s eight characters."""
+_TEMPORARY = re.compile(r"(?:run|replaced)-([0-9]+)-[A-Za-z0-9_]{8}")
+"""The end of a temporary folder's name after ``.OUT.``: what it holds (the run being written, or the previous run
+being removed), the owner's process id and ``mkdtemp``'s eight characters."""
 
 
 def _running(pid: int) -> bool:
@@ -94,9 +96,10 @@ def _running(pid: int) -> bool:
 def remove_stale_temporaries(out: Path) -> list[str]:
     """Remove the temporary folders that runs into ``out`` left when they were killed (``kill -9``, a power cut).
 
-    A temporary folder is named ``.OUT.run-PID-XXXXXXXX`` after the process
-    that writes it; one whose process no longer runs on this machine belongs
-    to a dead run and is removed. A live run's folder, anything named
+    A temporary folder is named ``.OUT.run-PID-XXXXXXXX`` (a run being
+    written) or ``.OUT.replaced-PID-XXXXXXXX`` (a previous run being removed
+    by ``--force``) after the process that writes it; one whose process no
+    longer runs on this machine belongs to a dead run and is removed. A live run's folder, anything named
     otherwise and anything of another user are left alone. Return the names
     removed.
     """
@@ -152,19 +155,24 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results", force:
     check_output_folder(out, force)
     made = [p for p in (out.parent, *out.parent.parents) if not p.exists()]
     tmp: Path | None = None
+    lock = ExitStack()
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
+        lock.enter_context(folder_lock(out))  # no other command writes ``out`` until the run is in place
         with held():  # the folder and the name that says where it is, together
             remove_stale_temporaries(out)
             tmp = Path(tempfile.mkdtemp(prefix=temporary_prefix(out), dir=out.parent))
+            remove_at_hard_stop(tmp)
         yield tmp
         os.chmod(tmp, 0o777 & ~umask())  # as a folder made by mkdir, not mkdtemp's owner-only 0700
         with held():
             _swap_in(tmp, out, force)
             tmp = None
+        lock.close()
     except BaseException as exc:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+        lock.close()
         remove_empty(made)
         cause = os_error_of(exc)
         if cause is not None and not isinstance(exc, OutputError):
@@ -178,7 +186,7 @@ def _swap_in(tmp: Path, out: Path, force: bool) -> None:
         os.replace(tmp, out)
         return
     check_output_folder(out, force)  # again: something may have been put there during the run
-    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.replaced.", dir=out.parent))
+    old = Path(tempfile.mkdtemp(prefix=f".{out.name}.replaced-{os.getpid()}-", dir=out.parent))
     os.replace(out, old / out.name)
     try:
         os.replace(tmp, out)

@@ -5,11 +5,11 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable, Mapping
-from contextlib import closing
+from contextlib import ExitStack, closing
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
@@ -30,10 +30,11 @@ from baccarat.execution.chunks import (
 from baccarat.execution.datasets import (
     LEDGER_DATASET,
     ROUNDS_DATASET,
+    PartsRecord,
     RunCounts,
     collect_outputs,
     write_frame,
-    write_outputs,
+    write_parts,
 )
 from baccarat.execution.executor import execute
 from baccarat.execution.manifest import folder_contents, record_files, write_manifest
@@ -46,6 +47,9 @@ from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.manager import registry
 from baccarat.results.report.analysis import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
+
+if TYPE_CHECKING:
+    from baccarat.results.statistics.folded import RunStatsCollector
 
 
 class RunResult:
@@ -232,15 +236,11 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
 
     A previous run there is replaced only with ``force``.
     """
-
-    def fill(folder: Path) -> RunCounts:
-        write_frame(result.rounds, folder / ROUNDS_DATASET)
-        write_frame(result.ledger, folder / LEDGER_DATASET)
-        return result.counts
-
-    result.out_dir, result.analysis = write_folder(
-        result.experiment, out_dir, fill, timings, result.warnings, statistics=lambda: {"stops": result.stops}, force=force
-    )
+    with RunWriter(result.experiment, out_dir, force=force, warnings=result.warnings) as writer:
+        writer.timings.update(timings)
+        writer.add_frames(result.rounds, result.ledger, result.counts)
+        result.analysis = writer.finish({"stops": result.stops})
+    result.out_dir = writer.out_dir
     return result.out_dir
 
 
@@ -271,8 +271,6 @@ def run_to_folder(
     stderr says when kernels are being compiled (the first run after installing).
     """
     report = experiment.report if report is None else report
-    from baccarat.results.statistics.folded import RunStatsCollector
-
     start = time.perf_counter()
     prepared = prepare(experiment)
     announce_compiling = announce_compiling and prepared.plan.compiled  # a small run compiles nothing
@@ -281,82 +279,164 @@ def run_to_folder(
         from baccarat.execution.compile_notice import announce_compiling as announce
 
         announce()  # this process plays the chunks (else the first worker says it; one line a run)
-    timings: dict[str, float] = {}
-    counts: list[RunCounts] = []
-    gathered: list[RunStatsCollector] = []
-
-    warnings = list(prepared.warnings)
-
-    def fill(folder: Path) -> RunCounts:
-        def collect(output: ChunkOutput) -> None:
-            collector.add(output.session_rows, output.bankrolls)
-            warnings.extend(output.warnings)
-
-        collector = RunStatsCollector(folder, [entry.name for entry in plan.strategies], bankrolls=report)
-        gathered.append(collector)
+    writer = RunWriter(
+        experiment, out_dir, force=force, plots=report, baseline=baseline, warnings=prepared.warnings, workers=workers, executor=executor
+    )
+    with writer:
+        statistics = writer.collect_statistics(bankrolls=report)
         with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:  # workers stop on any error
-            counts.append(write_outputs(outputs, folder, progress, collect, [entry.name for entry in plan.strategies]))
-        timings["run"] = time.perf_counter() - start
+            for output in outputs:
+                writer.add_chunk(output)
+                if progress is not None:
+                    progress(output.shoes)
+        writer.timings["run"] = time.perf_counter() - start
         if status is not None:
             status("writing results")
-        return counts[0]
-
-    def statistics() -> dict[str, Any]:
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
-        return gathered[0].results(bankroll)
-
-    out, analysis = write_folder(
-        experiment,
-        out_dir,
-        fill,
-        timings,
-        warnings,
-        statistics,
-        baseline=baseline,
-        force=force,
-        plots=report,
-        workers=workers,
-        executor=executor,
-    )
-    return RunResult(experiment, warnings=warnings, out_dir=out, counts=counts[0], analysis=analysis)
+        analysis = writer.finish(lambda: statistics.results(bankroll))
+    return RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
 
 
-def write_folder(
-    experiment: Experiment,
-    out_dir: str | Path,
-    fill: Callable[[Path], RunCounts],
-    timings: Mapping[str, float],
-    warnings: list[str],
-    statistics: Callable[[], dict[str, Any]] | None = None,
-    baseline: str | None = None,
-    force: bool = False,
-    plots: bool = True,
-    **run_info: Any,
-) -> tuple[Path, Analysis]:
-    """Write a run atomically into ``out_dir``: ``fill`` writes rounds and ledger, then experiment, manifest,
-    summary, plots and report (from a scan of the ledger written, or from the ``statistics`` gathered
-    while it was written: keyword arguments of :func:`baccarat.results.report.analysis.write_results`).
+class RunWriter:
+    """One run written into its folder: a temporary folder beside ``out_dir``, renamed into place when complete.
 
-    Everything is written to a temporary folder beside ``out_dir`` and renamed
-    when complete, so an interrupted or failed run leaves a complete folder or
-    none (:func:`baccarat.execution.run_folder.atomic_folder`); a previous run there is
-    replaced only with ``force``. The manifest, written last, lists every file
-    the folder then holds (:mod:`baccarat.execution.manifest`): those written before the
-    results are the run's data.
+    ``with RunWriter(...) as writer:`` opens the temporary folder
+    (:meth:`start`); :meth:`add_chunk` writes each chunk's Parquet parts as it
+    arrives and hands its sessions to the statistics collector
+    (:meth:`collect_statistics`); :meth:`finish` writes the experiment,
+    manifest, summary, plots and report, then renames the folder into
+    place. Leaving the block by an error or a stop (:meth:`abort`) removes
+    the temporary folder: an interrupted or failed run leaves a complete
+    folder or none (:func:`baccarat.execution.run_folder.atomic_folder`); a
+    previous run there is replaced only with ``force``. The manifest lists
+    every file the folder then holds (:mod:`baccarat.execution.manifest`):
+    those written before the results are the run's data. ``run_info``
+    (workers, executor) goes into the manifest.
     """
-    run_at = datetime.now(UTC).isoformat(timespec="seconds")
-    with atomic_folder(out_dir, force=force) as tmp:
-        counts = fill(tmp)
-        (tmp / "experiment.yaml").write_text(_resolved_yaml(experiment), encoding="utf-8")
-        manifest = {
+
+    def __init__(
+        self,
+        experiment: Experiment,
+        out_dir: str | Path,
+        force: bool = False,
+        plots: bool = True,
+        baseline: str | None = None,
+        warnings: list[str] | None = None,
+        **run_info: Any,
+    ) -> None:
+        self.experiment = experiment
+        self.out_dir = Path(out_dir)
+        self.force = force
+        self.plots = plots
+        self.baseline = baseline
+        self.warnings = list(warnings or [])
+        """The run's warnings: the plugins' and the shoes', then the chunks' as they arrive."""
+        self.run_info = run_info
+        self.run_at = datetime.now(UTC).isoformat(timespec="seconds")
+        self.timings: dict[str, float] = {}
+        self.counts = RunCounts()
+        self.folder: Path | None = None
+        """The temporary folder, while the run is written."""
+        self.statistics: RunStatsCollector | None = None
+        self.parts = PartsRecord([entry.name for entry in experiment.strategies])
+        """The manifest's entries of the parts written by :meth:`add_chunk` (not read back)."""
+        self._folder_scope = ExitStack()
+
+    def __enter__(self) -> RunWriter:
+        self.start()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: Any) -> bool:
+        if exc is not None:
+            return self.abort(exc)
+        if self.folder is not None:  # the block ended without finish(): nothing is renamed into place
+            self.abort(RuntimeError("the run writer was left without finish()"))
+        return False
+
+    def start(self) -> Path:
+        """Open the temporary folder beside ``out_dir`` and the datasets' folders in it; return it."""
+        self.folder = self._folder_scope.enter_context(atomic_folder(self.out_dir, force=self.force))
+        (self.folder / ROUNDS_DATASET).mkdir()
+        (self.folder / LEDGER_DATASET).mkdir()
+        return self.folder
+
+    def collect_statistics(self, bankrolls: bool = True) -> RunStatsCollector:
+        """Gather the statistics of every chunk added from now on (session rows, and bankrolls for the plots' bands)."""
+        from baccarat.results.statistics.folded import RunStatsCollector
+
+        self.statistics = RunStatsCollector(self._open(), [entry.name for entry in self.experiment.strategies], bankrolls=bankrolls)
+        return self.statistics
+
+    def add_chunk(self, output: ChunkOutput) -> None:
+        """Write one chunk's parts into the datasets, count it, and hand its sessions to the statistics collector."""
+        write_parts(output, self._open(), self.parts)
+        self.counts.add(output)
+        if self.statistics is not None:
+            self.statistics.add(output.session_rows, output.bankrolls)
+        self.warnings.extend(output.warnings)
+
+    def add_frames(self, rounds: pl.DataFrame, ledger: pl.DataFrame, counts: RunCounts) -> None:
+        """Write a run held in memory as datasets of one part each."""
+        folder = self._open()
+        for frame, name in ((rounds, ROUNDS_DATASET), (ledger, LEDGER_DATASET)):
+            (folder / name).rmdir()
+            write_frame(frame, folder / name)
+        self.counts = counts
+
+    def finish(self, statistics: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None) -> Analysis:
+        """Write experiment, manifest, summary, plots and report, then rename the folder into place; return the analysis.
+
+        ``statistics`` (or the function that returns them, called once the
+        manifest is written) are keyword arguments of
+        :func:`baccarat.results.report.analysis.write_results` gathered while
+        the run was written, in place of a scan of the ledger.
+        """
+        folder = self._open()
+        (folder / "experiment.yaml").write_text(_resolved_yaml(self.experiment), encoding="utf-8")
+        manifest = self._manifest()
+        write_manifest(folder, manifest)  # read by the report, which shows versions and timings
+        data_files, _ = folder_contents(folder)
+        precomputed = dict(statistics() if callable(statistics) else statistics or {})
+        exact = exact_analysis(self.experiment) if self.experiment.exact else None
+        analysis = write_results(
+            folder,
+            pl.scan_parquet(folder / LEDGER_DATASET),
+            run_facts(self.experiment),
+            self.baseline,
+            exact=exact,
+            plots=self.plots,
+            manifest=manifest,
+            **precomputed,
+        )
+        # Parts described as they were written are not read back; a run written from memory is.
+        details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)
+        record_files(folder, manifest, data_files, details, self.parts.files)
+        self.folder = None
+        self._folder_scope.close()  # the rename into place
+        analysis.moved_to(self.out_dir)  # a large run's session table is read from the folder
+        return analysis
+
+    def abort(self, exc: BaseException) -> bool:
+        """Remove the temporary folder because of ``exc``; return whether ``exc`` was dealt with (never: it goes on)."""
+        self.folder = None
+        return bool(self._folder_scope.__exit__(type(exc), exc, exc.__traceback__))
+
+    def _open(self) -> Path:
+        if self.folder is None:
+            raise RuntimeError("the run writer is not started, or already finished")
+        return self.folder
+
+    def _manifest(self) -> dict[str, Any]:
+        experiment, counts = self.experiment, self.counts
+        return {
             "name": experiment.name,
-            "run_at": run_at,
+            "run_at": self.run_at,
             "seed": experiment.seed,
             "seeds": list(experiment.seeds),
             "source": experiment.path,
             "overrides": list(experiment.overrides),
             "versions": _versions(),
-            "timings_seconds": dict(timings),
+            "timings_seconds": dict(self.timings),
             "counts": {
                 "seeds": len(experiment.seeds),
                 "shoes": counts.shoes,
@@ -368,28 +448,9 @@ def write_folder(
             "rounds": counts.rounds,
             "ledger_rows": counts.ledger_rows,
             "strategies": [e.name for e in experiment.strategies],
-            "warnings": warnings,
-            **run_info,
+            "warnings": self.warnings,
+            **self.run_info,
         }
-        write_manifest(tmp, manifest)  # read by the report, which shows versions and timings
-        data_files, _ = folder_contents(tmp)
-        precomputed = statistics() if statistics is not None else {}
-        exact = exact_analysis(experiment) if experiment.exact else None
-        analysis = write_results(
-            tmp,
-            pl.scan_parquet(tmp / LEDGER_DATASET),
-            run_facts(experiment),
-            baseline,
-            exact=exact,
-            plots=plots,
-            manifest=manifest,
-            **precomputed,
-        )
-        # Parts described as they were written are not read back; a run written from memory is.
-        details = None if counts.files else _ledger_rows_by_strategy(tmp, experiment)
-        record_files(tmp, manifest, data_files, details, counts.files)
-    analysis.moved_to(Path(out_dir))  # a large run's session table is read from the folder
-    return Path(out_dir), analysis
 
 
 def _ledger_rows_by_strategy(folder: Path, experiment: Experiment) -> dict[str, dict[str, int]]:

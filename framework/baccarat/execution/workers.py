@@ -8,16 +8,14 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
-from collections.abc import Iterator, Sequence
 from typing import Any
 
 from baccarat.errors import RunFailure
 from baccarat.execution.chunk_play import run_chunk
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
-
-CHUNKS_IN_FLIGHT_PER_WORKER = 2
-"""Chunks handed out ahead of the next output in order, per worker: enough to keep workers busy, few enough to bound memory."""
+from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
 
 
 def default_workers() -> int:
@@ -60,66 +58,127 @@ def _serve(connection: Any, plan: RunPlan, parent: int, announce: bool = False) 
             connection.send((False, RunFailure(f"a worker process failed: {first_line(exc)}")))
 
 
-def process_outputs(plan: RunPlan, chunks: Sequence[Chunk], workers: int) -> Iterator[ChunkOutput]:
-    """Play the chunks in ``workers`` worker processes and yield their outputs in chunk order.
+class WorkerProcesses:
+    """The back end of worker processes on this machine (:func:`baccarat.execution.executor.in_order` schedules them).
 
     This process only hands out chunks and collects outputs: each worker
-    has one chunk at a time, and outputs that arrive ahead of their turn
-    wait here (at most :data:`CHUNKS_IN_FLIGHT_PER_WORKER` per worker). A
-    worker that dies (killed, out of memory) ends the run with
-    :class:`RunFailure`; on any error or interrupt every worker is killed.
-    Workers ignore Ctrl-C (a terminal sends it to every process of the
-    group): the main process alone acts on it.
+    has one chunk at a time. A worker that dies (killed, out of memory)
+    ends the run with :class:`RunFailure`; on any error or stop every worker
+    is killed. Workers ignore Ctrl-C (a terminal sends it to every process
+    of the group): the main process alone acts on it.
     """
-    import multiprocessing
 
-    from baccarat.interrupts import starting_workers, wait_interruptibly
+    def __init__(self, plan: RunPlan, workers: int) -> None:
+        self.plan = plan
+        self.workers = workers
+        self.window = workers * CHUNKS_IN_FLIGHT_PER_WORKER
+        self.processes: list[Any] = []
+        self.connections: list[Any] = []
+        self.busy: dict[Any, int] = {}  # connection -> position of the chunk it plays
+        self.replied = False
 
-    context = multiprocessing.get_context("spawn")
-    finished = False
-    processes = []
-    connections = []
-    try:
-        with starting_workers():
-            for k in range(min(workers, len(chunks))):
-                ours, theirs = context.Pipe()
-                announce = plan.announce_compiling and k == 0  # the workers compile the same kernels at once: one says so
-                process = context.Process(target=_serve, args=(theirs, plan, os.getpid(), announce), name="baccarat worker", daemon=True)
-                processes.append(process)
-                connections.append(ours)
-                process.start()
-                theirs.close()  # its end lives in the worker only: a worker that dies closes it
-        busy: dict[Any, int] = {}  # connection -> position of the chunk it plays
-        done: dict[int, ChunkOutput] = {}
-        window = len(processes) * CHUNKS_IN_FLIGHT_PER_WORKER
-        handed = 0
-        for position in range(len(chunks)):
-            while position not in done:
-                for connection in connections:
-                    if connection not in busy and handed < len(chunks) and handed < position + window:
-                        connection.send(chunks[handed])
-                        busy[connection] = handed
-                        handed += 1
-                for connection in wait_interruptibly(lambda seconds: _ready(busy, processes, seconds), (TimeoutError,)):
-                    try:
-                        ok, value = connection.recv()
-                    except (EOFError, OSError):
-                        raise RunFailure(WORKER_DIED) from None
-                    if not ok:
-                        raise value
-                    done[busy.pop(connection)] = value
-            yield done.pop(position)
-        finished = True
-    except BrokenPipeError:  # a chunk sent to a worker that had died
-        raise RunFailure(WORKER_DIED) from None
-    finally:
-        for connection in connections:
+    def __enter__(self) -> WorkerProcesses:
+        import multiprocessing
+
+        from baccarat.interrupts import starting_workers
+
+        if bootstrapping():  # a worker importing a script without the guard: it ends, and the main process says why
+            os._exit(UNGUARDED_EXIT)
+        context = multiprocessing.get_context("spawn")
+        try:
+            with starting_workers():
+                for k in range(self.workers):
+                    ours, theirs = context.Pipe()
+                    announce = self.plan.announce_compiling and k == 0  # the workers compile the same kernels at once: one says so
+                    process = context.Process(
+                        target=_serve, args=(theirs, self.plan, os.getpid(), announce), name="baccarat worker", daemon=True
+                    )
+                    self.processes.append(process)
+                    self.connections.append(ours)
+                    process.start()
+                    theirs.close()  # its end lives in the worker only: a worker that dies closes it
+        except BaseException:
+            self.__exit__(*sys.exc_info())
+            raise
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, *exc: object) -> None:
+        for connection in self.connections:
             connection.close()  # a worker waiting for a chunk ends on its own
-        if not finished:
-            for process in processes:
+        if kind is not None:
+            for process in self.processes:
                 process.kill()
-            for process in processes:
+            for process in self.processes:
                 process.join(WORKER_EXIT_SECONDS)
+
+    def can_take(self) -> bool:
+        """Tell whether a worker is free."""
+        return len(self.busy) < len(self.connections)
+
+    def submit(self, position: int, chunk: Chunk) -> None:
+        """Send the chunk to a free worker."""
+        connection = next(c for c in self.connections if c not in self.busy)
+        try:
+            connection.send(chunk)
+        except BrokenPipeError:  # the worker had died
+            raise RunFailure(self._died()) from None
+        self.busy[connection] = position
+
+    def next_done(self) -> tuple[int, ChunkOutput]:
+        """Wait for a worker's output; raise when a worker has died."""
+        from baccarat.interrupts import wait_interruptibly
+
+        connection = wait_interruptibly(self._ready, (TimeoutError,))
+        try:
+            ok, value = connection.recv()
+        except (EOFError, OSError):
+            raise RunFailure(self._died()) from None
+        if not ok:
+            raise value
+        self.replied = True
+        return self.busy.pop(connection), value
+
+    def _ready(self, seconds: float) -> Any:
+        from multiprocessing.connection import wait
+
+        sentinels = {process.sentinel: process for process in self.processes}
+        ready = wait([*self.busy, *sentinels], seconds)
+        if any(handle in sentinels for handle in ready):
+            raise RunFailure(self._died())
+        if not ready:
+            raise TimeoutError
+        return ready[0]
+
+    def _died(self) -> str:
+        """Say why a worker died: a script that starts the run when imported, else killed or out of memory.
+
+        A stop signal received meanwhile (a terminal's SIGHUP reaches the workers too) is raised instead.
+        """
+        from baccarat.interrupts import check
+
+        check()
+        for process in self.processes:
+            process.join(0.1)
+        if any(process.exitcode == UNGUARDED_EXIT for process in self.processes):
+            script = getattr(sys.modules.get("__main__"), "__file__", None) or "the main script"
+            return UNGUARDED_SCRIPT.format(script=script)
+        return WORKER_DIED
+
+
+def bootstrapping() -> bool:
+    """Tell whether this process is a worker still importing the main script (workers start with the ``spawn`` method)."""
+    from multiprocessing import process
+
+    return bool(getattr(process.current_process(), "_inheriting", False))
+
+
+UNGUARDED_EXIT = 3
+"""Exit status of a worker process whose import of the main script started a run (the script lacks the guard)."""
+
+UNGUARDED_SCRIPT = (
+    "the worker processes could not start: they import {script}, which starts the run again when imported; "
+    'put the code that runs it under `if __name__ == "__main__":`, or use one worker'
+)
 
 
 def end_with_parent(parent: int) -> None:
@@ -157,19 +216,6 @@ PR_SET_PDEATHSIG = 1
 
 WORKER_EXIT_SECONDS = 5.0
 """Longest wait for a killed worker process to be gone."""
-
-
-def _ready(busy: dict[Any, int], processes: Sequence[Any], seconds: float) -> list[Any]:
-    """Return the connections of ``busy`` with an output to read, within ``seconds``; raise when a worker has died."""
-    from multiprocessing.connection import wait
-
-    sentinels = {process.sentinel: process for process in processes}
-    ready = wait([*busy, *sentinels], seconds)
-    if any(handle in sentinels for handle in ready):
-        raise RunFailure(WORKER_DIED)
-    if not ready:
-        raise TimeoutError
-    return ready
 
 
 WORKER_DIED = (

@@ -53,6 +53,9 @@ class Experiment:
     overrides: tuple[str, ...] = ()
     plugins_dirs: tuple[str, ...] = ()
     """Plugin folders loaded for this experiment (``plugins_dir:``, then ``--plugins-dir``), absolute."""
+    plugins_dirs_written: tuple[str, ...] = ()
+    """The same folders as the user wrote them, relative to the experiment file (``--plugins-dir`` ones made relative to it):
+    what :meth:`to_mapping` records, so that a run folder names no absolute path of the machine that played it."""
     exact: bool = False
     """Whether the report sets the exact analysis (``baccarat exact``) beside the simulation (``exact: true``)."""
     report: bool = True
@@ -82,7 +85,7 @@ class Experiment:
                 "table_max": _plain_cents(self.session.table_max_cents),
             },
             "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
-            **({"plugins_dir": list(self.plugins_dirs)} if self.plugins_dirs else {}),
+            **({"plugins_dir": list(self.plugins_dirs_written or self.plugins_dirs)} if self.plugins_dirs else {}),
             **({"exact": True} if self.exact else {}),
             **({} if self.report else {"report": False}),
         }

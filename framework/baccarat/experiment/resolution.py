@@ -15,6 +15,7 @@ experiment file's folder first, then in the current folder.
 from __future__ import annotations
 
 import copy
+import os
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from pathlib import Path
@@ -33,6 +34,7 @@ from baccarat.experiment.model import (
     SOURCES,
     TOP_KEYS,
     Experiment,
+    StrategyEntry,
 )
 from baccarat.experiment.overrides import apply_override
 from baccarat.experiment.strategies import StrategySection
@@ -48,6 +50,7 @@ def load_experiment(
     overrides: Iterable[str] = (),
     plugins_dirs: Iterable[str | Path] = (),
     shoe_file_needed: bool = True,
+    strategies_needed: bool = True,
 ) -> Experiment:
     """Read, override and resolve an experiment from a YAML file path or a mapping.
 
@@ -56,6 +59,9 @@ def load_experiment(
     loaded after the experiment's own ``plugins_dir``. Without
     ``shoe_file_needed`` (the experiment of a saved run, whose results are
     rebuilt from its ledger), a recorded shoe file that has moved is no error.
+    Without ``strategies_needed`` (the same: a saved run's results need no
+    strategy code), the strategies are taken as recorded, without their
+    plugins, and a ``plugins_dir`` that is not there is skipped.
     Raise :class:`InputError` (exit status 2) at the first mistake.
     """
     if isinstance(source, Mapping):
@@ -67,7 +73,7 @@ def load_experiment(
     overrides = tuple(overrides)
     for text in overrides:
         apply_override(doc, text)
-    return Resolver(doc, folder, stem, overrides, plugins_dirs, shoe_file_needed).experiment()
+    return Resolver(doc, folder, stem, overrides, plugins_dirs, shoe_file_needed, strategies_needed).experiment()
 
 
 class Resolver(StrategySection):
@@ -85,7 +91,9 @@ class Resolver(StrategySection):
         if "name" in data:
             self.check_name(("name",), name, "the experiment's name")
         # The same folder named twice (in the experiment and by --plugins-dir) is one folder.
-        self.plugins_dirs = tuple(dict.fromkeys(self.plugins_dir(data) + self.extra_plugins_dirs))
+        own = self.plugins_dir(data)
+        self.plugins_dirs = tuple(dict.fromkeys(folder for folder, _ in [*own, *self.extra_plugins]))
+        self.plugins_written = tuple(dict.fromkeys(written for _, written in [*own, *self.extra_plugins]))
         from baccarat.plugin.manager import registry
 
         registry(self.plugins_dirs)  # the plugins' bets, before the rules that may offer them
@@ -94,7 +102,7 @@ class Resolver(StrategySection):
         session = self.session(data.get("session"))
         self.check_money_fits(rules, session, shoes)
         has_cards = shoes["source"] == "seeded" or format_has_cards(shoes["format"])
-        strategies = self.strategies(data, rules, session, has_cards)
+        strategies = self.strategies(data, rules, session, has_cards) if self.strategies_needed else self.recorded_strategies(data)
         if shoes["source"] == "recorded" and self.shoe_file_needed:  # bets the shoes cannot settle are refused first
             shoes["path"] = str(self.local_file(("shoes", "path"), shoes["path"], "the shoe file"))
         exact = data.get("exact", False)
@@ -104,7 +112,19 @@ class Resolver(StrategySection):
         if not isinstance(report, bool):
             raise self.error(("report",), f"report must be true or false, not {shown(report)}")
         return Experiment(
-            name, rules, shoes, session, strategies, data, self.doc.source, seeds, self.overrides, self.plugins_dirs, exact, report
+            name,
+            rules,
+            shoes,
+            session,
+            strategies,
+            data,
+            self.doc.source,
+            seeds,
+            self.overrides,
+            self.plugins_dirs,
+            self.plugins_written,
+            exact,
+            report,
         )
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
@@ -125,13 +145,36 @@ class Resolver(StrategySection):
                 f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session",
             )
 
-    def plugins_dir(self, data: dict[str, Any]) -> tuple[str, ...]:
-        """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file."""
+    @property
+    def extra_plugins(self) -> tuple[tuple[str, str], ...]:
+        """The ``--plugins-dir`` folders: each absolute, and as the experiment records it (relative to the experiment file)."""
+        return tuple((folder, os.path.relpath(folder, self.folder)) for folder in self.extra_plugins_dirs)
+
+    def recorded_strategies(self, data: dict[str, Any]) -> tuple[StrategyEntry, ...]:
+        """The strategies of a saved run's experiment as recorded (label, registered name, parameters), not resolved."""
+        value = data.get("strategies")
+        if not isinstance(value, list) or not value:
+            raise self.error(("strategies",) if "strategies" in data else (), "a saved run's experiment lists its strategies")
+        entries = []
+        for index, item in enumerate(value):
+            path: KeyPath = ("strategies", index)
+            if not isinstance(item, dict) or not isinstance(item.get("use"), str) or not isinstance(item.get("params", {}), dict):
+                raise self.error(path, "a saved run's strategy is a mapping with name, use and params")
+            use = item["use"]
+            entries.append(StrategyEntry(str(item.get("name", use)), use, dict(item.get("params") or {})))
+        return tuple(entries)
+
+    def plugins_dir(self, data: dict[str, Any]) -> list[tuple[str, str]]:
+        """The experiment's ``plugins_dir``: a folder or a list of folders, relative to the experiment file.
+
+        Each as ``(absolute folder, as written)``. Without ``strategies_needed``
+        (a saved run), a folder that is not there is skipped.
+        """
         value = data.get("plugins_dir")
         if value is None and "plugins_dir" in data:
             raise self.error(("plugins_dir",), "plugins_dir is empty; give a folder of plugin files or leave it out")
         if value is None:
-            return ()
+            return []
         items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
         folders = []
         for index, item in items:
@@ -143,15 +186,18 @@ class Resolver(StrategySection):
                 folder = Path(plugins_folder(self.folder / Path(name).expanduser()))
             except InputError as exc:
                 raise self.error(path, f"plugins_dir {name!r}: {exc.message}") from None
+            if not folder.is_dir() and not self.strategies_needed:
+                continue
             if not folder.is_dir():
                 raise self.error(
                     path,
-                    f"the plugins folder {name!r} does not exist (looked for {folder})"
+                    f"the plugins folder {name!r} does not exist (looked for {folder}); correct plugins_dir, "
+                    "or leave it out and give the folder with --plugins-dir FOLDER"
                     if not folder.exists()
                     else f"plugins_dir {name!r} is not a folder",
                 )
-            folders.append(str(folder))
-        return tuple(folders)
+            folders.append((str(folder), name))
+        return folders
 
     def rules(self, data: dict[str, Any]) -> Rules:
         """Return the ``rules:`` of the experiment: a preset name, a rules file, or a mapping of rule fields."""

@@ -204,17 +204,23 @@ class StrategySection(Checker):
     ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
         from baccarat.engine.reference import StrategyRun, run_strategy
+        from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
         try:
-            run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0)
+            own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
+            run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0)
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
             raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
+        try:
+            check_rules_unchanged(own, rules, f"strategy {use!r}", "while it played a sample shoe tried before the run", "")
+        except StrategyError as exc:
+            raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
 
 
 def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:

@@ -103,6 +103,7 @@ class Checker:
         overrides: tuple[str, ...],
         plugins_dirs: Iterable[str | Path] = (),
         shoe_file_needed: bool = True,
+        strategies_needed: bool = True,
     ) -> None:
         self.doc = doc
         self.folder = folder
@@ -114,6 +115,8 @@ class Checker:
         self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs
         self.trial_shoe: tuple[Any, dict[str, np.ndarray]] | None = None
         self.shoe_file_needed = shoe_file_needed
+        self.strategies_needed = strategies_needed
+        self.plugins_written: tuple[str, ...] = ()
 
     def error(self, path: KeyPath, message: str, key: bool = False, cls: type[InputError] = InputError) -> InputError:
         """Return the error to raise for the value (or, with ``key``, the key) at ``path``."""

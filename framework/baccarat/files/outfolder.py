@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from baccarat.errors import InputError, OutputError
-from baccarat.interrupts import held
+from baccarat.interrupts import held, remove_at_hard_stop
 
 _OS_ERROR = re.compile(r"\(os error (\d+)\)")
 
@@ -123,6 +123,7 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
             fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
             os.close(fd)
             tmp = Path(name)
+            remove_at_hard_stop(tmp)
         yield tmp
         os.chmod(tmp, 0o666 & ~umask())
         with held():

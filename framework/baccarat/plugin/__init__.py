@@ -3,9 +3,13 @@
 A plugin module writes ``from baccarat.plugin import Strategy, Progression,
 positive_amount, hookimpl`` and registers its classes through the hooks of
 :mod:`baccarat.plugin.hookspecs` (``docs/plugins.md``). Money in this API has
-one unit: exact ``Decimal`` currency units (:mod:`baccarat.money`).
+one unit: exact ``Decimal`` currency units (:mod:`baccarat.money`). The
+compiled twins of pieces import from :mod:`baccarat.plugin.kernels` (which
+loads numba only for ``njit`` and ``random``).
 
-What it holds, one job a module:
+Every name below is part of the public surface: removing or changing one goes
+through a deprecation and a CHANGELOG.md entry (``tests/plugin/test_public_surface.py``
+holds the list). The modules behind them, one job each:
 
 - ``hookspecs``: the hooks a plugin implements, and ``hookimpl``;
 - ``strategy``: the :class:`Strategy` base class and what ``bets`` returns;
@@ -15,55 +19,54 @@ What it holds, one job a module:
 - ``params``: the parameter readers (:func:`positive_amount`, :func:`positive_int`);
 - ``compose``: how a progression, a selector and stop rules make one strategy;
 - ``exact_forms``: the exact forms of pieces, for ``baccarat exact``;
-- ``kernels``: the compiled twins of pieces (imported from there, since it
-  loads numba: ``from baccarat.plugin.kernels import CompiledProgression``);
 - ``registry`` and ``manager``: what the plugins registered, and how they are found and loaded.
-
-The names below are imported when first used, so that ``import baccarat``
-stays light.
 """
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from baccarat.errors import did_you_mean
+from baccarat.money import CENT, EXACT, MAX_AMOUNT, decimal_to_cents, decimal_to_micros
+from baccarat.odds.counting import ev_exceeds
+from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
+from baccarat.plugin.hookspecs import hookimpl
+from baccarat.plugin.params import MAX_COUNT, positive_amount, positive_int
+from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, StopRule
+from baccarat.plugin.strategy import FIXED_SIDES, OPPOSITE, Bets, Strategy
+from baccarat.plugin.view import SessionInfo, TableView
+from baccarat.table.bet_registry import BetDefinition, RoundFacts, bet_names
+from baccarat.table.roads import BLUE, DERIVED_ROADS, RED, Roads
 
-_HOMES = {
-    "hookimpl": "baccarat.plugin.hookspecs",
-    "Strategy": "baccarat.plugin.strategy",
-    "Bets": "baccarat.plugin.strategy",
-    "FIXED_SIDES": "baccarat.plugin.strategy",
-    "OPPOSITE": "baccarat.plugin.strategy",
-    "SessionInfo": "baccarat.plugin.view",
-    "TableView": "baccarat.plugin.view",
-    "Selector": "baccarat.plugin.pieces",
-    "FixedSideSelector": "baccarat.plugin.pieces",
-    "Progression": "baccarat.plugin.pieces",
-    "StopRule": "baccarat.plugin.pieces",
-    "positive_amount": "baccarat.plugin.params",
-    "positive_int": "baccarat.plugin.params",
-    "MAX_AMOUNT": "baccarat.plugin.params",
-    "MAX_COUNT": "baccarat.plugin.params",
-    "ExactProgression": "baccarat.plugin.exact_forms",
-    "ExactSelector": "baccarat.plugin.exact_forms",
-    "ExactStopRule": "baccarat.plugin.exact_forms",
-    "StopLimits": "baccarat.plugin.exact_forms",
-    "BetDefinition": "baccarat.table.bet_registry",
-}
-
-__all__ = sorted(_HOMES)
-
-
-def __getattr__(name: str) -> Any:
-    """Import a name of the plugin API from the module that defines it, when first used."""
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'baccarat.plugin' has no attribute {name!r}")
-    value = getattr(importlib.import_module(home), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    """The plugin API's names."""
-    return sorted(set(globals()) | set(__all__))
+__all__ = [
+    "BLUE",
+    "CENT",
+    "DERIVED_ROADS",
+    "EXACT",
+    "FIXED_SIDES",
+    "MAX_AMOUNT",
+    "MAX_COUNT",
+    "OPPOSITE",
+    "RED",
+    "BetDefinition",
+    "Bets",
+    "ExactProgression",
+    "ExactSelector",
+    "ExactStopRule",
+    "FixedSideSelector",
+    "Progression",
+    "Roads",
+    "RoundFacts",
+    "Selector",
+    "SessionInfo",
+    "StopLimits",
+    "StopRule",
+    "Strategy",
+    "TableView",
+    "bet_names",
+    "decimal_to_cents",
+    "decimal_to_micros",
+    "did_you_mean",
+    "ev_exceeds",
+    "hookimpl",
+    "positive_amount",
+    "positive_int",
+]

@@ -44,6 +44,7 @@ from functools import cache
 from typing import Any, ClassVar
 
 from baccarat.errors import StrategyError
+from baccarat.plugin.legacy import progression_maker
 from baccarat.plugin.params import positive_amount
 from baccarat.plugin.pieces import Progression, Selector, StopRule
 from baccarat.plugin.strategy import Bets, Strategy
@@ -123,7 +124,7 @@ class Composed(_StopsFirst, Strategy):
         self.session = session
         self.unit = positive_amount(params["unit"], "unit")
         self.chooser = selector(session, **_pick(params, selector.params))
-        self.stakes = cls.progression(session, self.unit, **_pick(params, cls.progression.params))
+        self.stakes = progression_maker(cls.progression)(session, self.unit, **_pick(params, cls.progression.params))
         self.stops = [rule(session, **_pick(params, rule.params)) for rule in cls.stop_rules if _active(rule, params)]
         self.side: str | None = None
 

@@ -18,8 +18,14 @@ __all__ = ["njit", "random"]
 
 
 def njit(function: Callable[..., Any] | None = None, **options: Any) -> Any:
-    """``numba.njit`` with its machine code cached on disk: decorate the helpers a compiled twin calls."""
+    """``numba.njit`` with its machine code cached on disk and indexes checked: decorate the helpers a compiled twin calls.
+
+    An index outside an array (``history[len(history)]``, a state slot past
+    its size) raises ``IndexError``, which stops the run naming the strategy,
+    instead of reading or writing memory that is not the array's.
+    """
     options.setdefault("cache", True)
+    options.setdefault("boundscheck", True)
     return numba.njit(**options) if function is None else numba.njit(**options)(function)
 
 

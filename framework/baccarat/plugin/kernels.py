@@ -38,10 +38,48 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baccarat import money
 from baccarat.plugin.strategy import FIXED_SIDES
+
+if TYPE_CHECKING:  # at run time they come from __getattr__ below, so that importing this module does not load numba
+    from baccarat.plugin.kernel_helpers import njit, random
+
+__all__ = [
+    "BANKER",
+    "BANKER_PAIR",
+    "BANKROLL",
+    "DECIDED_IN_SHOE",
+    "DRAGON7",
+    "HAND",
+    "LAST_DECIDED",
+    "MICROS_PER_CENT",
+    "PANDA8",
+    "PLAYER",
+    "PLAYER_PAIR",
+    "PROFIT",
+    "ROUND",
+    "SESSION",
+    "SHOE",
+    "SIDES",
+    "SIT_OUT",
+    "STAKE",
+    "STREAK_LENGTH",
+    "TABLE_MAX",
+    "TABLE_MIN",
+    "TIE",
+    "VIEW_SIZE",
+    "CompiledProgression",
+    "CompiledSelector",
+    "CompiledStopRule",
+    "cents",
+    "first_stake",
+    "keep",
+    "micros",
+    "njit",
+    "random",
+]
 
 SIT_OUT = -1
 """What a compiled selector returns to sit the round out (``None`` in the reference)."""

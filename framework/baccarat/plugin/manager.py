@@ -40,6 +40,7 @@ import pluggy
 from baccarat import interrupts
 from baccarat.errors import InputError, did_you_mean
 from baccarat.plugin import hookspecs
+from baccarat.plugin.notices import import_noting_deprecations, unmarked_hooks
 from baccarat.plugin.registry import (
     EXACT_HOOK,
     KERNEL_HOOK,
@@ -61,6 +62,9 @@ DISABLE_ENV = "BACCARAT_DISABLE_PLUGINS"
 
 BUILT_IN_BETS = "baccarat.plugin.builtin_bets"
 """Name of the host's default plugin: the built-in bets (:mod:`baccarat.plugin.builtin_bets`)."""
+
+HOOK_NAMES = tuple(name for name in vars(hookspecs) if hasattr(getattr(hookspecs, name), "baccarat_spec"))
+"""The names of the hooks a plugin may implement."""
 
 BUILT_IN_DISTRIBUTION = "baccarat-backtest"
 """The distribution whose entry points are the built-in plugins."""
@@ -162,7 +166,7 @@ def load_plugins(
             )
         try:
             with plugin_code():
-                module = load()
+                module, deprecated = import_noting_deprecations(load, plugin)
         except BaseException as exc:  # SystemExit, a KeyboardInterrupt it raises, its own BaseException subclass
             if interrupts.is_stop(exc):
                 raise
@@ -178,6 +182,7 @@ def load_plugins(
         names[plugin.name] = plugin
         plugins.append(plugin)
         warnings.extend(_unknown_hooks(pm, plugin))
+        warnings.extend(deprecated + unmarked_hooks(module, plugin, HOOK_NAMES))
     known = {p.name for p, _ in candidates}
     for name in sorted(disabled - known):
         warnings.append(f"{DISABLE_ENV} names {name!r}, which is not a plugin{did_you_mean(name, known)}")

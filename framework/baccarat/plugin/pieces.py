@@ -14,9 +14,20 @@ from typing import Any, ClassVar
 from baccarat.plugin.view import SessionInfo, TableView
 
 
+def _set_params(piece: Any, params: Mapping[str, Any]) -> None:
+    """Make each parameter given an attribute of ``piece``, as a :class:`~baccarat.plugin.Strategy`'s are.
+
+    A piece without an ``__init__`` of its own reads ``self.cap`` for ``params = {"cap": 4}``; the base
+    classes set them before anything else runs (a progression's ``restart()`` among them).
+    """
+    for key, value in params.items():
+        setattr(piece, key, value)
+
+
 class Selector:
     """Chooses the side a composed strategy backs each round (fresh per session).
 
+    Each parameter given becomes an attribute (``self.length``) before ``__init__`` returns.
     Class attributes: ``name`` (the value of a strategy's ``side`` parameter),
     ``params`` (its own parameters with defaults), ``description``.
     """
@@ -27,6 +38,7 @@ class Selector:
 
     def __init__(self, session: SessionInfo, **params: Any) -> None:
         self.session = session
+        _set_params(self, params)
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
@@ -65,6 +77,8 @@ def fixed_side_selector(bet: str, label: str) -> type[FixedSideSelector]:
 class Progression:
     """Sets the stake of a composed strategy (fresh per session).
 
+    Each parameter given becomes an attribute (``self.cap`` for ``params = {"cap": 4}``) before ``restart()`` runs.
+
     ``unit`` and ``stake`` are exact ``Decimal`` currency units. The composed
     strategy reads ``self.stake`` before each bet (it must be a whole number
     of cents), calls ``restart()`` when that stake exceeds the table maximum,
@@ -81,6 +95,7 @@ class Progression:
         self.session = session
         self.unit = unit
         self.stake = unit
+        _set_params(self, params)
         self.restart()
 
     def restart(self) -> None:
@@ -98,7 +113,8 @@ class StopRule:
     """Ends a composed strategy's betting for the rest of the session (fresh per session).
 
     Every parameter of a stop rule defaults to ``None``; the rule is active in
-    a strategy when at least one of its parameters is given.
+    a strategy when at least one of its parameters is given. Each parameter
+    given becomes an attribute before ``__init__`` returns.
     """
 
     name: ClassVar[str] = ""
@@ -107,6 +123,7 @@ class StopRule:
 
     def __init__(self, session: SessionInfo, **params: Any) -> None:
         self.session = session
+        _set_params(self, params)
 
     def stop(self, view: TableView) -> bool:
         """Return True to stop betting from this round on (checked before every round)."""

@@ -45,6 +45,10 @@ EXACT_HOOK = "register_exact_forms"
 """The hook that registers exact forms of registered pieces (called lazily, see :meth:`Registry.exact_forms`)."""
 
 
+PLUGIN_HINT = " (a plugin's needs its plugin loaded: --plugins-dir FOLDER, or plugins_dir: in the experiment)"
+"""Said after an unknown strategy or side: where a plugin's strategy comes from."""
+
+
 @dataclass(frozen=True)
 class Plugin:
     """Where a plugin came from: ``origin`` is ``built-in``, ``package`` or ``file``."""
@@ -135,7 +139,8 @@ class Registry:
             return compose(self.entries["progression"][name].cls, tuple(self.selectors.values()), self.stop_rules)
         if name in self.entries["strategy"]:
             return with_stop_rules(self.entries["strategy"][name].cls, self.stop_rules)
-        raise StrategyError(f"unknown strategy {name!r}{did_you_mean(str(name), self.usable())}; `baccarat strategies` lists them")
+        known = did_you_mean(str(name), self.usable())
+        raise StrategyError(f"unknown strategy {name!r}{known}; `baccarat strategies` lists them{PLUGIN_HINT}")
 
     def configure(self, name: str, params: Mapping[str, Any]) -> tuple[type[Strategy], dict[str, Any]]:
         """Return the strategy class of ``use: name`` and its full parameters (defaults, then ``params``).
@@ -149,8 +154,9 @@ class Registry:
             side = params.get("side", COMPOSED_PARAMS["side"])
             selectors = self.entries["selector"]
             if not isinstance(side, str) or side not in selectors:
+                known = did_you_mean(str(side), selectors)
                 error = ParameterError(
-                    f"unknown side {side!r} for strategy {name!r}{did_you_mean(str(side), selectors)}; sides are {', '.join(selectors)}",
+                    f"unknown side {side!r} for strategy {name!r}{known}; sides are {', '.join(selectors)}{PLUGIN_HINT}",
                     param="side",
                 )
                 error.at_value = True  # the value is wrong, not the key

@@ -80,6 +80,7 @@ class TableView:
         "_unseen",
         "_counted",
         "_evs",
+        "_card_reads",
     )
 
     def __init__(
@@ -112,6 +113,8 @@ class TableView:
         self._unseen: list[int] | None = None
         self._counted = 0
         self._evs: tuple[int, tuple[str, ...] | None, dict[str, float]] | None = None
+        self._card_reads = False
+        """Whether the strategy has read the cards dealt (the engine then records the expected value of its bets as seen)."""
         self.round = 0
 
     # Bankroll and limits -------------------------------------------------
@@ -205,6 +208,7 @@ class TableView:
         """
         if not self._has_cards:
             return np.zeros(0, dtype=np.int8)
+        self._card_reads = True
         return np.array([card for cards in self._dealt for card in cards if card], dtype=np.int8)
 
     # Exact odds from the cards seen (see baccarat.odds.counting) ---------------
@@ -270,6 +274,7 @@ class TableView:
     def _counts(self) -> list[int]:
         if not self._has_cards:
             raise ValueError("this shoe was recorded without cards, so the cards seen are unknown")
+        self._card_reads = True
         if self._unseen is None:
             self._unseen = [4 * self._rules().decks] * 13
             self._counted = 0

@@ -70,10 +70,22 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
 
     ``expected`` maps each bet to its exact expected value off the top
     (:func:`baccarat.odds.exact_odds.expected_values`); stakes are the ``stake_<bet>`` cents.
+
+    A strategy that read the cards dealt bets on what it saw: for each bet it
+    placed, the engine records in ``columns["priced"]`` (rows ``ledger row,
+    bet index, cents, EV``) the exact EV the view gave it for that bet in that
+    round (``columns["priced_bets"]`` names the bet indexes), which replaces the off-the-top value. A bet it placed without
+    asking the view is NaN: its expected value is not known (the round's
+    ``expected_net``, and every sum over it, is NaN).
     """
     total = np.zeros(len(columns["stake"]), dtype=np.float64)
     for bet in bets:
         total += columns[stake_column(bet)] * (expected[bet] / 100)
+    priced = columns.get("priced")
+    if priced is not None and len(priced):
+        rows, kinds = priced[:, 0].astype(np.int64), priced[:, 1].astype(np.int64)
+        off_top = np.array([expected[str(bet)] for bet in columns["priced_bets"]], dtype=np.float64)[kinds]
+        np.add.at(total, rows, priced[:, 2] * (priced[:, 3] - off_top) / 100)
     return total
 
 

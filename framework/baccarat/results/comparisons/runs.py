@@ -84,9 +84,15 @@ def _same_rounds(a: SavedRun, b: SavedRun) -> str | None:
 
 
 def check_run_count(run_dirs: Sequence[str | Path]) -> None:
-    """Refuse fewer than two runs to compare."""
+    """Refuse fewer than two runs to compare, and the same folder given twice (``r r``, ``r ./r``, ``r r/``)."""
     if len(run_dirs) < 2:
         raise InputError("compare needs two run folders or more")
+    seen: dict[Path, str | Path] = {}
+    for folder in run_dirs:
+        key = Path(folder).resolve()
+        if key in seen:
+            raise InputError(f"{seen[key]} and {folder} are the same run folder: compare needs different runs")
+        seen[key] = folder
 
 
 def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], baseline: str | None = None) -> RunComparison:
@@ -132,9 +138,9 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
 
 def format_comparison(comparison: RunComparison) -> str:
     """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
+    from baccarat.results.comparisons.verdict import explanation, same_edge
     from baccarat.results.report.formatting import fmt_edge as _edge
-    from baccarat.results.report.formatting import fmt_interval, fmt_money, fmt_percent, format_summary
-    from baccarat.results.report.formatting import verdict as _verdict
+    from baccarat.results.report.formatting import fmt_interval, fmt_money, format_summary
 
     lines = [
         f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
@@ -148,24 +154,29 @@ def format_comparison(comparison: RunComparison) -> str:
         return "\n".join(lines)
     intervals = "paired 95% intervals" if comparison.paired else "independent-sample 95% intervals (Welch)"
     lines.append(f"each strategy minus {table.get_column('baseline')[0]}, {intervals}:")
-    headers = ("strategy", "net per session", "95% CI", "edge", "95% CI", "risk of ruin", "95% CI", "verdict")
+    headers = ("strategy", "expected edge", "net per session", "= volume", "+ luck", "95% CI", "edge", "95% CI", "verdict")
     rows = []
     for r in table.iter_rows(named=True):
         rows.append(
             (
                 r["strategy"],
+                _edge(0.0 if same_edge(r["expected_edge_diff"]) else r["expected_edge_diff"]),
                 fmt_money(r["net_diff_mean"]),
-                fmt_interval(r["net_diff_ci_low"], r["net_diff_ci_high"]),
+                fmt_money(r["expected_net_diff_mean"]),
+                fmt_money(r["luck_diff_mean"]),
+                fmt_interval(r["luck_diff_ci_low"], r["luck_diff_ci_high"]),
                 _edge(r["edge_diff"]),
                 fmt_interval(r["edge_diff_ci_low"], r["edge_diff_ci_high"], _edge),
-                fmt_percent(r["risk_of_ruin_diff"]),
-                fmt_interval(r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent),
-                _verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])[1],
+                r["verdict"],
             )
         )
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(headers)]
     for cells in (headers, *rows):
         lines.append(
-            "  ".join(c.ljust(w) if i in (0, 7) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
+            "  ".join(c.ljust(w) if i in (0, 8) else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths, strict=True))).rstrip()
         )
+    lines.append("")
+    lines.extend(explanation(r) for r in table.iter_rows(named=True))
+    lines.append("volume: the expected net per session (amount wagered x expected edge, exact); luck: the rest, with its interval;")
+    lines.append("the verdict reads the expected edge (realised edge with Holm's correction where it is not known).")
     return "\n".join(lines)

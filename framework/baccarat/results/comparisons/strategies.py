@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from baccarat.results.comparisons.verdict import with_verdicts
 from baccarat.results.ledger import MONEY
 from baccarat.results.statistics.ledger_stats import Z95, as_float, by_strategy, ratio_se, strategies_of
 
@@ -26,6 +27,15 @@ COMPARISON_COLUMNS = (
     "risk_of_ruin_diff_ci_high",
     "sessions_better",
     "sessions_worse",
+    "wagered_diff_mean",
+    "expected_edge_diff",
+    "expected_net_diff_mean",
+    "luck_diff_mean",
+    "luck_diff_ci_low",
+    "luck_diff_ci_high",
+    "edge_diff_p_value",
+    "edge_diff_p_holm",
+    "verdict",
 )
 """Columns of ``comparison.csv``, in order."""
 
@@ -51,11 +61,15 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
         sessions.lazy()
         .filter(pl.col("strategy") == baseline)
         .select(  # lazy: only these columns are filtered
-            "session", pl.col("net").alias("b_net"), pl.col("wagered").alias("b_wagered"), pl.col("ruined").alias("b_ruined")
+            "session",
+            pl.col("net").alias("b_net"),
+            pl.col("wagered").alias("b_wagered"),
+            pl.col("ruined").alias("b_ruined"),
+            pl.col("expected_net").cast(pl.Float64).alias("b_expected_net"),
         )
         .collect()
     )
-    pairs = sessions.lazy().select("strategy", "session", "net", "wagered", "ruined")
+    pairs = sessions.lazy().select("strategy", "session", "net", "wagered", "ruined", pl.col("expected_net").cast(pl.Float64))
     k = pl.len().cast(pl.Float64)
     diff = as_float("net") - as_float("b_net")
     ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
@@ -69,6 +83,9 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
     edge_se = pl.when(pl.len() >= 2).then((k / (k - 1) * (influence**2).sum()).sqrt())
     diff_se = diff.std(ddof=1) / k.sqrt()
     ruin_se = ruin_diff.std(ddof=1) / k.sqrt()
+    expected, b_expected = pl.col("expected_net"), pl.col("b_expected_net")
+    luck_diff = (diff - expected) + b_expected
+    luck_se = luck_diff.std(ddof=1) / k.sqrt()
     out = by_strategy(
         pairs,
         [
@@ -86,6 +103,12 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
             (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
             (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
             (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
+            (w - bw).mean().alias("wagered_diff_mean"),
+            _expected_edge(expected, w) - _expected_edge(b_expected, bw),
+            (expected - b_expected).mean().alias("expected_net_diff_mean"),
+            luck_diff.mean().alias("luck_diff_mean"),
+            (luck_diff.mean() - Z95 * luck_se).alias("luck_diff_ci_low"),
+            (luck_diff.mean() + Z95 * luck_se).alias("luck_diff_ci_high"),
         ],
         join=lambda part: part.join(base.lazy(), on="session", how="inner", maintain_order="left"),
         strategies=[name for name in order if name != baseline],
@@ -97,10 +120,16 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
                 "baseline": pl.String,
                 "sessions": pl.Int64,
                 "net_diff": MONEY,
-                **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:]},
+                **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:-3]},
             }
         )
-    return out.select(COMPARISON_COLUMNS)
+    return with_verdicts(out).select(COMPARISON_COLUMNS)
+
+
+def _expected_edge(expected: pl.Expr, wagered: pl.Expr) -> pl.Expr:
+    """Expected edge of the bets placed, ``-sum(expected_net) / sum(wagered)``: NaN when one bet's is not known, null without bets."""
+    known = (wagered.sum() > 0) & expected.is_not_null().all()
+    return pl.when(known).then(-expected.sum() / wagered.sum()).alias("expected_edge_diff")
 
 
 def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl.DataFrame:
@@ -135,6 +164,11 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
             (ratio_se(-net, wagered) ** 2).alias("edge_var"),
             as_float("ruined").mean().alias("ruin"),
             (as_float("ruined").mean() * (1 - as_float("ruined").mean()) / k).alias("ruin_var"),
+            wagered.mean().alias("wagered_mean"),
+            _expected_edge(as_float("expected_net"), wagered).alias("expected_edge"),
+            as_float("expected_net").mean().alias("expected_mean"),
+            (net - as_float("expected_net")).mean().alias("luck"),
+            ((net - as_float("expected_net")).var(ddof=1) / k).alias("luck_var"),
         ],
     )
     base = parts.filter(pl.col("strategy") == baseline).drop("strategy").rename(lambda c: f"b_{c}")
@@ -155,5 +189,16 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
         *diff("ruin", "ruin_var", "risk_of_ruin_diff"),
         pl.lit(None, dtype=pl.Float64).alias("sessions_better"),
         pl.lit(None, dtype=pl.Float64).alias("sessions_worse"),
-    ).rename({"net_diff_mean_ci_low": "net_diff_ci_low", "net_diff_mean_ci_high": "net_diff_ci_high"})
-    return out.select(COMPARISON_COLUMNS)
+        (pl.col("wagered_mean") - pl.col("b_wagered_mean")).alias("wagered_diff_mean"),
+        (pl.col("expected_edge") - pl.col("b_expected_edge")).alias("expected_edge_diff"),
+        (pl.col("expected_mean") - pl.col("b_expected_mean")).alias("expected_net_diff_mean"),
+        *diff("luck", "luck_var", "luck_diff_mean"),
+    ).rename(
+        {
+            "net_diff_mean_ci_low": "net_diff_ci_low",
+            "net_diff_mean_ci_high": "net_diff_ci_high",
+            "luck_diff_mean_ci_low": "luck_diff_ci_low",
+            "luck_diff_mean_ci_high": "luck_diff_ci_high",
+        }
+    )
+    return with_verdicts(out).select(COMPARISON_COLUMNS)

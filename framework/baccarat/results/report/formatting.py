@@ -105,11 +105,6 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
     return "\n".join(line.rstrip() for line in lines)
 
 
-def verdict(low: Any, high: Any, higher_is_better: bool = True) -> tuple[str, str]:
-    """Return the CSS class and the word for a difference whose 95% interval is [low, high]."""
-    if missing(low) or missing(high):
-        return "", "not enough sessions to tell"
-    if low > 0 or high < 0:
-        good = (low > 0) == higher_is_better
-        return ("better", "better") if good else ("worse", "worse")
-    return "", "no clear difference"
+def verdict_class(word: Any) -> str:
+    """Return the CSS class of a comparison's verdict (:mod:`baccarat.results.comparisons.verdict`): ``better``, ``worse`` or none."""
+    return word if word in ("better", "worse") else ""

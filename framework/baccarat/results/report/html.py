@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict
+from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
 from baccarat.results.report.run_facts import RunFacts
 
 if TYPE_CHECKING:
@@ -146,7 +146,7 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
     )
     body = []
     for r in comparison.iter_rows(named=True):
-        css, said = verdict(r["net_diff_ci_low"], r["net_diff_ci_high"])
+        css, said = verdict_class(r["verdict"]), r["verdict"]
         ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent)
         body.append(
             f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
@@ -159,8 +159,11 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         )
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
-        "gives a pair and the intervals are paired. The verdict reads the net result per session: better or worse "
-        "when its 95% interval excludes zero.</p>"
+        "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed: "
+        "<i>same edge</i> when it equals the baseline's, whatever the luck of the sample, better or worse when it "
+        "differs; where it is not known (a strategy that read the cards without asking for exact odds), the realised "
+        "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
+        "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
         f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
     )
 
