@@ -82,23 +82,37 @@ def plays_compiled(strategy_rounds: float) -> bool:
 def kernels_cached() -> bool:
     """Tell whether numba's cache holds the kernels of :data:`CACHED_KERNELS`, written after their source.
 
-    Looks for numba's index files (in ``NUMBA_CACHE_DIR`` when set, else in
-    the ``__pycache__`` beside each module) without importing numba; an index
-    older than its module's source (a reinstall since) counts as not cached.
+    Looks for numba's index files without importing numba: in
+    ``NUMBA_CACHE_DIR`` when set, else in the ``__pycache__`` beside each
+    module, or where numba caches for a package it cannot write beside (the
+    user's cache folder). An index older than its module's source (a
+    reinstall since) counts as not cached.
     """
     package = Path(__file__).resolve().parent
     root = os.environ.get("NUMBA_CACHE_DIR")
+    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "numba"
     for folder, name in CACHED_KERNELS:
         source = package / folder / f"{name.split('.')[0]}.py"
         pattern = f"{name}-*.nbi"
         try:
-            found = list(Path(root).rglob(pattern)) if root else list((source.parent / "__pycache__").glob(pattern))
             written = source.stat().st_mtime
-            if not any(index.stat().st_mtime >= written for index in found):
+            places = [Path(root)] if root else [source.parent / "__pycache__", user_cache]
+            if not any(
+                index.stat().st_mtime >= written
+                for place in places
+                for index in _indexes(place, pattern, deep=bool(root) or place == user_cache)
+            ):
                 return False
         except OSError:
             return False
     return True
+
+
+def _indexes(place: Path, pattern: str, deep: bool) -> list[Path]:
+    """numba's index files matching ``pattern`` in ``place`` (and below it, ``deep``); none when it is not there."""
+    if not place.is_dir():
+        return []
+    return list(place.rglob(pattern) if deep else place.glob(pattern))
 
 
 def compiled(function: Callable[..., Any]) -> Callable[..., Any]:
