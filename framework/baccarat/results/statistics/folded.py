@@ -354,22 +354,23 @@ def _strategy_bands(
     final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
     grid = curves.curve_rounds(int(last.max()) if len(last) else 0, points)
     chunk = max(1, cells // max(len(last), 1))
-    spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r") if len(grid) and blocks else None
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
         matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
+        # Mapped for one pass only: the pages a pass reads leave the process's memory with the mapping.
+        spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r") if blocks else None
         offset = column = 0
         for height, width in blocks:
             block = spooled[offset : offset + height * width].reshape(height, width)
             np.divide(block[np.minimum(part, height) - 1], 1e6, out=matrix[:, column : column + width])
             offset, column = offset + height * width, column + width
+        spooled = block = None  # the mapping goes
         ended = last[None, :] < part[:, None]  # a session that has ended keeps its final bankroll
         matrix[ended] = np.broadcast_to(final, matrix.shape)[ended]
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
-    del spooled
     table = np.asarray(rows)
     return pl.DataFrame(
         {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
