@@ -263,7 +263,8 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
 
 def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
     """Return the strategies of a table (or a lazy scan of one) with a ``strategy`` column, in order of first appearance."""
-    return frame.lazy().select(pl.col("strategy").unique(maintain_order=True)).collect().to_series().to_list()
+    # Streaming: a scan of a large run's sessions.parquet is read in batches, not as a column of every session.
+    return frame.lazy().select(pl.col("strategy").unique(maintain_order=True)).collect(engine="streaming").to_series().to_list()
 
 
 def strategy_rows(frame: pl.DataFrame | pl.LazyFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
@@ -274,7 +275,7 @@ def strategy_rows(frame: pl.DataFrame | pl.LazyFrame, *columns: str) -> Iterator
     """
     lazy = frame.lazy()
     for name in strategies_of(frame):
-        yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect()
+        yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect(engine="streaming")
 
 
 def by_strategy(
@@ -299,7 +300,7 @@ def by_strategy(
         if join is not None:
             part = join(part)
         # The columns read, in one piece each: a frame in memory and a scan of a file give the same floats.
-        rows = part.select(read).collect().rechunk()
+        rows = part.select(read).collect(engine="streaming").rechunk()
         frames.append(rows.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
     if not frames:
         empty = lazy.clear() if join is None else join(lazy.clear())
