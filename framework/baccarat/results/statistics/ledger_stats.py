@@ -299,9 +299,12 @@ def by_strategy(
         part = lazy.filter(pl.col("strategy") == name)
         if join is not None:
             part = join(part)
-        # The columns read, in one piece each: a frame in memory and a scan of a file give the same floats.
+        # Only the columns read (streamed from a large run's sessions.parquet), each in one piece: a frame in
+        # memory and a scan of a file give the same floats.
         rows = part.select(read).collect(engine="streaming").rechunk()
-        frames.append(rows.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
+        # One aggregation at a time: polars would evaluate them side by side, each with temporaries of every row.
+        columns = [rows.select(aggregation) for aggregation in aggregations]
+        frames.append(pl.concat([pl.DataFrame({"strategy": [name]}, schema={"strategy": pl.String}), *columns], how="horizontal"))
     if not frames:
         empty = lazy.clear() if join is None else join(lazy.clear())
         return empty.group_by("strategy", maintain_order=True).agg(aggregations).collect()
