@@ -1,8 +1,9 @@
 """Exact expected edge of the pair bets a run's strategy placed, from the cards seen before each bet.
 
-The ledger's ``expected_net`` prices every bet off the top of a full shoe; a
-card counter bets when the shoe is rich in pairs, so its bets are worth more
-than that. This script recomputes, for each round of a run folder, the exact
+A card counter bets when the shoe is rich in pairs, so its bets are worth
+more than the off-the-top figure; the ledger's ``expected_net`` records, for
+each bet it placed, the exact EV the view gave it. This script recomputes
+that independently, from the run folder's cards: for each round, the exact
 EV of Player Pair / Banker Pair from the cards seen before it, as the
 exact-EV view does: the card turned to start the burn (recomputed from the
 experiment's seed; single-seed seeded runs) and the cards dealt earlier in

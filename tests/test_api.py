@@ -5,6 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import altair as alt
 import polars as pl
 import pytest
 import yaml
@@ -12,7 +13,6 @@ from helpers.png import png_size
 
 import baccarat
 from baccarat.errors import InputError
-from baccarat.results.charts.model import Chart
 
 EXPERIMENT = {
     "name": "api-test",
@@ -56,22 +56,39 @@ def test_summary_agrees_with_the_ledger(in_memory) -> None:
     assert flat["rounds"] == mine.filter(pl.col("stake") > 0).height
 
 
-def test_plot_gives_charts_that_draw_as_png(in_memory, tmp_path) -> None:
-    figures = in_memory.plot()
-    assert set(figures) == {"bankroll", "final", "ruin", "comparison"}
-    assert all(isinstance(f, Chart) for f in figures.values())
-    ruin = in_memory.plot("ruin")
-    assert isinstance(ruin, Chart) and set(ruin.legend_labels()) == {"flat banker", "martingale banker"}
-    data = ruin.png()
-    assert png_size(data) == (ruin.width, ruin.height) and ruin._repr_png_() == data
-    assert ruin.save(tmp_path / "ruin.png").read_bytes() == data
+def test_chart_gives_altair_charts_that_save_as_png_and_svg(in_memory, tmp_path) -> None:
+    charts = in_memory.charts()
+    assert set(charts) == {"bankroll", "strategies", "ruin", "final", "comparison", "drawdown"}
+    assert all(isinstance(c, alt.TopLevelMixin) for c in charts.values())
+    ruin = in_memory.chart("ruin")
+    spec = ruin.to_dict()  # a valid Vega-Lite specification
+    rows = spec["datasets"][spec["data"]["name"]]
+    assert {r["strategy"] for r in rows} == {"flat banker", "martingale banker"}
+    ruin.save(tmp_path / "ruin.png")
+    assert png_size((tmp_path / "ruin.png").read_bytes())[0] > 300
+    ruin.save(tmp_path / "ruin.svg")
+    assert (tmp_path / "ruin.svg").read_text(encoding="utf-8").lstrip().startswith("<svg")
+    with pytest.raises(InputError, match=r"unknown chart 'ruins' \(did you mean 'ruin'\?\)"):
+        in_memory.chart("ruins")
+
+
+def test_plot_still_works_and_names_its_successor(in_memory) -> None:
+    with pytest.warns(DeprecationWarning, match=r"Result\.chart"):
+        ruin = in_memory.plot("ruin")
+    assert ruin.to_dict(validate=False) == in_memory.chart("ruin").to_dict(validate=False)
+    with pytest.warns(DeprecationWarning):
+        assert set(in_memory.plot()) == set(in_memory.charts())
 
 
 def test_report_html_and_notebook_display(in_memory) -> None:
     page = in_memory.report_html()
-    assert page.startswith("<!DOCTYPE html>") and "martingale banker" in page and "data:image/png;base64," in page
-    assert "flat banker" in in_memory._repr_html_()
-    assert "api-test" in repr(in_memory)
+    assert page.startswith("<!DOCTYPE html>") and "martingale banker" in page and "window.vegaEmbed=" in page
+    assert "data:image/png" not in page and page.count("window.vegaEmbed=") == 1
+    shown = in_memory._repr_html_()
+    assert "flat banker" in shown and '<table id="summary">' in shown
+    text = repr(in_memory)
+    assert text.startswith("<baccarat.Result 'api-test': 2 strategies>")
+    assert "martingale banker" in text and "edge" in text  # the one-screen summary follows
 
 
 def test_run_from_a_path_with_out_then_load(tmp_path, in_memory) -> None:
@@ -104,3 +121,32 @@ def test_load_refuses_a_folder_that_is_not_a_run(tmp_path) -> None:
 def test_an_unsaved_result_has_no_files(in_memory) -> None:
     with pytest.raises(InputError, match="not saved"):
         in_memory.save_results()
+
+
+SCRIPT = """
+import baccarat
+
+EXPERIMENT = {"shoes": {"seed": 1, "count": 4}, "strategies": [{"use": "flat", "params": {"side": "banker", "unit": 10}}]}
+{body}
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "guarded"),
+    [
+        ("result = baccarat.run(EXPERIMENT, workers=2)\nprint(len(result.ledger))", False),
+        ("def main():\n    return baccarat.run(EXPERIMENT, workers=2)\n\n\nprint(len(main().ledger))", False),
+        ('if __name__ == "__main__":\n    print(len(baccarat.run(EXPERIMENT, workers=2).ledger))', True),
+    ],
+)
+def test_a_script_running_workers_without_the_main_guard_is_told_in_one_line_what_to_add(tmp_path, body, guarded) -> None:
+    script = tmp_path / "my_backtest.py"
+    script.write_text(SCRIPT.replace("{body}", body), encoding="utf-8")
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    if guarded:
+        assert done.returncode == 0, done.stderr
+        assert int(done.stdout) > 100
+    else:
+        assert done.returncode == 2 and done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert f"{script}, line " in done.stderr and 'put the call under `if __name__ == "__main__":`' in done.stderr

@@ -29,7 +29,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("execution",),
     ("api",),
     ("commands",),
-    ("strategy", "kernels", "bet_registry", "cards", "rules"),  # the 0.1 module names, deprecated aliases
+    ("strategy", "kernels", "bet_registry", "cards", "rules", "exact_forms", "roads"),  # the 0.1 modules, deprecated aliases
     ("cli", "__main__", "__init__"),
 )
 """The layers from the ground up: a module may import from its own layer and those before it."""

@@ -343,10 +343,12 @@ class Snooper(Strategy):
                 if isinstance(obj, RoundTable) or (isinstance(obj, np.ndarray) and obj.size > 6 * view.round):
                     raise AssertionError(f"found {type(obj).__name__} of size {getattr(obj, 'size', len(obj))}")
             return {"banker": 10}
-        if self.mode == "payout":  # the settlement of every round, from the engine's own frame
-            frame = sys._getframe(1)
-            while "multipliers" not in frame.f_locals:
-                frame = frame.f_back
+        if self.mode == "payout":  # the settlement of every round, from the frames of the thread that started the engine
+            for frame in sys._current_frames().values():
+                while frame is not None and "multipliers" not in frame.f_locals:
+                    frame = frame.f_back
+                if frame is not None:
+                    break
             settlement = frame.f_locals["multipliers"]
             settlement["banker"].flags.writeable = True
             settlement["banker"][:] = 10**6
@@ -364,6 +366,91 @@ class Snooper(Strategy):
 def register_strategies(register):
     register(Snooper)
 '''
+
+
+FRAME_WALKER = '''
+import sys
+
+import numpy as np
+
+from baccarat import hookimpl
+from baccarat.plugin import Strategy
+
+NAMES = {"banker", "player", "tie"}
+
+
+def holds_rounds(value, dealt):
+    """An array, or a list, tuple or dict holding more outcome names (or rounds starting with one) than were dealt."""
+    if isinstance(value, np.ndarray):
+        return value.size > 6 * dealt
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)) and len(value) > dealt:  # outcomes of rounds repeat; a list of bet names does not
+        rounds = [item if isinstance(item, str) else item[0] for item in value[:100000]
+                  if isinstance(item, str) or (isinstance(item, tuple) and item and isinstance(item[0], str))]
+        rounds = [item for item in rounds if item in NAMES]
+        return len(rounds) > dealt and len(set(rounds)) < len(rounds)
+    return type(value).__name__ in ("RoundTable", "DealtRounds")
+
+
+class FrameWalker(Strategy):
+    """The look-ahead of a plain-Python strategy through the frames that called it."""
+
+    name = "frame-walker"
+    params = {"mode": "walk"}
+
+    @classmethod
+    def sides(cls, params):
+        return {"banker", "player"}
+
+    def bets(self, view):
+        if self.mode == "reproduction":  # read the outcome about to be dealt from the engine's frame
+            f = sys._getframe(1).f_locals
+            return {f["outcomes"][f["row"]]: 10}
+        if self.mode == "advance" and view.round == 1:  # take the round about to be dealt from the engine's own iterator
+            outcome = next(sys._getframe(1).f_locals["after"])[0]
+            return {"banker" if outcome == "tie" else outcome: 10}
+        frame, found = sys._getframe(1), []
+        dealt = len(view.session_history)
+        while frame is not None:
+            found += [f"{frame.f_code.co_name}.{name}" for name, value in frame.f_locals.items() if holds_rounds(value, dealt)]
+            frame = frame.f_back
+        assert not found, f"frames hold rounds not dealt yet: {found}"
+        return {"banker": 10}
+
+
+@hookimpl
+def register_strategies(register):
+    register(FrameWalker)
+'''
+
+
+def frame_walking_run(tmp_path: Path, mode: str, workers: int = 1) -> list[str]:
+    folder = plugins(tmp_path, walker=FRAME_WALKER)
+    (tmp_path / "exp.yaml").write_text(
+        f"shoes: {{seed: 2, count: 3}}\nplugins_dir: {folder}\nstrategies:\n  - use: frame-walker\n    params: {{mode: {mode}}}\n"
+    )
+    return ["run", str(tmp_path / "exp.yaml"), "--quiet", "--workers", str(workers), "--out", str(tmp_path / "out")]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_no_frame_a_strategy_can_walk_holds_a_round_not_yet_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int) -> None:
+    assert main(frame_walking_run(tmp_path, "walk", workers)) == 0, capsys.readouterr().err
+    assert pl.read_parquet(tmp_path / "out" / "ledger.parquet").height > 100
+
+
+def test_the_look_ahead_through_the_engines_frame_finds_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(frame_walking_run(tmp_path, "reproduction")) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "strategy 'frame-walker' raised KeyError: 'outcomes'" in err
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_strategy_advancing_the_engines_iterator_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(frame_walking_run(tmp_path, "advance")) == 2
+    err = one_line(capsys.readouterr().err)
+    assert "strategy 'frame-walker' took rounds not dealt yet from the engine's loop" in err
+    assert not (tmp_path / "out").exists()
 
 
 def snooping_run(tmp_path: Path, mode: str) -> list[str]:

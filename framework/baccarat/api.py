@@ -3,7 +3,7 @@
 >>> import baccarat
 >>> result = baccarat.run("configs/quickstart.yaml")        # or a dict, or out="results/qs"
 >>> result.summary                                          # polars frames
->>> result.plot("bankroll")                                 # a chart: .png(), .save(path), shown in a notebook
+>>> result.chart("bankroll")                                # a Vega-Altair chart: shown in a notebook, .save("x.png")
 >>> again = baccarat.load("results/qs")                     # a folder written by `baccarat run`
 """
 
@@ -23,7 +23,7 @@ from baccarat.results.report.analysis import Analysis, analyse, write_results
 from baccarat.results.report.html import render_html
 
 if TYPE_CHECKING:
-    from baccarat.results.charts.model import Chart
+    import altair as alt
 
 
 class Result:
@@ -129,41 +129,58 @@ class Result:
         """One row per strategy and session: the per-session figures the summary is made of."""
         return self.analysis.sessions
 
-    def plot(self, kind: str | None = None) -> Chart | dict[str, Chart]:
-        """Return one plot (``bankroll``, ``final``, ``ruin``, ``comparison``), or all of them by kind.
+    def chart(self, kind: str) -> alt.TopLevelMixin:
+        """Return one chart of the run as a Vega-Altair chart: ``bankroll``, ``strategies``, ``ruin``, ``final``,
+        ``comparison``, ``drawdown`` or ``grid`` (:data:`baccarat.results.report.analysis.CHART_KINDS`).
 
-        A plot is a :class:`~baccarat.results.charts.model.Chart`: plain objects
-        saying what is drawn (panels, their titles, labels, legend entries and
-        the data of each series); ``chart.png()`` gives the PNG bytes,
-        ``chart.save(path)`` writes the file, and a notebook shows it inline.
+        A notebook draws it; it can be restyled like any Altair chart (``.properties(width=...)``,
+        ``.configure_axis(...)``) and written with ``.save("ruin.png")``, ``.save("ruin.svg")`` or ``.save("ruin.html")``.
         """
-        return self.analysis.figures() if kind is None else self.analysis.figure(kind)
+        return self.analysis.chart(kind)
+
+    def charts(self) -> dict[str, alt.TopLevelMixin]:
+        """Return every chart the run has, by kind (see :meth:`chart`)."""
+        return self.analysis.charts()
+
+    def plot(self, kind: str | None = None) -> alt.TopLevelMixin | dict[str, alt.TopLevelMixin]:
+        """Deprecated: use :meth:`chart` (one chart) or :meth:`charts` (all of them); ``plot`` goes in version 0.3.
+
+        Returns the same Vega-Altair charts (``final`` is still accepted for the final bankrolls).
+        """
+        import warnings
+
+        warnings.warn(
+            "Result.plot() is deprecated and goes in baccarat 0.3: use Result.chart(kind) or Result.charts()",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.charts() if kind is None else self.chart(kind)
 
     def report_html(self) -> str:
-        """Return the self-contained HTML report of the run as a string."""
-        images = {kind: chart.png() for kind, chart in self.analysis.figures().items()}
+        """Return the self-contained, interactive HTML report of the run as a string."""
         yaml_path = None if self.out_dir is None else self.out_dir / "experiment.yaml"
         if yaml_path is not None and yaml_path.is_file():
             text = yaml_path.read_text(encoding="utf-8")
         else:
             text = run_facts(self.experiment).experiment_yaml
-        return render_html(self.analysis, run_facts(self.experiment), images, text)
+        return render_html(self.analysis, run_facts(self.experiment), self.analysis.charts(), text)
 
-    def save_results(self, roads: Sequence[int] = (), exact: bool | None = None) -> Path:
-        """Rewrite ``summary.csv``, ``comparison.csv``, the plots and ``report.html`` in the run folder.
+    def save_results(self, roads: Sequence[int] = (), exact: bool | None = None, formats: Sequence[str] | None = None) -> Path:
+        """Rewrite ``summary.csv``, ``comparison.csv`` and ``report.html`` in the run folder.
 
         ``roads`` lists shoes whose scoreboard roads the report shows; with
         ``exact`` (default: the experiment's ``exact:``) the report sets the
-        exact analysis beside the simulation.
+        exact analysis beside the simulation; ``formats`` (``png``, ``svg``;
+        default: the experiment's ``report:``) also writes every chart as a file.
         """
         from baccarat.execution.folder_lock import folder_lock
 
         out = self._file("report.html").parent
         with folder_lock(out):  # no run replaces the folder while its results are rewritten
-            self._save_results(out, roads, exact)
+            self._save_results(out, roads, exact, formats)
         return out
 
-    def _save_results(self, out: Path, roads: Sequence[int], exact: bool | None) -> None:
+    def _save_results(self, out: Path, roads: Sequence[int], exact: bool | None, formats: Sequence[str] | None) -> None:
         from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
 
         manifest = read_manifest(out / MANIFEST_FILE)
@@ -179,18 +196,30 @@ class Result:
             exact_analysis(self.experiment) if show_exact else None,
             stops=stops,
             manifest=manifest,
+            formats=self.experiment.chart_formats if formats is None else formats,
         )
         if manifest is not None and isinstance(manifest.get("files"), dict):
             refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
 
     def _repr_html_(self) -> str:
+        from html import escape
+
         from baccarat.results.report.html import summary_html
 
-        return f"<b>{self.experiment.name}</b>{summary_html(self.summary)}"
+        where = f" in {escape(str(self.out_dir))}" if self.out_dir else ""
+        return (
+            f"<p><b>{escape(self.experiment.name)}</b>{where}: {len(self.experiment.strategies)} strategies</p>{summary_html(self.summary)}"
+        )
 
     def __repr__(self) -> str:
+        from baccarat.results.report.formatting import format_summary
+
         where = f" in {self.out_dir}" if self.out_dir else ""
-        return f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"
+        head = f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"
+        try:
+            return f"{head}\n{format_summary(self.summary)}"
+        except (InputError, OSError, *READ_ERRORS):  # a damaged folder: the repr still says what the result is
+            return head
 
 
 def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experiment:
@@ -215,8 +244,10 @@ def run(
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
     """
+    from baccarat.execution.main_guard import check_main_guard
     from baccarat.execution.runner import run_experiment, run_to_folder
 
+    check_main_guard(workers)
     exp = _experiment(experiment)
     shoes = int(exp.shoes["count"]) * len(exp.seeds) if exp.shoes["source"] == "seeded" else None
 
@@ -236,7 +267,8 @@ def run(
         result = play(None)
     analysis = result.analysis if baseline is None else None
     if out is not None:
-        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis)
+        identity = run_identity(result.out_dir)
+        return Result(exp, out_dir=result.out_dir, warnings=result.warnings, baseline=baseline, analysis=analysis, identity=identity)
     return Result(
         exp, rounds=result.rounds, ledger=result.ledger, warnings=result.warnings, baseline=baseline, analysis=analysis, stops=result.stops
     )

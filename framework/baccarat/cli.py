@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         detail = getattr(exc, "detail", None)
         if detail and debugging(args):
             _say(detail.rstrip("\n"))
-        _say(f"baccarat: error: {exc}")
+        _say(f"baccarat: error: {exc}{_why_unknown(exc)}")
         return exc.exit_status
     except KeyboardInterrupt as exc:
         _say(f"baccarat: {interrupts.describe(exc)}")
@@ -119,6 +119,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"baccarat: error: {memorylimit.describe()}", file=sys.stderr)
         return 1
+
+
+def _why_unknown(exc: Exception) -> str:
+    """For an error about an unknown name (strategy, side, bet), the plugin left out that may have registered it."""
+    if "unknown " not in str(exc) or "baccarat.plugin.manager" not in sys.modules:
+        return ""
+    from baccarat.plugin.manager import left_out
+
+    said = left_out()
+    if not said:
+        return ""
+    more = f" (and {len(said) - 1} more plugin warning{'s' if len(said) > 2 else ''})" if len(said) > 1 else ""
+    return f"; note that {said[0]}{more}"
 
 
 def console() -> NoReturn:
@@ -141,9 +154,13 @@ def console() -> NoReturn:
 
 
 def exit_now(status: int) -> NoReturn:
-    """Flush the output, join running non-daemon threads, run the exit handlers, and end the process with ``status``."""
+    """Flush the output, run the exit handlers, and end the process with ``status``.
+
+    Threads still running are not waited for: the command started none that
+    must finish, and one a plugin started (not a daemon) must not keep the
+    process alive once the work is done.
+    """
     import atexit
-    import threading
 
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -158,10 +175,7 @@ def exit_now(status: int) -> NoReturn:
             _silence_stdout()
             _say(f"baccarat: error: {exc}")
             status = status or 1
-    current = threading.current_thread()
-    for thread in threading.enumerate():
-        if thread is not current and not thread.daemon:
-            thread.join()
+    _output_complete()
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -170,6 +184,21 @@ def exit_now(status: int) -> NoReturn:
         except (OSError, ValueError, StdoutError):
             pass
     os._exit(status)
+
+
+def _output_complete() -> None:
+    """The command's output is complete: what threads and exit handlers print from now on goes to standard error.
+
+    A plugin's ``atexit`` handler that prints (in Python, or in C through
+    file descriptor 1) must not add to the JSON a ``--json`` command wrote.
+    """
+    if sys.stderr is None:
+        return
+    sys.stdout = sys.stderr
+    try:
+        os.dup2(sys.stderr.fileno(), 1)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _show_warning(

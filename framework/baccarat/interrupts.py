@@ -18,7 +18,8 @@ whatever thread the signal lands; when the main thread has not reached a
 check point within :data:`CHECK_POINT_SECONDS`, or not finished cleaning up
 within :data:`CLEANUP_SECONDS` after, it removes the temporary files and
 folders registered with :func:`remove_at_hard_stop`, prints the same one
-line and ends the process at once. Either way the command line prints one
+line and ends the process at once (never inside a :func:`held` block: it
+waits for its end). Either way the command line prints one
 line and exits with 128 + the signal's number (130 for Ctrl-C, 143 for
 SIGTERM, 129 for SIGHUP).
 
@@ -35,6 +36,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from os import _exit as _end_process  # bound at import: plugin play replaces os._exit (engine.exit_guard)
 from pathlib import Path
 from types import FrameType
 from typing import TypeVar
@@ -85,16 +87,24 @@ def _note(signum: int, frame: FrameType | None) -> None:
         _received.append(signum)
 
 
+_ours: list[signal.Signals] = []
+"""The stop signals :func:`stop_on_signals` handles (those the caller did not ignore)."""
+
+
 def check() -> None:
-    """A check point: raise :class:`Interrupted` when a stop signal was received (once; in the main thread only)."""
-    if _received and not _raised.is_set() and threading.current_thread() is threading.main_thread():
+    """A check point: raise :class:`Interrupted` when a stop signal was received (once; in the main thread only).
+
+    The handlers are put back should code run since the last check point
+    (a strategy's) have replaced them.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return
+    for sig in _ours:
+        if signal.getsignal(sig) is not _note:
+            signal.signal(sig, _note)
+    if _received and not _raised.is_set():
         _raised.set()
         raise Interrupted(_received[0])
-
-
-def stop_requested() -> bool:
-    """Tell whether a stop signal was received under :func:`stop_on_signals`."""
-    return bool(_received)
 
 
 def remove_at_hard_stop(path: str | os.PathLike[str]) -> None:
@@ -117,7 +127,7 @@ def _hard_stop(signum: int) -> None:
         os.write(2, f"baccarat: {Interrupted(signum)}\n".encode())
     except OSError:
         pass
-    os._exit(128 + signum)
+    _end_process(128 + signum)
 
 
 def _watch(wakeups: int, over: threading.Event) -> None:
@@ -133,10 +143,20 @@ def _watch(wakeups: int, over: threading.Event) -> None:
         stops = [number for number in data if number in numbers]
         if stops:
             break
-    if _raised.wait(CHECK_POINT_SECONDS) and over.wait(CLEANUP_SECONDS):
+    if not _raised.wait(CHECK_POINT_SECONDS):
+        _wait_unheld(over)  # its end is a check point
+    if _raised.is_set() and over.wait(CLEANUP_SECONDS):
         return
+    _wait_unheld(over)
     if not over.is_set():
         _hard_stop(_received[0] if _received else stops[0])
+
+
+def _wait_unheld(over: threading.Event) -> None:
+    """Wait while a :func:`held` block runs in the main thread: the watchdog never ends the process in one."""
+    while _holding and not over.is_set():
+        over.wait(WAKE_SECONDS / 4)
+    _raised.wait(WAKE_SECONDS)
 
 
 @contextmanager
@@ -159,13 +179,14 @@ def stop_on_signals() -> Iterator[None]:
     watchdog = threading.Thread(target=_watch, args=(reader, over), name="stop watchdog", daemon=True)
     watchdog.start()
     try:
-        for sig, handler in previous.items():
-            if handler is not signal.SIG_IGN:  # a signal ignored by the caller (nohup) stays ignored
-                signal.signal(sig, _note)
+        _ours[:] = [sig for sig, handler in previous.items() if handler is not signal.SIG_IGN]  # nohup's stays ignored
+        for sig in _ours:
+            signal.signal(sig, _note)
         yield
         check()
     finally:
         over.set()
+        _ours.clear()
         for sig, handler in previous.items():
             signal.signal(sig, handler if handler is not None else signal.SIG_DFL)
         signal.set_wakeup_fd(previous_wakeup)
@@ -198,10 +219,26 @@ def ignore_interrupts() -> None:
             signal.signal(sig, signal.SIG_IGN)
 
 
+_holding = 0
+"""How many :func:`held` blocks the main thread is in."""
+
+
 @contextmanager
 def held() -> Iterator[None]:
-    """A block that a stop never cuts (none is raised inside it): a stop received meanwhile is raised when it ends."""
-    yield
+    """A block that a stop never cuts: a stop received meanwhile is raised when it ends.
+
+    No stop is raised inside it, and the watchdog waits for its end (the
+    rename of a finished run into place, the removal of the run it replaces).
+    """
+    global _holding
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _holding += 1
+    try:
+        yield
+    finally:
+        _holding -= 1
     check()
 
 

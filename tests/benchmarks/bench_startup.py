@@ -1,4 +1,4 @@
-"""Benchmark of small runs: a 10-shoe run against the bare imports, the first run after install, the plots.
+"""Benchmark of small runs: a 10-shoe run against the bare imports, the first run after install, the report.
 
     python tests/benchmarks/bench_startup.py [--runs 5]
 
@@ -15,9 +15,9 @@ Prints, each the best of ``--runs`` fresh processes:
 - the quickstart (configs/quickstart.yaml) the first time after installing
   (an empty ``NUMBA_CACHE_DIR``, once) against a warm run (the kernels
   cached: compiled by a warm-up run); the target is at most 1.5x;
-- the four PNG plots and report.html of a 10-shoe and of a 20,000-shoe run,
-  drawn from the saved run's statistics (computed first, not timed) in a
-  process that has drawn them once (imports and fonts loaded, as in a run).
+- the charts (Vega-Altair specifications) and report.html of a 10-shoe and
+  of a 20,000-shoe run, from the saved run's statistics (computed first, not
+  timed) in a process that has made them once (imports loaded, as in a run).
 """
 
 from __future__ import annotations
@@ -48,10 +48,9 @@ frames = (analysis.summary, analysis.comparison, analysis.bands, analysis.paths)
 text = (run.out_dir / "experiment.yaml").read_text()
 manifest = read_manifest(run.out_dir / "manifest.json")
 best = float("inf")
-for k in range(4):  # the first draws once: imports and fonts, as a run that draws has them
+for k in range(4):  # the first loads the imports and the Vega JavaScript, as a run has them
     start = time.perf_counter()
-    images = {kind: chart.png() for kind, chart in analysis.figures().items()}
-    page = html.render_html(analysis, run_facts(run.experiment), images, text, manifest, None)
+    page = html.render_html(analysis, run_facts(run.experiment), analysis.charts(), text, manifest, None)
     if k:
         best = min(best, time.perf_counter() - start)
 print(best)
@@ -129,7 +128,7 @@ def main() -> None:
             folder = work / f"plots-{shoes}"
             seconds_of(run(shoes)[:-2] + ["--out", str(folder)])
             drawn = float(subprocess.run([sys.executable, "-c", DRAW, str(folder)], capture_output=True, text=True, check=True).stdout)
-            print(f"plots and report of a {shoes:,}-shoe run: {drawn:.2f} s")
+            print(f"charts and report of a {shoes:,}-shoe run: {drawn:.2f} s")
 
 
 if __name__ == "__main__":

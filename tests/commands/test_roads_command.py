@@ -110,7 +110,7 @@ def test_a_folder_without_rounds_is_not_a_run(tmp_path, capsys) -> None:
 def test_report_shows_the_roads_of_the_shoes_asked_for(run_dir, capsys) -> None:
     assert main(["report", str(run_dir), "--roads", "1,3", "--quiet"]) == 0
     page = (run_dir / "report.html").read_text()
-    assert 'id="roads-shoe-1"' in page and 'id="roads-shoe-3"' in page and 'id="roads-shoe-2"' not in page
+    assert 'id="plot-roads-shoe-1"' in page and 'id="plot-roads-shoe-3"' in page and 'id="plot-roads-shoe-2"' not in page
     before = {p.name: p.stat().st_mtime_ns for p in run_dir.iterdir()}
     assert main(["report", str(run_dir), "--roads", "2,7", "--quiet"]) == 2
     assert "there is no shoe 7" in capsys.readouterr().err

@@ -138,3 +138,34 @@ def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) 
     assert done.returncode == 0, done.stderr
     for name in ("rounds.parquet", "ledger.parquet"):
         assert dataset_bytes(tmp_path / "ray" / name) == dataset_bytes(tmp_path / "processes" / name)
+
+
+UNGUARDED = """
+from baccarat.errors import RunFailure
+from baccarat.execution import chunks as chunking
+from baccarat.execution.runner import run_experiment
+from baccarat.experiment import load_experiment
+
+chunking.LEDGER_ROWS_PER_CHUNK = 900
+try:
+    run_experiment(load_experiment({experiment!r}), workers=2)
+except RunFailure as exc:
+    print(exc)
+"""
+
+
+def test_a_script_without_the_main_guard_is_told_what_to_add(tmp_path: Path) -> None:
+    """Worker processes import the main script: without ``if __name__ == "__main__":`` each would run it again.
+
+    ``baccarat.run`` finds such a script before any process starts (tests/test_api.py); a run started below the API
+    is caught when its workers, importing the script, would start it again.
+    """
+    script = tmp_path / "unguarded.py"
+    script.write_text(UNGUARDED.format(experiment=EXPERIMENT))
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        f"the worker processes could not start: they import {script}, which starts the run again when imported; "
+        'put the code that runs it under `if __name__ == "__main__":`, or use one worker\n'
+    )
+    assert done.stderr == ""  # the workers end without a traceback of their own

@@ -157,3 +157,36 @@ def test_a_signal_while_the_workers_start_leaves_none_and_says_one_line(tmp_path
     while group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert group_members(process.pid) == []  # no worker left running
+
+
+WATCHDOG = """
+import os, signal, sys, time
+from pathlib import Path
+from baccarat import interrupts
+
+interrupts.CHECK_POINT_SECONDS = 0.2
+temporary = Path(sys.argv[1])
+temporary.mkdir()
+(temporary / "part").write_text("half")
+try:
+    with interrupts.stop_on_signals():
+        with interrupts.held():
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(1.0)  # five times the watchdog's wait: a held block is never cut
+            print("the held block ended", flush=True)
+        print("not reached", flush=True)
+except interrupts.Interrupted as exc:
+    print("raised at its end:", exc.exit_status, flush=True)
+with interrupts.stop_on_signals():
+    interrupts.remove_at_hard_stop(temporary)
+    os.kill(os.getpid(), signal.SIGHUP)
+    while True:  # no check point ever: the watchdog ends the process
+        time.sleep(0.05)
+"""
+
+
+def test_the_watchdog_waits_for_a_held_block_and_ends_code_that_reaches_no_check_point(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", WATCHDOG, str(tmp_path / "tmp")], capture_output=True, text=True, timeout=60)
+    assert done.stdout == "the held block ended\nraised at its end: 143\n"
+    assert (done.returncode, done.stderr) == (129, "baccarat: interrupted (SIGHUP)\n")
+    assert list(tmp_path.iterdir()) == []  # the registered temporary folder was removed

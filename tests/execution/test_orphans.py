@@ -201,3 +201,37 @@ def test_a_run_under_an_address_space_limit_runs_or_says_memory_ran_out(tmp_path
         "or allow more memory\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["big.yaml"]
+
+
+def descendants(pid: int) -> list[int]:
+    """Process ids of every descendant of ``pid`` (children, their children...)."""
+    listed = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout.split()
+    children: dict[int, list[int]] = {}
+    for child, parent in zip(listed[::2], listed[1::2], strict=True):
+        children.setdefault(int(parent), []).append(int(child))
+    found, todo = [], [pid]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+@pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
+def test_kill_9_of_a_local_ray_run_leaves_no_ray_process(tmp_path: Path) -> None:
+    """The local Ray's processes (GCS, raylet, workers, their agents) end within seconds of the run's kill -9."""
+    process = start(tmp_path, "--executor", "ray", "--workers", "2")
+    pids: list[int] = []
+    try:
+        deadline = time.monotonic() + 180
+        while not list(tmp_path.glob(".out.*/ledger.parquet/*")) and time.monotonic() < deadline:  # Ray plays chunks
+            assert process.poll() is None, process.communicate()
+            time.sleep(0.1)
+        pids = descendants(process.pid)
+        assert len(pids) > 3, pids  # GCS, raylet, its agents, workers
+        process.kill()  # kill -9: no handler runs, nothing is cleaned up by the run itself
+        process.wait()
+        left = gone_within(pids, 15)
+        assert left == [], [Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:80] for p in left if alive(p)]
+    finally:
+        kill_all(process, pids)

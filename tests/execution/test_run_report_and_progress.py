@@ -32,7 +32,7 @@ def test_no_report_writes_the_same_tables_and_neither_plots_nor_html(workdir: Pa
     assert main(["run", "small.yaml", "--out", "full", "--quiet"]) == 0
     assert main(["run", "small.yaml", "--out", "lean", "--quiet", "--no-report"]) == 0
     assert sorted(p.name for p in (workdir / "lean").iterdir()) == TABLES  # no spool of bankrolls left either
-    assert {"report.html", "bankroll.png"} <= {p.name for p in (workdir / "full").iterdir()}
+    assert sorted(p.name for p in (workdir / "full").iterdir()) == sorted([*TABLES, "report.html"])
     for name in ("summary.csv", "comparison.csv", "sessions.parquet"):
         assert (workdir / "lean" / name).read_bytes() == (workdir / "full" / name).read_bytes()
 
@@ -47,8 +47,23 @@ def test_report_false_in_the_experiment_skips_them_too_and_is_kept_in_the_resolv
 def test_a_report_that_is_not_true_or_false_is_refused_at_its_line(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (workdir / "bad.yaml").write_text(SMALL + "report: sometimes\n")
     assert main(["run", "bad.yaml", "--out", "bad", "--quiet"]) == 2
-    assert capsys.readouterr().err == "baccarat: error: bad.yaml:10:9: report must be true or false, not 'sometimes'\n"
+    assert capsys.readouterr().err == (
+        "baccarat: error: bad.yaml:10:9: report must be true, false or a mapping such as {png: true}, not 'sometimes'\n"
+    )
     assert not (workdir / "bad").exists()
+    (workdir / "bad.yaml").write_text(SMALL + "report: {png: true, pdf: true}\n")
+    assert main(["run", "bad.yaml", "--out", "bad", "--quiet"]) == 2
+    assert capsys.readouterr().err == "baccarat: error: bad.yaml:10:21: report takes png and svg, not 'pdf'\n"
+    assert not (workdir / "bad").exists()
+
+
+def test_report_png_in_the_experiment_writes_every_chart_as_png(workdir: Path) -> None:
+    (workdir / "png.yaml").write_text(SMALL + "report:\n  png: true\n")
+    assert main(["run", "png.yaml", "--out", "png", "--quiet"]) == 0
+    written = sorted(p.name for p in (workdir / "png").glob("*.png"))
+    assert written == sorted(f"{kind}.png" for kind in ("bankroll", "strategies", "ruin", "final", "comparison", "drawdown"))
+    assert "png: true" in (workdir / "png" / "experiment.yaml").read_text()
+    assert main(["run", "png.yaml", "--out", "png", "--quiet", "--force"]) == 0  # the folder is a run: replaced
 
 
 def on_a_terminal(folder: Path, *args: str, env: dict[str, str] | None = None) -> tuple[int, str]:

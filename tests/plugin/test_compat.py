@@ -65,6 +65,54 @@ def register_selectors(register):
     register(Alternate)
 '''
 
+# The 0.1 example plugin's stop rule, verbatim (it reads the 0.1 view's integer micro-units).
+EXAMPLE_0_1_STOP_RULE = '''
+from typing import Any
+
+from baccarat import hookimpl
+from baccarat.strategy import SessionInfo, StopRule, TableView, amount_cents
+
+
+class TrailingStop(StopRule):
+    """Stop once the bankroll has fallen ``trailing_stop`` below its highest point in the session."""
+
+    name = "trailing_stop"
+    params = {"trailing_stop": None}
+    description = "stop once the bankroll is this much below its session high"
+
+    def __init__(self, session: SessionInfo, trailing_stop: Any = None) -> None:
+        super().__init__(session)
+        self.drop = amount_cents(trailing_stop, "trailing_stop") * 10_000
+        self.high = 0
+
+    def stop(self, view: TableView) -> bool:
+        """Track the session's high and compare."""
+        self.high = max(self.high, view.bankroll_micros)
+        return self.high - view.bankroll_micros >= self.drop
+
+
+class NewTrailingStop(StopRule):
+    """The same, written for 0.2."""
+
+    name = "new_trailing_stop"
+    params = {"new_trailing_stop": None}
+
+    def __init__(self, session, new_trailing_stop=None):
+        super().__init__(session)
+        self.drop = new_trailing_stop
+        self.high = None
+
+    def stop(self, view):
+        self.high = view.bankroll if self.high is None else max(self.high, view.bankroll)
+        return self.high - view.bankroll >= self.drop
+
+
+@hookimpl
+def register_stop_rules(register):
+    register(TrailingStop)
+    register(NewTrailingStop)
+'''
+
 # The same strategy and selector written for 0.2, and 0.1-style pieces speaking cents and micro-units.
 CURRENT_AND_OLD_UNITS = '''
 from baccarat.plugin import Selector, Strategy, hookimpl
@@ -154,6 +202,8 @@ strategies:
   - {name: old doubling, use: old-doubling, params: {side: banker, unit: 2.5}}
   - {name: martingale, use: martingale, params: {side: banker, unit: 2.5}}
   - {name: old settle, use: old-martingale, params: {unit: 2.5}}
+  - {name: old trailing, use: martingale, params: {side: banker, unit: 10, trailing_stop: 60}}
+  - {name: new trailing, use: martingale, params: {side: banker, unit: 10, new_trailing_stop: 60}}
 """
 
 
@@ -163,6 +213,7 @@ def written(tmp_path: Path) -> Path:
     (plugins / "my_strategies.py").write_text(README_0_1_STRATEGY, encoding="utf-8")
     (plugins / "my_plugin.py").write_text(README_0_1_SELECTOR, encoding="utf-8")
     (plugins / "side_by_side.py").write_text(CURRENT_AND_OLD_UNITS, encoding="utf-8")
+    (plugins / "old_stop.py").write_text(EXAMPLE_0_1_STOP_RULE, encoding="utf-8")
     (tmp_path / "experiment.yaml").write_text(textwrap.dedent(EXPERIMENT), encoding="utf-8")
     return plugins
 
@@ -184,8 +235,11 @@ def test_first_release_readme_plugins_run_with_a_warning_and_the_numbers_of_thei
     assert "baccarat.strategy is deprecated" in done.stderr and "import from baccarat.plugin instead" in done.stderr
     assert "my_strategies.py" in done.stderr
     ledger = pl.read_parquet(tmp_path / "r" / "ledger.parquet")
-    for old, new in (("old", "new"), ("old alternate", "new alternate"), ("old doubling", "martingale"), ("old settle", "martingale")):
+    pairs = [("old", "new"), ("old alternate", "new alternate"), ("old doubling", "martingale"), ("old settle", "martingale")]
+    for old, new in [*pairs, ("old trailing", "new trailing")]:
         assert ledger_of(ledger, old).equals(ledger_of(ledger, new)), (old, new)
+    assert (ledger_of(ledger, "old trailing")["stake"] == 0).sum() > 100  # the trailing stop did end sessions' betting
+    assert (ledger_of(ledger, "martingale")["stake"] == 0).sum() == 0
     assert ledger_of(ledger, "martingale")["stake"].max() > Decimal(10)  # the doubling did happen
 
 
@@ -197,6 +251,8 @@ def test_first_release_readme_plugins_run_with_a_warning_and_the_numbers_of_thei
         ("baccarat.bet_registry", "baccarat.plugin", "BetDefinition"),
         ("baccarat.cards", "baccarat.table.cards", "parse_card"),
         ("baccarat.rules", "baccarat.table.rules", "load_rules"),
+        ("baccarat.exact_forms", "baccarat.plugin", "ExactProgression"),
+        ("baccarat.roads", "baccarat.table.roads", "parse_outcomes"),
     ],
 )
 def test_each_first_release_module_warns_naming_its_new_import(old: str, new: str, name: str) -> None:

@@ -131,3 +131,14 @@ def register_stop_rules(register):
     )
     cols = play("capped", "PPPPBPPP", plugins_dirs=(folder,), side="every", cap=2, after=7)
     assert stakes(cols) == [10, 20, 40, 40, 40, 10, 20, 0]
+
+
+def test_the_version_is_the_changelogs_newest_and_the_packages() -> None:
+    import re
+    import tomllib
+
+    import baccarat
+
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    newest = re.search(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
+    assert newest is not None and baccarat.__version__ == declared == newest.group(1)

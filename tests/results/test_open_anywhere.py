@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -70,3 +72,44 @@ def test_plugins_dir_is_recorded_as_written(tmp_path: Path, written: str) -> Non
     (tmp_path / "exp.yaml").write_text(f"plugins_dir: {written}\n{EXPERIMENT}")
     assert main(["run", str(tmp_path / "exp.yaml"), "--out", str(tmp_path / "run"), "--quiet"]) == 0
     assert yaml.safe_load((tmp_path / "run" / "experiment.yaml").read_text())["plugins_dir"] == [written]
+
+
+BET_PLUGIN = """
+from fractions import Fraction
+
+from baccarat.plugin import BetDefinition, hookimpl
+
+TIE_ON_SIX = BetDefinition(
+    name="tie_on_6_anywhere",
+    label="Tie on 6",
+    needs=frozenset({"totals"}),
+    pays={"win": Fraction(35)},
+    wins=lambda r: {"win": r.tie & (r.player_total == 6)},
+    pushes=None,
+    description="the hands tie on 6",
+)
+
+
+@hookimpl
+def register_bets(register):
+    register(TIE_ON_SIX)
+"""
+
+
+def test_a_run_on_a_plugin_bet_loads_without_it(tmp_path: Path) -> None:
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "tie_on_six_anywhere.py").write_text(BET_PLUGIN)
+    (tmp_path / "exp.yaml").write_text(
+        "name: bet\nplugins_dir: plugins\nrules: {preset: punto-banco-8, side_bets: {tie_on_6_anywhere: '35:1'}}\n"
+        "shoes: {seed: 3, count: 6}\nsession: {bankroll: 1000, table_min: 5, table_max: 1000}\n"
+        "strategies:\n  - name: flat banker\n    use: flat\n    params: {side: banker, unit: 10}\n"
+        "  - name: tie on six\n    use: flat\n    params: {side: tie_on_6_anywhere, unit: 5}\n"
+    )
+    assert main(["run", str(tmp_path / "exp.yaml"), "--out", str(tmp_path / "run"), "--quiet"]) == 0
+    expected = baccarat.load(tmp_path / "run").summary
+    shutil.rmtree(tmp_path / "plugins")
+    assert baccarat.load(tmp_path / "run").summary.equals(expected)
+    # In a fresh process, where the plugin's bet was never registered:
+    shown = subprocess.run([sys.executable, "-m", "baccarat", "report", str(tmp_path / "run")], capture_output=True, text=True)
+    assert shown.returncode == 0, shown.stderr
+    assert "tie on six" in shown.stdout

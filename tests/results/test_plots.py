@@ -1,19 +1,16 @@
-"""Plots are charts that say what they draw (titles, labels, legends, data), drawn as PNG images of a sensible size."""
+"""The charts are valid Vega-Lite specifications whose data are the run's statistics, within Altair's row limit at any size."""
 
 from __future__ import annotations
 
-import io
-
 import numpy as np
+import polars as pl
 import pytest
 from helpers.handmade import flat_ledger
-from helpers.png import png_size
-from PIL import Image
 
 from baccarat.errors import InputError
 from baccarat.results.charts import plots
-from baccarat.results.charts.model import Band, Chart, Line, RefLine, Stairs
-from baccarat.results.report.analysis import analyse
+from baccarat.results.report.analysis import CHART_KINDS, analyse
+from baccarat.results.statistics import curves
 
 STRATEGIES = ["flat banker", "martingale", "sits out"]
 
@@ -34,147 +31,227 @@ def analysis():
     return analyse(ledger(), 60, 10)
 
 
-def pixels(chart: Chart) -> np.ndarray:
-    """The chart drawn and decoded again: an (height, width, 3) array of RGB values."""
-    image = Image.open(io.BytesIO(chart.png()))
-    assert image.mode == "RGB"
-    return np.asarray(image)
+def rows(spec: dict) -> list[dict]:
+    """Every data row of a specification (its datasets, concatenated)."""
+    return [row for data in spec.get("datasets", {}).values() for row in data]
 
 
-def has_colour(image: np.ndarray, colour: tuple[int, int, int]) -> bool:
-    return bool((image == np.array(colour, dtype=np.uint8)).all(axis=2).any())
+def test_every_chart_is_a_valid_specification_of_every_strategy(analysis) -> None:
+    charts = analysis.charts()
+    assert list(charts) == [k for k in CHART_KINDS if k != "grid"]  # no grid: the names sweep nothing
+    for kind, chart in charts.items():
+        spec = chart.to_dict()  # validates against the Vega-Lite schema
+        names = {row.get("strategy") for row in rows(spec)} - {None}
+        expected = set(STRATEGIES) - ({"flat banker"} if kind == "comparison" else set())
+        assert names == expected, kind
 
 
-@pytest.mark.parametrize("kind", ["bankroll", "final", "ruin", "comparison"])
-def test_every_plot_is_a_png_of_sensible_size(analysis, kind) -> None:
-    chart = analysis.figure(kind)
-    data = chart.png()
-    width, height = png_size(data)
-    assert (width, height) == (chart.width, chart.height)
-    assert 800 <= width <= 2400 and 250 <= height <= 2400, (width, height)
-    image = pixels(chart)
-    drawn = (image != 255).any(axis=2).mean()
-    assert 0.02 < drawn < 0.9, drawn  # drawn, neither blank nor a solid block
-    assert chart._repr_png_() == data  # what a notebook shows
+def test_the_bankroll_chart_draws_the_bands_and_isolates_a_strategy_from_the_legend(analysis) -> None:
+    spec = analysis.chart("bankroll").to_dict()
+    drawn = pl.DataFrame([r for r in rows(spec) if "strategy" in r]).sort("strategy", "round")
+    bands = analysis.bands.sort("strategy", "round")
+    assert drawn.get_column("round").to_list() == bands.get_column("round").to_list()
+    for column in ("p5", "p25", "p50", "p75", "p95"):
+        assert np.allclose(drawn.get_column(column).to_numpy(), bands.get_column(column).to_numpy(), atol=0.005)
+    params = {p["name"]: p for p in spec.get("params", []) + [p for layer in spec["layer"] for p in layer.get("params", [])]}
+    assert params["pick"]["select"] == {"type": "point", "fields": ["strategy"]} and params["pick"]["bind"] == "legend"
+    assert params["zoom"]["select"] == {"type": "interval", "encodings": ["x"]} and params["zoom"]["bind"] == "scales"
+    lines = {r["line"]: r["y"] for r in rows(spec) if "line" in r}
+    assert lines == {"initial bankroll": 60.0, "ruin (table minimum)": 10.0}
 
 
-def test_bankroll_curves_have_one_titled_panel_per_strategy_with_bands_and_samples(analysis) -> None:
-    chart = analysis.figure("bankroll")
-    assert [panel.title for panel in chart.panels] == STRATEGIES
-    assert all(p.xlabel == "round of the session" and p.ylabel == "bankroll" for p in chart.panels)
-    assert {"median", "25-75% of sessions", "5-95% of sessions", "sample sessions", "initial bankroll", "ruin (table minimum)"} <= set(
-        chart.legend_labels()
+def test_the_survival_chart_is_one_minus_the_ruin_curve_at_every_step(analysis) -> None:
+    drawn = pl.DataFrame(rows(analysis.chart("ruin").to_dict()))
+    for row in drawn.iter_rows(named=True):
+        curve = analysis.ruin.filter((pl.col("strategy") == row["strategy"]) & (pl.col("round") == row["round"]))
+        assert row["surviving"] == pytest.approx(1 - curve.get_column("ruined").item())
+    # Only the rounds where the curve steps are kept, and the last: the same step curve.
+    martingale = analysis.ruin.filter(pl.col("strategy") == "martingale")
+    steps = 1 + int((martingale.get_column("ruined").diff().drop_nulls() != 0).sum())
+    assert steps <= drawn.filter(pl.col("strategy") == "martingale").height <= steps + 1
+
+
+def test_final_bankrolls_side_by_side_are_the_quantiles_of_the_sessions(analysis) -> None:
+    drawn = {row["strategy"]: row for row in rows(analysis.chart("final").to_dict()) if "strategy" in row}
+    for name in STRATEGIES:
+        finals = analysis.sessions.filter(pl.col("strategy") == name).get_column("final_bankroll").cast(pl.Float64).to_numpy()
+        assert drawn[name]["median"] == pytest.approx(np.median(finals))
+        assert drawn[name]["p25"] == pytest.approx(np.percentile(finals, 25))
+        assert drawn[name]["p95"] == pytest.approx(np.percentile(finals, 95))
+        assert drawn[name]["mean"] == pytest.approx(finals.mean(), abs=0.005)
+        assert drawn[name]["sessions"] == len(finals) == 4
+
+
+def test_the_paired_difference_chart_draws_the_comparison_intervals(analysis) -> None:
+    drawn = {row["strategy"]: row for row in rows(analysis.chart("comparison").to_dict()) if "strategy" in row}
+    for row in analysis.comparison.iter_rows(named=True):
+        for column in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high"):
+            if row[column] is None:
+                assert drawn[row["strategy"]][column] is None
+            else:
+                assert drawn[row["strategy"]][column] == pytest.approx(row[column], abs=1e-4)
+
+
+def test_drawdown_is_the_fall_below_each_sample_session_s_peak(analysis) -> None:
+    drawn = pl.DataFrame(rows(analysis.chart("drawdown").to_dict()))
+    for _, path in drawn.group_by("strategy", "session"):
+        bankroll = path.sort("round").get_column("bankroll").to_numpy()
+        assert np.allclose(path.sort("round").get_column("drawdown").to_numpy(), bankroll - np.maximum.accumulate(bankroll))
+    assert (drawn.get_column("drawdown") <= 0).all()
+
+
+def test_an_unknown_chart_is_a_clear_error(analysis) -> None:
+    with pytest.raises(InputError, match=r"unknown chart 'ruins' \(did you mean 'ruin'\?\)"):
+        analysis.chart("ruins")
+    with pytest.raises(InputError, match="this run has no grid chart"):
+        analysis.chart("grid")
+    solo = analyse(flat_ledger({"solo": ["WLW", "LLW"]}), 100, 10)
+    assert "comparison" not in solo.charts()
+
+
+def synthetic(strategies: int, rounds: int, sessions: int = 100_000) -> dict[str, pl.DataFrame]:
+    """Aggregates of a run of ``sessions`` sessions of ``rounds`` rounds for ``strategies`` strategies, as the run computes them."""
+    names = [f"martingale[unit={5 * (1 + i % 4)},side={('banker', 'player')[i // 4 % 2]},cap={i // 8}]" for i in range(strategies)]
+    rng = np.random.default_rng(7)
+    points = min(rounds, 400)
+    grid = np.unique(np.linspace(1, rounds, points).round().astype(np.int64))
+    base = 1000 + np.cumsum(rng.normal(0, 5, size=(strategies, grid.size)), axis=1)
+    bands = pl.concat(
+        pl.DataFrame({"strategy": name, "round": grid, **{f"p{q}": base[i] + (q - 50) * 4.0 for q in (5, 25, 50, 75, 95)}})
+        for i, name in enumerate(names)
     )
-    assert chart.title
-    first = chart.panels[0]
-    # The median line of the first panel starts at the initial bankroll and follows the bands' p50.
-    median = first.labelled("median")
-    assert isinstance(median, Line) and median.y[0] == 60
-    band = analysis.bands.filter(analysis.bands["strategy"] == "flat banker")
-    assert list(median.y) == band["p50"].to_list()
-    outer = first.labelled("5-95% of sessions")
-    assert isinstance(outer, Band) and list(outer.low) == band["p5"].to_list() and list(outer.high) == band["p95"].to_list()
-    assert len([s for s in first.series if isinstance(s, Line) and s is not median]) == 4  # the four sessions
-    initial, ruin = first.labelled("initial bankroll"), first.labelled("ruin (table minimum)")
-    assert isinstance(initial, RefLine) and (initial.axis, initial.value) == ("y", 60)
-    assert isinstance(ruin, RefLine) and (ruin.axis, ruin.value) == ("y", 10)
+    paths = pl.concat(
+        pl.DataFrame(
+            {"strategy": name, "session": s, "round": np.arange(rounds + 1), "bankroll": 1000 + np.cumsum(rng.normal(0, 10, rounds + 1))}
+        )
+        for name in names
+        for s in range(1, 6)
+    )
+    ruin = pl.concat(
+        pl.DataFrame(
+            {"strategy": name, "round": np.arange(rounds + 1), "ruined": np.minimum(1.0, np.arange(rounds + 1) / (sessions / (i + 1)))}
+        )
+        for i, name in enumerate(names)
+    )
+    finals = rng.normal(1000, 200, size=strategies * 2000)
+    sessions_frame = pl.DataFrame({"strategy": np.repeat(names, 2000), "final_bankroll": finals})
+    summary = pl.DataFrame({"strategy": names, "risk_of_ruin": rng.random(strategies), "edge": rng.random(strategies) / 100})
+    comparison = pl.DataFrame(
+        {"strategy": names[1:], "baseline": names[0], "net_diff_mean": rng.normal(0, 1, strategies - 1)}
+    ).with_columns((pl.col("net_diff_mean") - 1).alias("net_diff_ci_low"), (pl.col("net_diff_mean") + 1).alias("net_diff_ci_high"))
+    return {"bands": bands, "paths": paths, "ruin": ruin, "sessions": sessions_frame, "summary": summary, "comparison": comparison}
 
 
-def test_every_strategy_has_its_palette_colour_in_the_bankroll_and_ruin_images(analysis) -> None:
-    colours = plots.strategy_colors(STRATEGIES)
-    assert list(colours.values()) == list(plots.PALETTE[:3])
-    for kind in ("bankroll", "ruin"):
-        image = pixels(analysis.figure(kind))
-        for name, colour in colours.items():
-            assert has_colour(image, colour), (kind, name)
-    # the same colour per strategy in every plot
-    bankroll, ruin = analysis.figure("bankroll"), analysis.figure("ruin")
-    assert [p.labelled("median").color for p in bankroll.panels] == [ruin.panels[0].labelled(n).color for n in STRATEGIES]
+@pytest.mark.parametrize(("strategies", "rounds"), [(1, 80), (12, 5000), (30, 2000)])
+def test_no_chart_reaches_altair_s_row_limit_at_any_size(strategies: int, rounds: int) -> None:
+    data = synthetic(strategies, rounds)
+    charts = [
+        plots.bankroll_chart(data["bands"], 1000, 10),
+        plots.small_multiples(data["bands"], data["paths"], 1000, 10),
+        plots.ruin_chart(data["ruin"]),
+        plots.final_chart(curves.final_quantiles(data["sessions"]), 1000, 10),
+        plots.drawdown_chart(data["paths"]),
+    ]
+    if strategies > 1:
+        charts.append(plots.comparison_chart(data["comparison"]))
+        charts.append(plots.grid_chart(data["summary"]))
+    for chart in charts:
+        spec = chart.to_dict()  # Altair refuses more than 5,000 rows: it would raise here
+        assert all(len(rows) <= plots.ROW_BUDGET for rows in spec["datasets"].values())
+        drawn = {row["strategy"] for row in rows(spec) if "strategy" in row}
+        assert len(drawn) == strategies - (1 if "net_diff_mean" in str(spec) else 0) or "measure" in str(spec)
 
 
-def test_final_bankroll_histograms_name_each_strategy(analysis) -> None:
-    chart = analysis.figure("final")
-    assert [p.title for p in chart.panels] == STRATEGIES and all(p.title_align == "left" for p in chart.panels)
-    assert {"sessions", "initial bankroll", "median"} <= set(chart.legend_labels())
-    assert chart.panels[-1].xlabel == "final bankroll of the session"
-    assert all(p.ylabel == "sessions" for p in chart.panels)
-    histograms = [p.labelled("sessions") for p in chart.panels]
-    assert all(isinstance(h, Stairs) for h in histograms)
-    assert [h.counts.sum() for h in histograms] == [4, 4, 4]  # every session in its strategy's histogram
-    sessions = analysis.sessions.filter(analysis.sessions["strategy"] == "martingale")
-    assert chart.panels[1].labelled("median").value == pytest.approx(float(sessions["final_bankroll"].cast(float).median()))
-    # Martingale sessions end at 80, 10, 0 and -20: each in its own bin.
-    assert np.count_nonzero(histograms[1].counts) == 4
+def test_the_grid_heatmap_reads_the_swept_parameters_and_offers_every_measure() -> None:
+    summary = pl.DataFrame(
+        {
+            "strategy": [f"martingale[unit={u},cap={c}]" for u in (5, 10) for c in (2, 4, 8)] + ["flat"],
+            "risk_of_ruin": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.0],
+            "edge": [0.01] * 7,
+        }
+    )
+    params = plots.grid_params(summary.get_column("strategy").to_list())
+    assert params.columns == ["strategy", "grid", "unit", "cap"] and params.height == 6
+    spec = plots.grid_chart(summary).to_dict()
+    cells = [r for r in rows(spec) if r["measure"] == "risk_of_ruin"]
+    assert {(r["unit"], r["cap"], r["value"]) for r in cells} == {
+        ("5", "2", 0.1),
+        ("5", "4", 0.2),
+        ("5", "8", 0.3),
+        ("10", "2", 0.4),
+        ("10", "4", 0.5),
+        ("10", "8", 0.6),
+    }
+    select = next(p for p in spec["spec"]["layer"][0].get("params", []) + spec.get("params", []) if p["name"] == "measure")
+    assert select["bind"]["options"] == ["risk_of_ruin", "edge"]
+    assert plots.grid_params(["flat", "martingale[unit=5]", "martingale[unit=10]"]) is None  # one swept parameter: no heatmap
 
 
-def test_ruin_plot_has_one_line_per_strategy_in_percent(analysis) -> None:
-    chart = analysis.figure("ruin")
-    (panel,) = chart.panels
-    assert panel.title == "Probability of ruin by round"
-    assert "%" in panel.ylabel and panel.xlabel == "round of the session"
-    assert set(chart.legend_labels()) == set(STRATEGIES)
-    # Martingale sessions 1 and 3 fall below 10 at rounds 8 and 10; sessions 2 and 4 never do: 50% at the end.
-    line = panel.labelled("martingale")
-    assert isinstance(line, Line) and line.step and line.y[-1] == pytest.approx(50)
-    assert panel.labelled("flat banker").y.max() == 0 and panel.note == ""
+def test_the_report_of_100000_sessions_of_12_strategies_stays_under_3_mb(tmp_path) -> None:
+    from helpers.large_run import large_analysis, small_run
+
+    from baccarat.experiment.report_facts import run_facts
+    from baccarat.results.report.html import render_html
+
+    run = small_run(tmp_path / "run")
+    analysis = large_analysis(run, 100_000)
+    assert analysis.sessions.height == 12 * 100_000 and analysis.bands.get_column("round").max() > 400
+    page = render_html(analysis, run_facts(run.experiment), analysis.charts(), "name: large\n").encode("utf-8")
+    assert len(page) < 3_000_000, f"report.html is {len(page) / 1e6:.2f} MB"
+    final = next(c for c in analysis.chart("final").to_dict()["datasets"].values() if "sessions" in c[0])
+    assert {row["sessions"] for row in final} == {100_000}
 
 
-def test_comparison_plot_marks_each_strategy_against_the_baseline(analysis) -> None:
-    chart = analysis.figure("comparison")
-    (panel,) = chart.panels
-    assert [name for _, name in panel.y_ticks] == ["martingale", "sits out"]
-    assert "flat banker" in panel.title and "flat banker" in panel.xlabel
-    assert "baseline: flat banker" in chart.legend_labels()
-    means = dict(zip(analysis.comparison["strategy"], analysis.comparison["net_diff_mean"], strict=True))
-    points = {name: s for (at, name) in panel.y_ticks for s in panel.series if getattr(s, "y", None) == at}
-    assert {name: p.x for name, p in points.items()} == pytest.approx(means)
-    image = pixels(chart)
-    assert all(has_colour(image, plots.strategy_colors(STRATEGIES)[name]) for name in ("martingale", "sits out"))
+def test_the_grid_heatmap_orders_numbers_by_size() -> None:
+    summary = pl.DataFrame({"strategy": [f"m[unit={u},cap={c}]" for u in (100, 25, 5) for c in ("b", "a")], "risk_of_ruin": [0.1] * 6})
+    spec = plots.grid_chart(summary).to_dict()
+    encoding = spec["spec"]["layer"][0]["encoding"] if "encoding" in spec["spec"]["layer"][0] else spec["spec"]["encoding"]
+    assert encoding["x"]["sort"] == ["5", "25", "100"] and encoding["y"]["sort"] == ["a", "b"]
 
 
-def test_a_single_strategy_has_no_comparison_plot() -> None:
-    one = analyse(flat_ledger({"solo": ["WLW", "LLW"]}), 100, 10)
-    assert set(one.figures()) == {"bankroll", "final", "ruin"}
-    for chart in one.figures().values():
-        assert png_size(chart.png()) == (chart.width, chart.height)
+def test_money_climbing_decades_above_the_start_is_drawn_on_a_symlog_scale() -> None:
+    rounds = np.arange(1, 101)
+    modest = pl.DataFrame({"strategy": "a", "round": rounds, **{f"p{q}": 100.0 + q for q in (5, 25, 50, 75, 95)}})
+    steep = modest.with_columns(pl.Series("p95", 100.0 * rounds))  # up to 100 times the initial bankroll
+
+    def scale(bands: pl.DataFrame) -> dict:
+        layer = plots.bankroll_chart(bands, 100, 10).to_dict()["layer"][0]
+        return layer["encoding"]["y"].get("scale", {})
+
+    assert scale(modest).get("type") is None
+    assert scale(steep) == {"type": "symlog", "constant": 10.0}
 
 
-def test_no_ruin_says_so() -> None:
-    chart = analyse(flat_ledger({"solo": ["WLW", "LLW"]}), 100, 10).figure("ruin")
-    assert chart.panels[0].note == "no session was ruined"
+def test_the_exact_chart_draws_the_exact_ruin_curve_and_median_beside_the_simulated_ones(analysis) -> None:
+    from types import SimpleNamespace
+
+    curve = np.array([0.0, 0.0, 0.1, 0.1, 0.3, 0.3, 0.3, 0.5, 0.5, 0.5, 0.6])
+    bands = np.column_stack([np.arange(11), *(np.full(11, 60.0 + k) for k in range(5))])
+    exact = [SimpleNamespace(strategy="martingale", ruin_curve=curve, bands=bands)]
+    spec = plots.exact_chart(analysis.ruin, analysis.bands, exact).to_dict()
+    drawn = [row for rows in spec["datasets"].values() for row in rows]
+    exact_ruin = {row["round"]: row["ruined"] for row in drawn if row.get("source") == "exact" and "ruined" in row}
+    for round_, value in exact_ruin.items():
+        assert value == pytest.approx(curve[round_])
+    assert sorted(exact_ruin) == [0, 2, 4, 7, 10]  # the steps, and the last round
+    medians = {row["round"]: row["bankroll"] for row in drawn if row.get("source") == "exact" and "bankroll" in row}
+    assert medians == {r: 62.0 for r in range(11)}
+    simulated = [row for row in drawn if row.get("source") == "simulated" and "ruined" in row]
+    assert {row["strategy"] for row in simulated} == {"martingale"}
 
 
-def test_many_strategies_still_render() -> None:
-    many = analyse(flat_ledger({f"strategy {i}": ["WL" * i, "LW" * i] for i in range(1, 13)}), 100, 10)
-    for chart in many.figures().values():
-        width, height = png_size(chart.png())
-        assert width <= 2400 and height <= 2400
-    colours = [p.labelled("median").color for p in many.figure("bankroll").panels]
-    assert len(set(colours)) == 12  # twelve distinct colours: tab10's, then tab20's light ones
-    image = pixels(many.figure("ruin"))
-    assert all(has_colour(image, colour) for colour in colours)
+def test_the_roads_chart_holds_every_mark_of_every_road() -> None:
+    from baccarat.results.charts.roads import roads_chart
+    from baccarat.table.roads import roads
 
-
-def test_unknown_plot_kind_is_named() -> None:
-    with pytest.raises(InputError, match="did you mean 'ruin'"):
-        analyse(flat_ledger({"solo": ["W"]}), 100, 10).figure("ruins")
-
-
-def test_save_figures_writes_the_run_folder_names(tmp_path, analysis) -> None:
-    paths = plots.save_figures(analysis.figures(), tmp_path)
-    assert sorted(p.name for p in paths) == sorted(plots.PLOT_FILES.values())
-    for path in paths:
-        assert path.read_bytes() == analysis.figure(next(k for k, v in plots.PLOT_FILES.items() if v == path.name)).png()
-
-
-def test_chart_data_are_read_only(analysis) -> None:
-    median = analysis.figure("bankroll").panels[0].labelled("median")
-    with pytest.raises(ValueError):
-        median.y[0] = 0
-
-
-def test_names_with_line_breaks_and_odd_characters_still_draw() -> None:
-    odd = analyse(flat_ledger({"two\nlines \u202e": ["WL"], "\t<y>\x00": ["LW"], "": ["W"]}), 100, 10)
-    for chart in odd.figures().values():
-        assert png_size(chart.png()) == (chart.width, chart.height)
-    assert odd.figure("comparison").panels[0].y_ticks[0][1] == "\t<y>\x00"  # the chart keeps the name as it is
+    road = roads(list("BBPBTTPPPBBBPT"))
+    spec = roads_chart(road, "shoe 1").to_dict()
+    cells = [row for rows in spec["datasets"].values() for row in rows]
+    by_road = {}
+    for row in cells:
+        by_road.setdefault(row["road"], []).append((row["col"], row["row"], row["mark"]))
+    assert sorted(by_road["Bead plate"]) == sorted((c.col, c.row, c.outcome) for c in road.bead_plate)
+    assert sorted(by_road["Big road"]) == sorted((c.col, c.row, c.mark) for c in road.big_road)
+    assert sorted(by_road.get("Big eye boy", [])) == sorted((c.col, c.row, c.mark) for c in road.derived("big_eye_boy"))
+    ties = {(row["col"], row["row"]): row["ties"] for row in cells if row["road"] == "Big road"}
+    assert sum(ties.values()) == road.outcomes.count("tie") - road.leading_ties

@@ -1,8 +1,8 @@
-"""The run folder's results: summary.csv, comparison.csv, PNG plots and a self-contained report.html."""
+"""The run folder's results: summary.csv, comparison.csv, a self-contained interactive report.html, charts as files on request."""
 
 from __future__ import annotations
 
-import base64
+import json
 import re
 from html.parser import HTMLParser
 
@@ -32,7 +32,7 @@ EXPERIMENT = {
     ],
 }
 LABELS = [s["name"] for s in EXPERIMENT["strategies"]]
-VOID = {"meta", "img", "br", "hr", "link", "input"}
+VOID = {"meta", "img", "br", "hr", "link", "input", "wbr"}
 
 
 class Page(HTMLParser):
@@ -43,6 +43,7 @@ class Page(HTMLParser):
         self.stack: list[str] = []
         self.errors: list[str] = []
         self.images: list[str] = []
+        self.scripts: list[dict[str, str | None]] = []
         self.headers: dict[str, list[str]] = {}
         self.table: str | None = None
         self.in_header_cell = False
@@ -52,6 +53,8 @@ class Page(HTMLParser):
         attrs = dict(attrs)
         if tag == "img":
             self.images.append(attrs.get("src", ""))
+        if tag == "script":
+            self.scripts.append(attrs)
         if tag == "table":
             self.table = attrs.get("id")
         if tag in ("th",):
@@ -91,20 +94,10 @@ def parse(path) -> Page:
     return page
 
 
-def test_the_run_folder_holds_summary_comparison_plots_and_report(run_dir) -> None:
-    for name in (
-        "sessions.parquet",
-        "summary.csv",
-        "comparison.csv",
-        "bankroll.png",
-        "final_bankroll.png",
-        "ruin.png",
-        "comparison.png",
-        "report.html",
-    ):
+def test_the_run_folder_holds_summary_comparison_and_report(run_dir) -> None:
+    for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
         assert (run_dir / name).is_file(), name
-    for name in ("bankroll.png", "final_bankroll.png", "ruin.png", "comparison.png"):
-        png_size((run_dir / name).read_bytes())
+    assert not list(run_dir.glob("*.png")) and not list(run_dir.glob("*.svg")), "no chart is rendered unless asked for"
     assert not list(run_dir.glob(".*")), "no temporary file is left behind"
 
 
@@ -173,14 +166,23 @@ def test_report_shows_the_wilson_intervals_of_summary_csv(run_dir) -> None:
 
 
 def test_report_is_self_contained(run_dir) -> None:
+    from baccarat.results.charts.export import javascript_bundle
+
     html = (run_dir / "report.html").read_text(encoding="utf-8")
     page = parse(run_dir / "report.html")
-    assert len(page.images) == 4
-    for src in page.images:
-        assert src.startswith("data:image/png;base64,")
-        png_size(base64.b64decode(src.split(",", 1)[1]))
-    assert not re.search(r"(src|href)\s*=\s*\"(https?:)?//", html)
-    assert "<script" not in html and "<link" not in html and "@import" not in html and "url(" not in html
+    assert page.images == []
+    # The Vega JavaScript once, the script drawing the charts, and one JSON specification per chart; none loaded from elsewhere.
+    assert html.count(javascript_bundle()) == 1
+    assert all("src" not in attrs for attrs in page.scripts)
+    specs = [a["id"] for a in page.scripts if a.get("type") == "application/json"]
+    assert specs == ["spec-bankroll", "spec-strategies", "spec-ruin", "spec-final", "spec-comparison", "spec-drawdown"]
+    assert len(page.scripts) == len(specs) + 2
+    outside = html.replace(javascript_bundle(), "")
+    assert not re.search(r"(src|href)\s*=\s*\"(https?:)?//", outside)
+    assert "<link" not in outside and "@import" not in outside and "url(" not in outside
+    for name in specs:
+        spec = json.loads(html.split(f'id="{name}">')[1].split("</script>")[0])
+        assert "url" not in spec.get("data", {}) and all(isinstance(rows, list) for rows in spec["datasets"].values())
 
 
 def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
@@ -192,13 +194,30 @@ def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
 
 def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
     before = (run_dir / "summary.csv").read_text()
-    for name in ("sessions.parquet", "summary.csv", "comparison.csv", "bankroll.png", "ruin.png", "report.html"):
+    for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
         (run_dir / name).unlink()
     assert cli.main(["report", str(run_dir)]) == 0
     out = capsys.readouterr().out
     assert (run_dir / "summary.csv").read_text() == before
-    assert (run_dir / "report.html").is_file() and (run_dir / "ruin.png").is_file()
+    assert (run_dir / "report.html").is_file() and not list(run_dir.glob("*.png"))
     assert "report.html" in out and "flat banker" in out
+
+
+def test_report_command_writes_the_charts_as_png_and_svg_when_asked(run_dir, capsys) -> None:
+    from baccarat.api import load
+
+    assert cli.main(["report", str(run_dir), "--png", "--svg", "--quiet"]) == 0
+    kinds = ("bankroll", "strategies", "ruin", "final", "comparison", "drawdown")
+    for kind in kinds:
+        width, height = png_size((run_dir / f"{kind}.png").read_bytes())
+        assert width >= 600 and height >= 150, kind
+        assert (run_dir / f"{kind}.svg").read_text(encoding="utf-8").lstrip().startswith("<svg"), kind
+    assert "charts ->" in capsys.readouterr().out
+    load(run_dir)  # the manifest lists the new files: the folder is still a run
+    for kind in kinds:
+        (run_dir / f"{kind}.png").unlink()
+        (run_dir / f"{kind}.svg").unlink()
+    assert cli.main(["report", str(run_dir), "--quiet"]) == 0
 
 
 def test_report_command_takes_another_baseline(run_dir, capsys) -> None:

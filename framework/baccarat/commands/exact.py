@@ -1,8 +1,12 @@
-"""``baccarat exact EXPERIMENT.yaml [--rounds N] [--json]``: the exact distribution of each strategy's session.
+"""``baccarat exact EXPERIMENT.yaml [--rounds N] [--ruin-at-most P] [--json]``: the exact distribution of each strategy's session.
 
 For every strategy with an exact form (a progression on a fixed side or a
 coin, under the built-in stop rules): risk of ruin, chance of ending in
 profit, expected net and amount wagered, quantiles of the final bankroll.
+With ``--ruin-at-most P``, the smallest starting bankroll (in table-minimum
+steps) whose risk of ruin is at most ``P`` instead. Without ``--rounds``, a
+session of shoes of many rounds is taken as long as an average one of the
+experiment's shoes, and the output says so.
 Strategies that cannot be analysed are listed with the reason. The method
 is in ``docs/exact.md`` (:mod:`baccarat.exact.analysis`).
 """
@@ -24,7 +28,8 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=_rounds,
         default=None,
-        help="rounds per session (default: shoes_per_session for one-round shoes such as single-deck; needed for other rules)",
+        help="rounds per session (default: shoes_per_session for one-round shoes such as single-deck; "
+        "else the rounds of an average session of the experiment's seeded shoes)",
     )
     parser.add_argument(
         "--set",
@@ -33,6 +38,13 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         default=[],
         dest="overrides",
         help="override a value of the experiment, as for baccarat run (repeatable)",
+    )
+    parser.add_argument(
+        "--ruin-at-most",
+        metavar="P",
+        type=_share,
+        default=None,
+        help="instead: the smallest starting bankroll (in table-minimum steps) whose risk of ruin is at most P, e.g. 0.05",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_plugins_dir_option(parser)
@@ -48,18 +60,65 @@ def _rounds(text: str) -> int:
     return value
 
 
+def _share(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"expected a risk of ruin between 0 and 1 such as 0.05, not {text!r}")
+    return value
+
+
 def run(args: argparse.Namespace) -> int:
-    """Analyse the experiment's strategies exactly and print the figures."""
-    from baccarat.exact.analysis import analyse_experiment
+    """Analyse the experiment's strategies exactly and print the figures (or the bankroll a target risk of ruin needs)."""
+    import sys
+
+    from baccarat.exact.analysis import analyse_experiment, average_session_rounds, ruin_bankrolls
     from baccarat.experiment import load_experiment
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir, shoe_file_needed=False)
-    analysis = analyse_experiment(experiment, rounds=args.rounds)
-    if args.json:
-        print(json.dumps(analysis.to_json(), indent=2))
+    rounds, said = args.rounds, None
+    if rounds is None and not experiment.rules.reshuffle_every_round:
+        rounds = average_session_rounds(experiment)
+        if rounds is not None:
+            said = f"no --rounds: {rounds:,} rounds, an average session of the experiment's shoes"
+    if said is not None and args.json:
+        print(said, file=sys.stderr)
+    if args.ruin_at_most is not None:
+        analysis = ruin_bankrolls(experiment, args.ruin_at_most, rounds=rounds)
+        text = format_ruin_bankrolls(analysis, args.ruin_at_most)
+        data = {**analysis.to_json(), "ruin_at_most": args.ruin_at_most}
     else:
-        print(format_analysis(analysis))
+        analysis = analyse_experiment(experiment, rounds=rounds)
+        text, data = format_analysis(analysis), analysis.to_json()
+    if said is not None:
+        data["rounds_from"] = "average session"
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        print("\n".join(line for line in (said, text) if line))
     return 0
+
+
+def format_ruin_bankrolls(analysis: Any, target: float) -> str:
+    """Return the bankroll each strategy needs for a risk of ruin of at most ``target``, as a text table."""
+    kind = "exact" if analysis.exact else "independent-rounds approximation"
+    lines = [
+        f"{analysis.rounds:,} rounds per session, rules {analysis.rules} ({kind}): smallest bankroll with risk of ruin <= {target:.2%}"
+    ]
+    if analysis.results:
+        width = max(8, *(len(r.strategy) for r in analysis.results))
+        lines.append(f"{'strategy'.ljust(width)}  {'bankroll':>12}  {'risk of ruin':>12}  {'one min less':>12}")
+        for r in analysis.results:
+            if r.bankroll is None:
+                lines.append(f"{r.strategy.ljust(width)}  {'-':>12}  {r.reason}")
+                continue
+            less = "-" if r.risk_one_step_less is None else f"{r.risk_one_step_less:.4%}"
+            lines.append(f"{r.strategy.ljust(width)}  {r.bankroll:>12,.2f}  {r.risk_of_ruin:>12.4%}  {less:>12}")
+    for s in analysis.skipped:
+        lines.append(f"skipped {s.strategy}: {s.reason}")
+    return "\n".join(lines)
 
 
 def format_analysis(analysis: Any) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -60,6 +61,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         "--remaining", metavar="RANK=COUNT,...", help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count"
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
+    from baccarat.commands.strategies import add_plugins_dir_option
+
+    add_plugins_dir_option(parser)
 
 
 def parse_remaining(text: str, decks: int) -> list[int]:
@@ -213,7 +217,9 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.plugin.manager import registry
     from baccarat.table.rules import load_rules
 
-    registry()  # the bets of installed plugins: rules may offer them, and the table lists them
+    found = registry(args.plugins_dir)  # the bets of installed plugins and plugin files: rules may offer them, the table lists them
+    for warning in found.warnings:
+        print(f"baccarat: warning: {warning}", file=sys.stderr)
     rules = load_rules(args.rules)
     if args.decks is not None:
         if not 1 <= args.decks <= 8:

@@ -1,4 +1,4 @@
-"""``baccarat report RUN_DIR [--baseline NAME] [--exact]``: rebuild summary, comparison, plots and report of a saved run."""
+"""``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild summary, comparison and report of a saved run."""
 
 from __future__ import annotations
 
@@ -15,6 +15,8 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         "--exact", action="store_true", default=None, help="set the exact analysis (baccarat exact) beside the simulation in the report"
     )
     parser.add_argument("--roads", metavar="N[,N...]", default="", help="show the scoreboard roads of these shoes in the report")
+    parser.add_argument("--png", action="store_true", help="also write every chart as KIND.png in the run folder")
+    parser.add_argument("--svg", action="store_true", help="also write every chart as KIND.svg in the run folder")
 
 
 def shoe_list(text: str) -> tuple[int, ...]:
@@ -44,9 +46,10 @@ def run(args: argparse.Namespace) -> int:
 
     roads = shoe_list(args.roads)
     try:
+        formats = tuple(fmt for fmt in ("png", "svg") if getattr(args, fmt)) or None
         with folder_lock(Path(args.run_dir)):  # from the check of the data to the manifest written last
             result = load(args.run_dir, baseline=args.baseline)
-            result.save_results(roads=roads, exact=args.exact)
+            result.save_results(roads=roads, exact=args.exact, formats=formats)
     except READ_ERRORS as exc:
         cause = os_error_of(exc)
         if cause is not None:
@@ -58,4 +61,6 @@ def run(args: argparse.Namespace) -> int:
         if not args.quiet:
             print(format_summary(result.summary))
         print(f"report -> {result.out_dir / REPORT_FILE}")
+        for fmt in formats or result.experiment.chart_formats:
+            print(f"charts -> {result.out_dir}/*.{fmt}")
     return 0

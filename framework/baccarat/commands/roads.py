@@ -15,8 +15,10 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="rules a shoe file is checked against (default punto-banco-8)"
     )
-    parser.add_argument("--out", metavar="PNG", help="PNG file to write (default roads-shoe-N.png in the current folder)")
-    parser.add_argument("--force", action="store_true", help="replace the PNG file if it exists")
+    parser.add_argument(
+        "--out", metavar="PNG|SVG", help="image file to write, SVG when it ends in .svg (default roads-shoe-N.png in the current folder)"
+    )
+    parser.add_argument("--force", action="store_true", help="replace the image file if it exists")
     parser.add_argument("--json", action="store_true", help="print the roads as JSON instead of text")
 
 
@@ -40,11 +42,11 @@ def render_text(road) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Compute the roads of one shoe, write them as PNG and print them."""
+    """Compute the roads of one shoe, draw them as PNG (or SVG) and print them."""
     from baccarat.commands import saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.files.outfolder import atomic_file
-    from baccarat.results.charts.roads import load_shoe, save_roads_png
+    from baccarat.results.charts.roads import load_shoe, save_roads
     from baccarat.table.roads import roads
 
     if args.shoe < 1:
@@ -52,10 +54,16 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
     if (out.is_file() or out.is_symlink()) and not args.force:  # a ledger or an experiment must not be lost to a typo
         raise InputError("exists already; give another --out, or --force to replace it", path=str(out))
+    if Path(args.source).is_dir():  # a run folder: its rounds are read only when they are the ones the run wrote
+        from baccarat.execution.manifest import MANIFEST_FILE, check_data, read_manifest
+
+        manifest = read_manifest(Path(args.source) / MANIFEST_FILE)
+        if manifest is not None:
+            check_data(Path(args.source), manifest)
     outcomes, pairs = load_shoe(args.source, args.shoe, args.fmt, args.rules)
     road = roads(outcomes)
-    with atomic_file(out, "the roads", suffix=".png") as tmp:
-        save_roads_png(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
+    with atomic_file(out, "the roads", suffix=out.suffix or ".png") as tmp:
+        save_roads(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
     with saying_what_was_written(f"the roads are drawn in {out}"):
         if args.json:
             print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))

@@ -43,7 +43,7 @@ def ledger_columns(
     sessions: Sequence[tuple[int, int, int]],
     bets: tuple[str, ...],
     initial: int,
-    placed: Sequence[tuple[int, int, int, int]],
+    placed: Sequence[tuple[int, int, int, int]] | Sequence[int],
     capped: Sequence[tuple[int, int]],
     stops: Sequence[tuple[int, int]] = (),
     priced: Sequence[tuple[int, int, int, float]] = (),
@@ -51,7 +51,7 @@ def ledger_columns(
     """Return the dense ledger columns of a strategy from the log of its bets.
 
     ``placed`` holds ``(ledger row, bet index, cents, net micro-units)`` for
-    every bet placed; ``capped`` holds ``(ledger row, bets capped)``;
+    every bet placed (as tuples, or the four numbers of each bet one after the other); ``capped`` holds ``(ledger row, bets capped)``;
     ``stops`` holds ``(ledger row, stop rule)`` for the round in which a stop
     rule ended the session's betting (the rule's position in
     :func:`baccarat.plugin.compose.stop_rule_names`, from 1). Ledger rows are

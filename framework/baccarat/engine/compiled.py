@@ -24,11 +24,14 @@ returns ``None`` and the caller plays the reference. Set
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from baccarat.engine.crash_note import crash_names
+from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.twin_play import play_twin
@@ -74,7 +77,60 @@ def play_fast(
         return None
     try:
         twin = twin_of(run, rules, config, seed)
-        played = None if twin is None else play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
+        if twin is None:
+            return None
+        with crash_names(run.label, twin):
+            played = play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
     except TwinError:
         return None  # the reference, the definition, plays it
-    return None if played is None else played[0]
+    if played is None:
+        return None
+    spot_check(run, table, multipliers, rules, config, seed, sessions, played[0])
+    return played[0]
+
+
+SPOT_CHECK_SHARE = 1000
+"""The spot check of a chunk plays at most one row in this many of the chunk on the reference (one shoe at least)."""
+
+
+def spot_check(
+    run: StrategyRun,
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]],
+    columns: Mapping[str, np.ndarray],
+) -> None:
+    """Play the start of one session of the chunk on the reference too; refuse the run when the twin played it otherwise.
+
+    The parity check before the run plays the first shoes only; this one
+    plays a session drawn in every chunk, so that the sample is spread over
+    the whole run, and a twin that differs only later (after shoe 16, in
+    session 5,000) is caught. It costs about one row in
+    :data:`SPOT_CHECK_SHARE` of the chunk on the reference.
+    """
+    from baccarat.engine.reference import run_strategy
+    from baccarat.errors import StrategyError
+
+    pick = random.Random(f"{seed}:{sessions[0][0]}:{run.label}").randrange(len(sessions))
+    number, start, stop = sessions[pick]
+    offset = sum(b - a for _, a, b in sessions[:pick])
+    rows = min(stop - start, max(_ONE_SHOE, sum(b - a for _, a, b in sessions) // SPOT_CHECK_SHARE))
+    part = {bet: column[start : start + rows] for bet, column in multipliers.items()}
+    # A session's start plays as it does in the whole session; on its own rows only, which the reference prepares.
+    reference = run_strategy(run, table.slice(start, start + rows), part, rules, config, seed, [(number, 0, rows)])
+    fast = {name: np.asarray(column)[offset : offset + rows] for name, column in columns.items()}
+    row = first_difference(fast, reference)
+    if row is not None:
+        raise StrategyError(
+            f"strategy {run.label!r}: its compiled twin differs from the reference at session {reference['session'][row]}, "
+            f"shoe {reference['shoe'][row]}, hand {reference['hand'][row]}, round {reference['round'][row]} (a spot check "
+            f"during the run); fix the twin or run with {DISABLE_ENV}=1; "
+            "the run was abandoned and nothing was written"
+        )
+
+
+_ONE_SHOE = 80
+"""About the rounds of one 8-deck shoe: the least a spot check plays."""

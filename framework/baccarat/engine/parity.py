@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-
+from baccarat.engine.crash_note import crash_names
+from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of
@@ -15,18 +15,6 @@ from baccarat.table.rules import Rules
 
 CHECK_SHOES = 16
 """Seeded shoes of the parity check that gates the compiled path (more when a session holds more shoes)."""
-
-
-def first_difference(fast: Mapping[str, np.ndarray], reference: Mapping[str, np.ndarray]) -> int | None:
-    """Return the first ledger row where two ledgers' columns differ, or None when they are identical."""
-    if set(fast) != set(reference) or any(len(fast[name]) != len(reference[name]) for name in reference):
-        return 0
-    first = None
-    for name, column in reference.items():
-        differ = np.flatnonzero(np.asarray(fast[name]) != np.asarray(column))
-        if differ.size and (first is None or differ[0] < first):
-            first = int(differ[0])
-    return first
 
 
 _PARITY: dict[tuple[Any, ...], str | None] = {}
@@ -62,7 +50,8 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
     multipliers = {bet: settled[bet] for bet in bets}
     sessions = session_bounds(table, config.shoes_per_session)
     try:
-        played = play_twin(twin, run, table, multipliers, config, seed, sessions)
+        with crash_names(run.label, twin):
+            played = play_twin(twin, run, table, multipliers, config, seed, sessions)
     except TwinError as exc:
         return exc.message
     if played is None:

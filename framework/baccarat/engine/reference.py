@@ -32,7 +32,8 @@ import decimal
 import functools
 import math
 import numbers
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -158,6 +159,32 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
+class DealtRounds:
+    """A table's rounds as the reference engine's loop reads them, converted once for every strategy of the table.
+
+    ``before`` holds what is known of each round before it is dealt (its shoe, hand, and the card turned to start
+    its shoe's burn); ``after`` what is shown once it is dealt (its outcome by name and what each offered bet pays
+    on it, in basis points); the rounds' cards are converted only for a strategy that reads them (:meth:`after_with_cards`).
+    """
+
+    def __init__(self, table: RoundTable, multipliers: Mapping[str, np.ndarray]) -> None:
+        self.has_cards = bool(table.has_cards)
+        self.offered = {bet: k for k, bet in enumerate(multipliers)}
+        self.before = list(zip(table.shoe.tolist(), table.hand.tolist(), table.turned.tolist(), strict=True))
+        pays = list(zip(*(arr.tolist() for arr in multipliers.values()), strict=True)) if multipliers else [()] * len(table)
+        self.after = list(zip([OUTCOMES[code] for code in table.outcome.tolist()], pays, strict=True))
+        self.digest = table_digest(table, dict(multipliers))
+        self._table = table
+        self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
+
+    def after_with_cards(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
+        """``after`` with each round's cards (a list of its own: the player's three, then the banker's), made when first asked."""
+        if self._with_cards is None:
+            cards = np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist()
+            self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self.after, cards, strict=True)]
+        return self._with_cards
+
+
 def run_strategy(
     run: StrategyRun,
     table: RoundTable,
@@ -166,6 +193,7 @@ def run_strategy(
     config: SessionConfig,
     seed: int,
     sessions: Sequence[tuple[int, int, int]] | None = None,
+    dealt: DealtRounds | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over every session of ``table``; return its ledger columns.
 
@@ -176,40 +204,121 @@ def run_strategy(
     (only for a strategy that settles), and the view converts the bankroll
     once each time it changes. The loop logs only the bets placed; the dense
     columns are built from the log at the end (:func:`baccarat.engine.bet_log.ledger_columns`).
+    ``dealt`` is the table's rounds converted for the loop (:class:`DealtRounds`), shared by the
+    strategies of one table; made here when not given.
+
+    The strategy's code runs where nothing it can reach through its arguments or the frames that
+    called it holds a round not yet dealt: the loop runs on a thread of its own (whose frames start
+    with it), reads each round from iterators once the strategy has bet, and hands the view each round
+    once dealt. A strategy that advances those iterators is found out (the rounds run short) and refused.
+    The rounds' cards are handed over only to a strategy that reads them: one that asks for a card
+    is played again from the start, with the cards.
     """
-    # The strategy plays in a copy of the exact context: its Decimal arithmetic on amounts is exact, and what its
-    # code does to the context ends with its run.
-    with decimal.localcontext(EXACT):
-        return _play_sessions(run, table, multipliers, rules, config, seed, sessions)
+    if dealt is None:
+        dealt = DealtRounds(table, multipliers)
+    if sessions is None:
+        sessions = session_bounds(table, config.shoes_per_session)
+    logs = _play_apart(run, dealt, rules, config, seed, sessions, cards=False)
+    if logs is None:  # the strategy read a card: again, with the cards
+        logs = _play_apart(run, dealt, rules, config, seed, sessions, cards=True)
+    if logs is None:
+        raise StrategyError(f"strategy {run.label!r} asked for cards it was given")  # not reached: the view asks once
+    if table_digest(table, dict(multipliers)) != dealt.digest:
+        raise StrategyError(
+            f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
+            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
+            "nothing is written"
+        )
+    placed_log, capped_log, stop_log, priced_log = logs
+    initial = config.bankroll_cents * MICROS_PER_CENT
+    return ledger_columns(table, sessions, tuple(dealt.offered), initial, placed_log, capped_log, stop_log, priced_log)
 
 
-def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
+Logs = tuple[list[int], list[tuple[int, int]], list[tuple[int, int]], list[tuple[int, int, int, float]]]
+"""What the loop logs: the bets placed (four numbers each, one after the other), the bets capped, the rounds a stop rule
+ended betting, the bets placed by a strategy that read the cards with the EV it saw (:func:`ledger_columns`)."""
+
+
+def _play_apart(
     run: StrategyRun,
-    table: RoundTable,
-    multipliers: Mapping[str, np.ndarray],
+    dealt: DealtRounds,
     rules: Rules,
     config: SessionConfig,
     seed: int,
-    sessions: Sequence[tuple[int, int, int]] | None = None,
-) -> dict[str, np.ndarray]:
-    """The loop of :func:`run_strategy`."""
-    offered = {bet: k for k, bet in enumerate(multipliers)}
-    mult = [arr.tolist() for arr in multipliers.values()]
-    outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]  # each round's outcome by name
-    shoes = table.shoe.tolist()
-    hands = table.hand.tolist()
-    turned = table.turned.tolist()
-    # each round's cards as a list of its own: the view keeps the rounds dealt, never a way to the others
-    cards = np.concatenate([table.player_cards, table.banker_cards], axis=1).tolist() if table.has_cards else None
-    digest = table_digest(table, dict(multipliers))
+    sessions: Sequence[tuple[int, int, int]],
+    cards: bool,
+) -> Logs | None:
+    """Play the sessions on a thread of its own, handing it the rounds as iterators; None when the strategy wants the cards."""
+    after = dealt.after_with_cards() if cards and dealt.has_cards else dealt.after
+    before = dealt.before
+    plays = iter(
+        [
+            (session, before[start][0] if start < stop else None, iter(before[start:stop]), iter(after[start:stop]))
+            for session, start, stop in sessions
+        ]
+    )
+    handoff = [plays]
+    del plays, after, before
+    box: dict[str, Any] = {}
+    halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
+    args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
+    thread = threading.Thread(target=_on_thread, args=args, name=f"strategy {run.label}", daemon=True)
+    thread.start()
+    try:
+        thread.join()
+    except BaseException:
+        halt.append(True)
+        raise
+    if "error" in box:
+        raise box["error"]
+    played, logs = box["played"]
+    if logs == WANTS_CARDS:
+        return None
+    if logs == TOOK_ROUNDS or played != len(sessions):  # the strategy's code took rounds or sessions from the loop
+        raise StrategyError(
+            f"strategy {run.label!r} took rounds not dealt yet from the engine's loop (a strategy may read only the "
+            "rounds dealt, through its view); nothing is written"
+        )
+    return logs
+
+
+WANTS_CARDS = "wants the cards"
+"""What the loop returns when the strategy read a card the view was not given: it is played again with them."""
+
+TOOK_ROUNDS = "took rounds"
+"""What the loop returns when the rounds ran short or were left over: the strategy's code advanced its iterators."""
+
+
+def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args: Any) -> None:
+    """The thread's body: play in a copy of the exact context, keep the result or the exception in ``box``."""
+    # The strategy plays in a copy of the exact context: its Decimal arithmetic on amounts is exact, and what its
+    # code does to the context ends with its run.
+    try:
+        with decimal.localcontext(EXACT):
+            box["played"] = _play_sessions(handoff.pop(), halt, *args)
+    except BaseException as exc:  # re-raised by the caller, on its own thread
+        box["error"] = exc
+
+
+def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
+    plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, int]], Iterator[tuple[Any, ...]]]],
+    halt: list[bool],
+    run: StrategyRun,
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    offered: Mapping[str, int],
+    has_cards: bool,
+    cards: bool,
+) -> tuple[int, Logs | str]:
+    """The loop of :func:`run_strategy`: return the sessions played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`)."""
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     largest = cents_to_decimal(table_max)  # a Decimal bet up to this converts to cents without overflow
     initial = config.bankroll_cents * MICROS_PER_CENT
-    if sessions is None:
-        sessions = session_bounds(table, config.shoes_per_session)
+    bankroll_amount, min_amount, max_amount = (cents_to_decimal(c) for c in (config.bankroll_cents, table_min, table_max))
     amounts: dict[int, Decimal] = {}  # net micro-units -> the Decimal a strategy settles (a run has few distinct nets)
-    placed_log: list[tuple[int, int, int, int]] = []  # (ledger row, bet index, cents, net micro-units)
+    placed_log: list[int] = []  # ledger row, bet index, cents, net micro-units of each bet placed, one after the other
     capped_log: list[tuple[int, int]] = []  # (ledger row, bets capped)
     stop_log: list[tuple[int, int]] = []  # (ledger row, stop rule from 1): the round a stop rule ended betting
     # (ledger row, bet index, cents, EV per unit the view gave, NaN when not asked) of each bet placed by a
@@ -217,62 +326,57 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     priced_log: list[tuple[int, int, int, float]] = []
     names = tuple(offered)
     stop_names = stop_rule_names(run.cls)
-    out_row = 0
-    for session, start, stop in sessions:
+    out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
+    played = 0
+    for session, first_shoe, before, after in plays:
+        if halt:  # the caller stopped waiting: no one reads what follows
+            return played, TOOK_ROUNDS
+        played += 1
         info = SessionInfo(
-            session,
-            rules,
-            cents_to_decimal(config.bankroll_cents),
-            cents_to_decimal(config.table_min_cents),
-            cents_to_decimal(config.table_max_cents),
-            functools.partial(strategy_rng, seed, run.label, session),
+            session, rules, bankroll_amount, min_amount, max_amount, functools.partial(strategy_rng, seed, run.label, session)
         )
         try:
             strategy = run.cls(info, **run.params)
         except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
             if is_stop(exc):
                 raise
-            raise _plugin_error(
-                StrategyError(
-                    f"strategy {run.label!r} could not start: {_raised(exc, run)} "
-                    f"(session {session}, shoe {shoes[start] if start < stop else '-'}, before round 1)"
-                ),
-                exc,
-            ) from None
-        view = TableView(table, session, initial, config.table_min_cents, config.table_max_cents, rules)
-        session_seen = view._session_outcomes.append
+            where = f"session {session}, shoe {first_shoe if first_shoe is not None else '-'}, before round 1"
+            raise _plugin_error(StrategyError(f"strategy {run.label!r} could not start: {_raised(exc, run)} ({where})"), exc) from None
+        view = TableView(has_cards, session, initial, table_min, table_max, rules)
         bets = strategy.bets
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
         previous_shoe = None
-        to_out = out_row - start
-        for row in range(start, stop):
-            shoe = shoes[row]
+        for shoe, hand, turned in before:
+            out_row += 1
             if shoe != previous_shoe:  # the view forgets the last shoe
-                view._enter_shoe(shoe, turned[row])
+                view._enter_shoe(shoe, turned, cards)
                 previous_shoe = shoe
-                shoe_seen, cards_seen = view._outcomes.append, view._dealt.append
-            view._hand = hands[row]
+                shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
+            view._hand = hand
             view.round += 1
-            nets: dict[str, Decimal] | None = None  # each bet placed -> its net, as the strategy settles it
+            k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
+            placed = None  # else the bets placed as {side: cents}, once checked and cut
             if bankroll >= min_micros:
                 try:
                     wanted = bets(view)
                 except BaseException as exc:
                     if is_stop(exc):
                         raise
+                    if view._cards_wanted:
+                        return played, WANTS_CARDS
                     raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
                 if wanted is None:
                     if watch_stop and strategy.stopped_by is not None:
-                        stop_log.append((row + to_out, stop_names.index(strategy.stopped_by) + 1))
+                        stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
                         watch_stop = False
                 else:
                     # The common bet, one whole amount on one offered side within the limits, needs no cut; any
                     # other is checked, cut or refused by _check_bets.
                     if type(wanted) is dict and len(wanted) == 1:
                         ((side, amount),) = wanted.items()
-                        k = offered.get(side) if type(side) is str else None
+                        index = offered.get(side) if type(side) is str else None
                         kind = type(amount)
                         if kind is int:
                             cents = amount * CENTS_PER_UNIT
@@ -283,50 +387,65 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                                 cents = 0
                         else:
                             cents = 0
-                        if k is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
-                            won = cents * mult[k][row]
-                            bankroll += won
-                            placed_log.append((row + to_out, k, cents, won))
-                            nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
-                    if nets is None:
+                        if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
+                            k = index
+                    if k < 0:
                         placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
                         if capped:
-                            capped_log.append((row + to_out, capped))
-                        if placed:
-                            nets = {}
-                            for bet, cents in placed.items():
-                                k = offered[bet]
-                                won = cents * mult[k][row]
-                                nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
-                                bankroll += won
-                                placed_log.append((row + to_out, k, cents, won))
-            if nets is not None and view._card_reads:
-                seen = view._evs[2] if view._evs is not None and view._evs[0] == view.round else {}
-                for logged, k, cents, _ in placed_log[-len(nets) :]:
-                    priced_log.append((logged, k, cents, seen.get(names[k], math.nan)))
+                            capped_log.append((out_row, capped))
             # The round is dealt: the view shows it (also to the strategy settling it).
-            shoe_seen(outcomes[row])
-            session_seen(outcomes[row])
-            if cards is not None:
-                cards_seen(cards[row])
-            if nets is not None:
-                view._bankroll_micros = bankroll
-                view._bankroll = view._profit = None
-                if settle is not None:
-                    try:
-                        settle(view, nets)
-                    except BaseException as exc:
-                        if is_stop(exc):
-                            raise
-                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-        out_row += stop - start
-    if table_digest(table, dict(multipliers)) != digest:
-        raise StrategyError(
-            f"the rounds changed while strategy {run.label!r} played them: its code wrote to the table "
-            "of rounds or their settlement (a strategy may read only the rounds dealt, through its view); "
-            "nothing is written"
-        )
-    return ledger_columns(table, sessions, names, initial, placed_log, capped_log, stop_log, priced_log)
+            try:
+                if cards_seen is None:
+                    outcome, pays = next(after)
+                else:
+                    outcome, pays, round_cards = next(after)
+                    cards_seen(round_cards)
+            except StopIteration:  # the strategy's code took rounds from the loop's iterator
+                return played, TOOK_ROUNDS
+            shoe_seen(outcome)
+            if k >= 0:
+                won = cents * pays[k]
+                bankroll += won
+                placed_log.extend((out_row, k, cents, won))
+                if view._card_reads:
+                    priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
+                if settle is None:  # no nets to make
+                    view._bankroll_micros = bankroll
+                    continue
+                nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
+            elif placed:
+                nets = {}
+                for bet, cents in placed.items():
+                    k = offered[bet]
+                    won = cents * pays[k]
+                    nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
+                    bankroll += won
+                    placed_log.extend((out_row, k, cents, won))
+                    if view._card_reads:
+                        priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
+            else:
+                continue
+            view._bankroll_micros = bankroll
+            if settle is not None:
+                try:
+                    settle(view, nets)
+                except BaseException as exc:
+                    if is_stop(exc):
+                        raise
+                    if view._cards_wanted:
+                        return played, WANTS_CARDS
+                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+        if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
+            return played, WANTS_CARDS
+        if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
+            return played, TOOK_ROUNDS
+    return played, (placed_log, capped_log, stop_log, priced_log)
+
+
+def _seen_ev(view: TableView, bet: str) -> float:
+    """The expected value per unit of ``bet`` the view gave the strategy for this round, NaN when it was not asked."""
+    seen = view._evs
+    return seen[2].get(bet, math.nan) if seen is not None and seen[0] == view.round else math.nan
 
 
 def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:

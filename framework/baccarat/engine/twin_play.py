@@ -32,7 +32,13 @@ def _size(twin: Any, piece: Any, rounds: int) -> int:
     size = twin.state_size(piece, rounds) if callable(twin.state_size) else twin.state_size
     if isinstance(size, bool) or not isinstance(size, int | np.integer) or size < 0:
         raise TwinError(f"a compiled twin's state_size must be a whole number, not {size!r}")
+    if size > MAX_STATE_SIZE:
+        raise TwinError(f"a compiled twin's state_size is {int(size):,}, more than the {MAX_STATE_SIZE:,} slots a piece may hold")
     return int(size)
+
+
+MAX_STATE_SIZE = 1 << 24
+"""Most ``int64`` slots of one piece's state (128 MB): a larger ``state_size`` is a twin's mistake, not a memory shortage."""
 
 
 def play_twin(

@@ -41,19 +41,42 @@ def compile_twin_function(function: Any, signature: types.Type) -> Any:
     key = (id(function), signature)
     if key not in _COMPILED:
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-                if isinstance(function, numba.core.registry.CPUDispatcher):
-                    function.compile(signature.args)
-                    compiled = function
-                else:  # a plain function is compiled with bounds checks: a wrong index is an error, never a stray write
-                    compiled = njit(signature, cache=True, boundscheck=True)(function)
+            try:
+                compiled = _compile(function, signature)
+            except ImportError:  # machine code cached under the plugin's former module name
+                _forget_cached_code(function)
+                compiled = _compile(function, signature)
         except Exception as exc:
             name = getattr(function, "__qualname__", repr(function))
             text = str(exc).strip().splitlines()
             raise TwinError(f"{name} does not compile: {text[0] if text else type(exc).__name__}") from None
         _COMPILED[key] = (function, compiled)  # the function is kept so that its id is not reused
     return _COMPILED[key][1]
+
+
+def _compile(function: Any, signature: types.Type) -> Any:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        if isinstance(function, numba.core.registry.CPUDispatcher):
+            function.compile(signature.args)
+            return function
+        # a plain function is compiled with bounds checks: a wrong index is an error, never a stray write
+        return njit(signature, cache=True, boundscheck=True)(function)
+
+
+def _forget_cached_code(function: Any) -> None:
+    """Drop the on-disk machine code of ``function``, compiled when its module had another name.
+
+    numba caches a function's machine code beside its file, keyed by the file and the function's code, and the
+    code it caches refers to the module by name. A plugin file loaded from a plugins folder is the module
+    ``baccarat_plugin_<name>``; once the same file is installed as a package, it is imported under its own
+    name, and the cached code would look for the old module. Its cache is emptied so that it compiles afresh.
+    """
+    from numba.core.caching import FunctionCache
+
+    py_func = getattr(function, "py_func", function)
+    cache = getattr(function, "_cache", None) or FunctionCache(py_func)
+    cache.flush()
 
 
 @dataclass

@@ -28,12 +28,13 @@ the independent-rounds approximation. ``docs/exact.md`` describes the method.
 from __future__ import annotations
 
 import copy
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
 from baccarat.engine.reference import SessionConfig
-from baccarat.errors import InputError
+from baccarat.errors import InputError, StrategyError, code_homes, raised_at
 from baccarat.exact import bounds
 from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
@@ -73,9 +74,15 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
     if rounds is not None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise InputError(f"the number of rounds must be a whole number of at least 1, not {rounds!r}")
+    elif rules.reshuffle_every_round:
+        rounds = config.shoes_per_session
+    if rounds is not None:
+        if rounds > bounds.MAX_ROUNDS:
+            raise InputError(
+                f"an exact analysis follows at most {bounds.MAX_ROUNDS:,} rounds of a session, not {rounds:,} "
+                "(its arrays and its time grow with every round); analyse fewer rounds"
+            )
         return rounds
-    if rules.reshuffle_every_round:
-        return config.shoes_per_session
     raise InputError(f"the rules {rules.name!r} deal shoes of many rounds, so a session's length in rounds varies; give it with --rounds N")
 
 
@@ -161,8 +168,9 @@ def analyse_strategy(
         rule_form = forms.get(type(rule))
         if rule_form is None:
             return Skipped(label, f"stop rule {type(rule).name!r} has no exact form (its plugin registers none with register_exact_forms)")
-        limits.append(rule_form.limits(rule))
-    outcomes = round_outcomes(rules, selector_form.sides(selector))
+        limits.append(form_answer(f"stop rule {type(rule).name!r}", rule, functools.partial(rule_form.limits, rule)))
+    sides = form_answer(f"side {params.get('side')!r}", selector, lambda: selector_form.sides(selector))
+    outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
         try:
             return DenseSession(
@@ -174,6 +182,38 @@ def analyse_strategy(
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def form_answer(what: str, piece: Any, ask: Callable[[], Any]) -> Any:
+    """Return what an exact form answers; one that raises is a StrategyError naming the piece and the line of its code."""
+    try:
+        return ask()
+    except Exception as exc:
+        raise StrategyError(
+            f"the exact form of {what} raised {type(exc).__name__}: {str(exc).strip() or '-'}{raised_at(exc, code_homes([type(piece)]))}"
+        ) from None
+
+
+def checked_chances(sides: Any, what: str, piece: Any) -> dict[str, Fraction]:
+    """Return an exact selector's ``{side: probability}`` as fractions; refuse any that is not a probability, or a sum other than 1."""
+    where = "".join(f" (in {home.rstrip('/')})" for home in code_homes([type(piece)])[:1])
+    if not isinstance(sides, Mapping) or not sides:
+        raise StrategyError(f"the exact form of {what} must give {{side: probability}}, not {sides!r}{where}")
+    chances: dict[str, Fraction] = {}
+    for side, chance in sides.items():
+        try:
+            value = Fraction(chance)
+        except (TypeError, ValueError, ZeroDivisionError, OverflowError):
+            raise StrategyError(
+                f"the exact form of {what} gives side {side!r} the chance {chance!r}, which is not a number{where}"
+            ) from None
+        if not 0 <= value <= 1:
+            raise StrategyError(f"the exact form of {what} gives side {side!r} the chance {value}, outside 0 to 1{where}")
+        chances[str(side)] = value
+    total = sum(chances.values(), Fraction(0))
+    if total != 1:
+        raise StrategyError(f"the exact form of {what} gives chances that add up to {total}, not 1{where}")
+    return chances
 
 
 def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[int, float]]:
@@ -195,3 +235,50 @@ def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
     return StopLimits(
         tightest([x.loss_micros for x in limits]), tightest([x.win_micros for x in limits]), tightest([x.rounds for x in limits])
     )
+
+
+AVERAGE_SHOES = 100
+"""Seeded shoes dealt to measure an average session's rounds (:func:`average_session_rounds`)."""
+
+
+def average_session_rounds(experiment: Any, shoes: int = AVERAGE_SHOES) -> int | None:
+    """Return the rounds of an average session of ``experiment``'s seeded shoes (its first ``shoes`` shoes), or None.
+
+    None for recorded shoes (their rounds are in the file, not dealt here).
+    """
+    if experiment.shoes.get("source") != "seeded":
+        return None
+    from baccarat.shoes.seeded import seeded_table
+
+    count = max(1, min(shoes, int(experiment.shoes["count"])))
+    table = seeded_table(experiment.rules, experiment.seed, 1, count)
+    return max(1, round(len(table) / count * experiment.session.shoes_per_session))
+
+
+def ruin_bankrolls(experiment: Any, target: float, rounds: int | None = None, max_states: int | None = None) -> ExactAnalysis:
+    """Return, for every strategy of ``experiment`` with an exact form, the smallest bankroll whose risk of ruin is at most ``target``.
+
+    The bankrolls tried are whole numbers of table minimums
+    (:func:`baccarat.exact.ruin_bankroll.smallest_bankroll`); the analysis's
+    ``results`` hold :class:`baccarat.exact.ruin_bankroll.RuinBankroll` figures.
+    """
+    import dataclasses
+
+    from baccarat.exact.ruin_bankroll import smallest_bankroll
+    from baccarat.plugin.manager import registry
+
+    found = registry(experiment.plugins_dirs)
+    forms = found.exact_forms()
+    n = session_rounds(experiment.rules, experiment.session, rounds)
+    analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules) and experiment.shoes.get("source") == "seeded")
+    step = experiment.session.table_min_cents
+    for entry in experiment.strategies:
+        cls, params = found.configure(entry.use, entry.params)
+
+        def analyse(bankroll_cents: int, cls: Any = cls, params: Any = params, label: str = entry.name) -> ExactResult | Skipped:
+            config = dataclasses.replace(experiment.session, bankroll_cents=bankroll_cents)
+            return analyse_strategy(label, cls, params, experiment.rules, config, n, forms, seed=experiment.seed, max_states=max_states)
+
+        outcome = smallest_bankroll(entry.name, analyse, step, target)
+        (analysis.skipped if isinstance(outcome, Skipped) else analysis.results).append(outcome)  # type: ignore[arg-type]
+    return analysis

@@ -35,6 +35,8 @@ class DenseSession(SparseSession):
         base = -(-(minimum - initial) // grid) - 1  # the lowest cell held: bankrolls below the minimum end at once
         if initial < minimum:
             base = 0
+        if 1 - base > min(bounds.DENSE_CELLS, self.max_states):  # a fine grid under a large bankroll: held sparse, as reached
+            raise TooDense
         prob = np.zeros((1, 1 - base))
         prob[0, -base] = 1.0  # cell 0 (the initial bankroll) is at index -base
         row_lo, row_hi = np.array([-base]), np.array([1 - base])  # each row is zero outside cells row_lo to row_hi - 1

@@ -7,11 +7,15 @@ played: in this process, in a worker process or on a Ray node.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import sys
 from typing import Any
 
 import numpy as np
 
+from baccarat.engine.class_state import changed_attribute, class_state
+from baccarat.engine.exit_guard import exit_refused
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
 from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 from baccarat.errors import StrategyError
@@ -55,6 +59,17 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
             )
 
 
+def check_class_unchanged(run: StrategyRun, before: dict[Any, Any]) -> None:
+    """Refuse a strategy that changed a class attribute while it played: its sessions would depend on the process."""
+    attribute = changed_attribute(run.cls, before)
+    if attribute is not None:
+        raise StrategyError(
+            f"strategy {run.label!r} changed the class attribute {attribute} while it played: a class attribute is shared "
+            "by every session a process plays, so results would depend on --workers; keep state on self (set it in "
+            "__init__); the run was abandoned and nothing was written"
+        )
+
+
 def play_strategy(
     run: StrategyRun,
     table: RoundTable,
@@ -65,10 +80,12 @@ def play_strategy(
     sessions: list[tuple[int, int, int]],
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
+    reference_rounds: dict[str, Any] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
-    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse.
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
+    ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
     Without ``compiled``, the reference plays.
     """
     from baccarat.engine.reference import run_strategy
@@ -79,7 +96,14 @@ def play_strategy(
 
         columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
-        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+        from baccarat.engine.reference import DealtRounds
+
+        dealt = reference_rounds.get("rounds") if reference_rounds is not None else None
+        if dealt is None:  # converted once for the table's strategies that play on the reference
+            dealt = DealtRounds(table, multipliers)
+            if reference_rounds is not None:
+                reference_rounds["rounds"] = dealt
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, dealt)
     return columns
 
 
@@ -111,11 +135,17 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
+    reference_rounds: dict[str, Any] = {}
     pristine = private_rules(plan.rules)
     for run in runs:
         rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-        columns = play_strategy(run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled)
+        before = class_state(run.cls)
+        with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
+            columns = play_strategy(
+                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
+            )
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
+        check_class_unchanged(run, before)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}

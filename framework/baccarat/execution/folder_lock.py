@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from baccarat.errors import OutputError
+from baccarat.interrupts import remove_at_hard_stop
 
 _held: dict[tuple[int, int, str], int] = {}
 """The locks this process holds (parent folder's device and inode, folder name) and how many times each was taken."""
@@ -48,7 +49,8 @@ def folder_lock(out: str | os.PathLike[str]) -> Iterator[None]:
     The lock is taken again freely by the process that holds it (``report``
     locks before it reads, and the write it then makes locks again).
     """
-    out = Path(out)
+    shown = str(out)
+    out = Path(os.path.abspath(out))  # "." and "r/" name the folder itself, whose lock lies beside it
     try:
         parent = os.stat(out.parent)
     except OSError:
@@ -62,11 +64,12 @@ def folder_lock(out: str | os.PathLike[str]) -> Iterator[None]:
         finally:
             _held[key] -= 1
         return
-    fd = _take(out)
+    fd = _take(out, shown)
     if fd is None:
         yield
         return
     _held[key] = 1
+    remove_at_hard_stop(lock_path(out))  # removed while still held, as below, should a stop end the process at once
     try:
         yield
     finally:
@@ -78,7 +81,7 @@ def folder_lock(out: str | os.PathLike[str]) -> Iterator[None]:
         os.close(fd)
 
 
-def _take(out: Path) -> int | None:
+def _take(out: Path, shown: str) -> int | None:
     """Open and lock ``.OUT.lock`` (None when the parent folder cannot be written to); refuse when another holds it."""
     path = lock_path(out)
     while True:
@@ -87,7 +90,7 @@ def _take(out: Path) -> int | None:
         except OSError as exc:
             if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
                 return None
-            raise OutputError.from_os_error(exc, out, "the lock of the run folder") from None
+            raise OutputError.from_os_error(exc, shown, "the lock of the run folder") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -95,7 +98,7 @@ def _take(out: Path) -> int | None:
             os.close(fd)
             raise OutputError(
                 f"another baccarat command ({holder}) is writing this run folder; wait for it to finish, or choose another folder",
-                path=str(out),
+                path=shown,
             ) from None
         mine = os.fstat(fd)
         try:

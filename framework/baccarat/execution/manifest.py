@@ -181,10 +181,9 @@ def record_files(
 
 def result_files() -> frozenset[str]:
     """Return the names of the results files, the ones ``baccarat report`` rebuilds: their role, not the manifest, says so."""
-    from baccarat.results.charts.plots import PLOT_FILES
-    from baccarat.results.report.analysis import COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
+    from baccarat.results.report.analysis import CHART_FILES, COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
 
-    return frozenset({SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *PLOT_FILES.values()})
+    return frozenset({SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *CHART_FILES})
 
 
 def refresh_results(folder: Path, manifest: dict[str, Any], before: Mapping[str, tuple[int, int, int]]) -> None:

@@ -30,12 +30,15 @@ class RayTasks:
         self.pending: deque[tuple[int, Any]] = deque()
         self.ray: Any = None
         self.started = False
+        self.reaper: Any = None
 
     def __enter__(self) -> RayTasks:
         self.ray = ray = _import_ray()
         self.started = not ray.is_initialized()
         try:
             if self.started:
+                if not os.environ.get("RAY_ADDRESS", "").strip():
+                    self.reaper = start_reaper()
                 _start_ray(ray, self.workers)
             self.task = ray.remote(num_cpus=1, max_retries=1)(run_chunk)
             self.plan_ref = ray.put(self.plan)
@@ -54,6 +57,9 @@ class RayTasks:
         if self.started and self.ray.is_initialized():
             with handlers_kept():
                 self.ray.shutdown()
+        if self.reaper is not None:
+            self.reaper.stdin.close()  # it kills what the shutdown left, and ends
+            self.reaper.wait(REAPER_EXIT_SECONDS)
 
     def can_take(self) -> bool:
         """Ray queues the tasks: always."""
@@ -80,6 +86,31 @@ class RayTasks:
             raise RunFailure(f"a Ray worker or node failed ({first_line(exc)}); the run was abandoned and nothing was written") from None
         self.pending.popleft()
         return position, output
+
+
+REAPER_EXIT_SECONDS = 5.0
+"""Longest wait for the reaper of a local Ray to end once the run is done with Ray."""
+
+
+def start_reaper() -> Any:
+    """Start the reaper of a local Ray (:mod:`baccarat.execution.ray_reaper`), on Linux; return its process, else None.
+
+    Ray's processes must not outlive this one, even killed with ``kill -9``:
+    the reaper kills them when its standard input, a pipe from this
+    process, closes.
+    """
+    import subprocess
+
+    from baccarat.execution import ray_reaper
+
+    if not sys.platform.startswith("linux"):
+        return None
+    return subprocess.Popen(
+        [sys.executable, "-I", ray_reaper.__file__, str(os.getpid())],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def _start_ray(ray: Any, workers: int) -> None:

@@ -41,6 +41,7 @@ from baccarat.execution.manifest import folder_contents, record_files, write_man
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
 from baccarat.experiment.report_facts import exact_analysis, run_facts
+from baccarat.interrupts import check
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
@@ -392,11 +393,13 @@ class RunWriter:
         the run was written, in place of a scan of the ledger.
         """
         folder = self._open()
+        check()  # a stop received while the last chunk was written: nothing more is done
         (folder / "experiment.yaml").write_text(_resolved_yaml(self.experiment), encoding="utf-8")
         manifest = self._manifest()
         write_manifest(folder, manifest)  # read by the report, which shows versions and timings
         data_files, _ = folder_contents(folder)
         precomputed = dict(statistics() if callable(statistics) else statistics or {})
+        check()
         exact = exact_analysis(self.experiment) if self.experiment.exact else None
         analysis = write_results(
             folder,
@@ -406,6 +409,7 @@ class RunWriter:
             exact=exact,
             plots=self.plots,
             manifest=manifest,
+            formats=self.experiment.chart_formats,
             **precomputed,
         )
         # Parts described as they were written are not read back; a run written from memory is.

@@ -17,11 +17,11 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from baccarat.engine.parity import first_difference
+from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of
-from baccarat.errors import BaccaratError, StrategyError, did_you_mean
+from baccarat.errors import BaccaratError, InputError, StrategyError, did_you_mean
 from baccarat.execution.trace import money, play_traced
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.odds.settlement import settlement_table
@@ -95,13 +95,35 @@ def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[s
     return kind, use, full
 
 
+def _check_params(name: str, cls: type, params: dict[str, Any], rules: Any) -> None:
+    """Make the strategy once, as a run does before it plays: parameters it refuses are an InputError naming them."""
+    import numpy as np
+
+    from baccarat.plugin.view import SessionInfo
+
+    config = CONFIGS[0]
+    info = SessionInfo(
+        1,
+        rules,
+        cents_to_decimal(config.bankroll_cents),
+        cents_to_decimal(config.table_min_cents),
+        cents_to_decimal(config.table_max_cents),
+        np.random.default_rng(0),
+    )
+    try:
+        cls(info, **params)
+    except Exception as exc:
+        raise InputError(f"--param: {name!r} refuses its parameters: {str(exc).strip() or type(exc).__name__}") from None
+
+
 def check_piece(name: str, plugins_dirs: list[str], shoes: int, params: Mapping[str, Any] | None = None) -> CheckResult:
     """Play piece ``name`` on both paths over ``shoes`` seeded shoes under each of :data:`CONFIGS`; report."""
     reg = registry(plugins_dirs)
     kind, use, full = composed_for(reg, name, params or {})
     cls, full = reg.configure(use, full)
-    run = StrategyRun(f"check {name}", cls, full)
     rules = preset(RULES)
+    _check_params(name, cls, full, rules)
+    run = StrategyRun(f"check {name}", cls, full)
     table = seeded_table_fast(rules, SEED, 1, shoes)
     multipliers = settlement_table(table, rules)
     what = f"{kind} {name!r} (use: {use}, {', '.join(f'{k}: {v}' for k, v in full.items() if v is not None)})"

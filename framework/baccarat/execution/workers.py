@@ -10,6 +10,7 @@ import os
 import signal
 import sys
 import time
+from os import _exit as _end_process  # bound at import: plugin play replaces os._exit (engine.exit_guard)
 from typing import Any
 
 from baccarat.errors import RunFailure
@@ -205,7 +206,7 @@ def end_with_parent(parent: int) -> None:
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(0.5)
-            os._exit(1)
+            _end_process(1)
 
         threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
 

@@ -59,7 +59,9 @@ class Experiment:
     exact: bool = False
     """Whether the report sets the exact analysis (``baccarat exact``) beside the simulation (``exact: true``)."""
     report: bool = True
-    """Whether a run draws the plots and writes report.html (``report: false`` skips them, as ``--no-report`` does)."""
+    """Whether a run draws the charts and writes report.html (``report: false`` skips them, as ``--no-report`` does)."""
+    chart_formats: tuple[str, ...] = ()
+    """File formats every chart is also written in (``report: {png: true, svg: true}``): ``png``, ``svg``."""
 
     @property
     def seed(self) -> int:
@@ -88,11 +90,23 @@ class Experiment:
             **({"plugins_dir": list(self.plugins_dirs_written or self.plugins_dirs)} if self.plugins_dirs else {}),
             **({"exact": True} if self.exact else {}),
             **({} if self.report else {"report": False}),
+            **({"report": {fmt: True for fmt in self.chart_formats}} if self.report and self.chart_formats else {}),
         }
 
 
 def _plain_cents(cents: int) -> int | float:
     return cents // CENTS_PER_UNIT if cents % CENTS_PER_UNIT == 0 else cents / CENTS_PER_UNIT
+
+
+def yaml_ready(value: Any) -> bool:
+    """Tell whether a parameter's value can be written to ``experiment.yaml`` (and read back the same)."""
+    import yaml
+
+    try:
+        yaml.safe_dump(_plain(value))
+    except (yaml.YAMLError, RecursionError, TypeError, ValueError):
+        return False
+    return True
 
 
 def _plain(value: Any) -> Any:

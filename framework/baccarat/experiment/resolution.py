@@ -108,9 +108,7 @@ class Resolver(StrategySection):
         exact = data.get("exact", False)
         if not isinstance(exact, bool):
             raise self.error(("exact",), f"exact must be true or false, not {shown(exact)}")
-        report = data.get("report", True)
-        if not isinstance(report, bool):
-            raise self.error(("report",), f"report must be true or false, not {shown(report)}")
+        report, formats = self.report(data.get("report", True))
         return Experiment(
             name,
             rules,
@@ -125,7 +123,24 @@ class Resolver(StrategySection):
             self.plugins_written,
             exact,
             report,
+            formats,
         )
+
+    def report(self, value: Any) -> tuple[bool, tuple[str, ...]]:
+        """Return whether the run writes its report, and the formats its charts are also written in (``report: {png: true}``)."""
+        if isinstance(value, bool):
+            return value, ()
+        if not isinstance(value, dict):
+            raise self.error(("report",), f"report must be true, false or a mapping such as {{png: true}}, not {shown(value)}")
+        formats = []
+        for key, wanted in value.items():
+            if key not in ("png", "svg"):
+                raise self.error(("report", key), f"report takes png and svg, not {shown(key)}", key=True)
+            if not isinstance(wanted, bool):
+                raise self.error(("report", key), f"report.{key} must be true or false, not {shown(wanted)}")
+            if wanted:
+                formats.append(key)
+        return True, tuple(formats)
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""
@@ -229,8 +244,7 @@ class Resolver(StrategySection):
         except RulesError as exc:
             raise self.error(path, exc.message, cls=RulesError) from None
 
-    @staticmethod
-    def rule_fields(doc: Document, path: KeyPath, fields: dict[str, Any], name: str | None) -> Rules:
+    def rule_fields(self, doc: Document, path: KeyPath, fields: dict[str, Any], name: str | None) -> Rules:
         """Resolve a mapping of rule fields field by field, so that an error points at its field."""
         allowed = ("preset",) + RULE_FIELDS
         for key in fields:
@@ -250,6 +264,12 @@ class Resolver(StrategySection):
         order = [k for k in first if k in fields] + [k for k in fields if k not in first and k != "preset"]
         for key in order:
             value = fields[key]
+            if key == "side_bets" and isinstance(value, dict) and not self.strategies_needed:
+                # A saved run read without its plugins: a plugin's side bet is not known here, and its results need no
+                # settlement (the ledger holds every amount), so the rules keep the bets that are known.
+                from baccarat.table.bet_registry import known_bets
+
+                value = {bet: pays for bet, pays in value.items() if bet in known_bets()}
             if key == "side_bets" and isinstance(value, dict):
                 for bet, pays in value.items():
                     try:

@@ -9,9 +9,12 @@ refused here, at its place in the file, before anything runs.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import itertools
+import math
 import re
+import sys
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -19,8 +22,8 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig
-from baccarat.errors import ParameterError, RulesError, StrategyError
-from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry
+from baccarat.errors import ParameterError, RulesError, StrategyError, code_homes, raised_at
+from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT, cents_to_decimal
@@ -122,6 +125,13 @@ class StrategySection(Checker):
             for index, item in enumerate(values):
                 if item in values[:index]:
                     raise self.error(here + (index,), f"grid.{key} lists {shown(item)} twice")
+        combinations = math.prod(len(values) for values in value.values())
+        if combinations > MAX_GRID:
+            sizes = " x ".join(f"{len(values):,}" for values in value.values())
+            raise self.error(
+                path + ("grid",),
+                f"grid makes {combinations:,} strategies ({sizes} values), more than the {MAX_GRID:,} one entry may make; try fewer values",
+            )
         return value
 
     def configure(self, reg: Any, use: str, given: dict[str, Any], at: Callable[..., tuple[KeyPath, bool]]) -> tuple[type, dict[str, Any]]:
@@ -162,6 +172,15 @@ class StrategySection(Checker):
         from baccarat.odds.settlement import check_bets_offered
         from baccarat.plugin.view import SessionInfo
 
+        unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
+        if unwritable is not None:
+            raise self.error(
+                at(unwritable)[0],
+                f"strategy {use!r} has the parameter {unwritable!r} = {params[unwritable]!r}, which experiment.yaml cannot hold "
+                "(YAML holds numbers, text, true/false, lists and mappings); its plugin must give a plain value",
+                cls=StrategyError,
+            )
+
         info = SessionInfo(
             1,
             rules,
@@ -197,12 +216,20 @@ class StrategySection(Checker):
         except RulesError as exc:
             where = at("side")[0] if "side" in params else at(None)[0]
             raise self.error(where, exc.message, cls=RulesError) from None
+        except Exception as exc:  # the plugin's sides() itself
+            raise self.error(
+                at(None)[0],
+                f"strategy {use!r}: its sides() raised {type(exc).__name__}: {exc}{raised_at(exc, code_homes([cls]))}",
+                cls=StrategyError,
+            ) from None
         self.trial(use, cls, params, rules, session, at)
 
     def trial(
         self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
     ) -> None:
         """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
+        from baccarat.engine.class_state import class_state
+        from baccarat.engine.exit_guard import exit_refused
         from baccarat.engine.reference import StrategyRun, run_strategy
         from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
@@ -210,17 +237,49 @@ class StrategySection(Checker):
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
+        before = class_state(cls)
         try:
             own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
-            run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0)
+            with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
+                plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
             raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
         try:
             check_rules_unchanged(own, rules, f"strategy {use!r}", "while it played a sample shoe tried before the run", "")
+            check_independent(use, cls, before, plays)
         except StrategyError as exc:
             raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
+
+
+MAX_GRID = 10_000
+"""Most strategies one entry's ``grid:`` may make (each is checked on a sample shoe, then played on every shoe)."""
+
+
+def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[dict[str, np.ndarray]]) -> None:
+    """Refuse a strategy whose play of the sample shoe changed its classes, or differed the second time it was played.
+
+    Sessions must be independent and the same seed must give the same
+    results: otherwise they depend on which process played which sessions.
+    """
+    from baccarat.engine.class_state import changed_attribute
+    from baccarat.engine.differences import first_difference
+
+    attribute = changed_attribute(cls, before)
+    if attribute is not None:
+        raise StrategyError(
+            f"strategy {use!r} changed the class attribute {attribute} while it played a sample shoe tried before the run: "
+            "a class attribute is shared by every session a process plays, so results would depend on --workers; "
+            "keep state on self (set it in __init__)"
+        )
+    row = first_difference(plays[0], plays[1])
+    if row is not None:
+        raise StrategyError(
+            f"strategy {use!r} played the same sample shoe twice and bet differently the second time (round "
+            f"{plays[0]['round'][row] if row < len(plays[0]['round']) else row + 1}): it is not deterministic, so "
+            "results would change from run to run; draw random numbers from session.rng, the session's seeded stream"
+        )
 
 
 def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
@@ -229,4 +288,12 @@ def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
     from baccarat.shoes.seeded import seeded_table
 
     table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
-    return table, settlement_table(table, rules)
+    settled = settlement_table(table, rules)
+    again = settlement_table(table, rules)  # a bet settles the same rounds the same way every time
+    changing = next((bet for bet in settled if not np.array_equal(settled[bet], again.get(bet))), None)
+    if changing is not None:
+        raise StrategyError(
+            f"bet {changing!r} settled the same sample rounds differently when asked twice: its wins (or pushes) is not "
+            "deterministic, so results would change from run to run; a bet must follow from the round alone"
+        )
+    return table, settled

@@ -23,6 +23,10 @@ MAX_SHOE_FILE_BYTES = 1 << 30
 """Largest recorded shoe file read (1 GiB, several hundred thousand eight-deck shoes)."""
 
 
+MAX_PLUGIN_BYTES = 16 << 20
+"""Largest plugin file imported (16 MiB): a module of code, not data."""
+
+
 def _size(limit: int) -> str:
     return f"{limit >> 30} GiB" if limit >= 1 << 30 else f"{limit >> 20} MiB"
 

@@ -1,9 +1,8 @@
 """The 0.1 plugin API, kept working for plugins written against it (deprecated, to be removed in 0.4).
 
 Version 0.1 spoke integer cents and micro-units where 0.2 speaks exact
-``Decimal`` currency units. The deprecated modules ``baccarat.strategy``,
-``baccarat.kernels``, ``baccarat.bet_registry``, ``baccarat.cards`` and
-``baccarat.rules`` give a 0.1 plugin these classes, which translate at their
+``Decimal`` currency units. The deprecated modules of :data:`DEPRECATED_MODULES`
+(``baccarat.strategy`` among them) give a 0.1 plugin these classes, which translate at their
 edge so that its numbers stay right:
 
 - :class:`Strategy`: a 0.1 ``settle(view, nets)`` receives each net in
@@ -46,7 +45,15 @@ __all__ = [
 REMOVED_IN = "0.4"
 """The first version without the 0.1 names."""
 
-DEPRECATED_MODULES = ("baccarat.strategy", "baccarat.kernels", "baccarat.bet_registry", "baccarat.cards", "baccarat.rules")
+DEPRECATED_MODULES = (
+    "baccarat.strategy",
+    "baccarat.kernels",
+    "baccarat.bet_registry",
+    "baccarat.cards",
+    "baccarat.rules",
+    "baccarat.exact_forms",
+    "baccarat.roads",
+)
 """The 0.1 modules kept as deprecated aliases (each warns when a plugin imports it)."""
 
 

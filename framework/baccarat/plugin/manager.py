@@ -39,6 +39,7 @@ import pluggy
 
 from baccarat import interrupts
 from baccarat.errors import InputError, did_you_mean
+from baccarat.files.inputfile import MAX_PLUGIN_BYTES, open_regular
 from baccarat.plugin import hookspecs
 from baccarat.plugin.notices import import_noting_deprecations, unmarked_hooks
 from baccarat.plugin.registry import (
@@ -105,7 +106,11 @@ def _distribution(ep: EntryPoint) -> tuple[str, str]:
 
 
 def _load_file(path: Path) -> ModuleType:
-    """Import a plugin file as module ``baccarat_plugin_<name>``."""
+    """Import a plugin file as module ``baccarat_plugin_<name>``: a regular file of at most :data:`MAX_PLUGIN_BYTES`."""
+    try:
+        open_regular(path, "a plugin file", MAX_PLUGIN_BYTES).close()  # never a device read without end, nor a pipe that blocks
+    except InputError as exc:
+        raise ImportError(f"the file {exc.message}") from None
     module_name = "baccarat_plugin_" + re.sub(r"\W", "_", path.stem)
     spec = importlib.util.spec_from_file_location(module_name, path)
     if spec is None or spec.loader is None:
@@ -245,6 +250,12 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
         check_parameter_names(found)
         _CACHE[key] = found
     return _CACHE[key]
+
+
+def left_out() -> list[str]:
+    """Return the warnings of the registries built in this process about plugins (or hooks of them) left out."""
+    said = [w for found in _CACHE.values() for w in found.warnings if "left out" in w]
+    return list(dict.fromkeys(said))
 
 
 def clear_registry() -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import decimal
+import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -213,9 +214,19 @@ def default_session(
 
 @contextlib.contextmanager
 def plugin_code() -> Any:
-    """Run plugin code so that it cannot spoil the command: its prints go to stderr, its decimal context is undone."""
-    with decimal.localcontext(), contextlib.redirect_stdout(sys.stderr):
-        yield
+    """Run plugin code so that it cannot spoil the command: its prints go to stderr; its decimal context, working folder
+    and handlers of the stop signals (Ctrl-C, SIGTERM, SIGHUP) are undone.
+
+    A plugin that changes the working folder (``os.chdir``) at import would
+    otherwise move every relative path the command was given (``--out``).
+    """
+    here = os.getcwd()
+    try:
+        with decimal.localcontext(), contextlib.redirect_stdout(sys.stderr), interrupts.handlers_kept():
+            yield
+    finally:
+        if os.getcwd() != here:
+            os.chdir(here)
 
 
 def failure(exc: BaseException) -> str:

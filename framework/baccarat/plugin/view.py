@@ -9,20 +9,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import warnings
 from collections.abc import Callable, Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import numpy as np
 
-from baccarat.money import cents_to_decimal, micros_to_decimal
+from baccarat.money import cents_to_decimal, decimal_to_cents, micros_to_decimal
 from baccarat.table.cards import SUIT_SHIFT
 from baccarat.table.roads import Roads
 from baccarat.table.rules import Rules
-
-if TYPE_CHECKING:
-    from baccarat.shoes.rounds import RoundTable
 
 
 @dataclasses.dataclass(frozen=True)
@@ -43,6 +40,27 @@ class SessionInfo:
         stream = self.random_stream
         return stream if isinstance(stream, np.random.Generator) else stream()
 
+    @property
+    def table_min_cents(self) -> int:
+        """Deprecated (0.1): ``table_min`` in integer cents."""
+        _moved("SessionInfo.table_min_cents", "SessionInfo.table_min (an exact Decimal)")
+        return decimal_to_cents(self.table_min)
+
+    @property
+    def table_max_cents(self) -> int:
+        """Deprecated (0.1): ``table_max`` in integer cents."""
+        _moved("SessionInfo.table_max_cents", "SessionInfo.table_max (an exact Decimal)")
+        return decimal_to_cents(self.table_max)
+
+
+def _moved(old: str, new: str) -> None:
+    """Warn that the 0.1 attribute ``old`` is deprecated in favour of ``new`` (removed in 0.4; CHANGELOG.md)."""
+    warnings.warn(f"{old} is deprecated and will be removed in baccarat 0.4: use {new}", DeprecationWarning, stacklevel=3)
+
+
+class CardsNotHandedOver(Exception):
+    """A strategy read a card from a view the engine gives no cards (the engine then plays it again with them)."""
+
 
 class TableView:
     """Read-only view of a session before a round is dealt (maintained by the engine).
@@ -57,6 +75,7 @@ class TableView:
 
     __slots__ = (
         "_has_cards",
+        "_cards_wanted",
         "_shoe",
         "_hand",
         "_turned",
@@ -64,13 +83,15 @@ class TableView:
         "_bankroll_micros",
         "_initial_micros",
         "_bankroll",
+        "_bankroll_of",
         "_profit",
+        "_profit_of",
         "round",
         "session",
         "table_min",
         "table_max",
         "_outcomes",
-        "_session_outcomes",
+        "_earlier_shoes",
         "_last_decided",
         "_decided",
         "_streak",
@@ -84,12 +105,15 @@ class TableView:
     )
 
     def __init__(
-        self, table: RoundTable, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
+        self, has_cards: bool, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
     ) -> None:
-        self._has_cards = bool(table.has_cards)  # the table itself is not kept
+        self._has_cards = bool(has_cards)
+        self._cards_wanted = False
+        """Set when a strategy asked for cards the engine does not hand over (it then plays the strategy again with them)."""
         self._shoe = self._hand = self._turned = 0
-        self._dealt: list[list[int]] = []
-        """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none)."""
+        self._dealt: list[list[int]] | None = None
+        """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none); None
+        while the engine does not hand over the cards (a strategy that reads no card costs nothing for them)."""
         self.rules = rules
         self.session = session
         self.table_min: Decimal = cents_to_decimal(table_min_cents)
@@ -98,11 +122,13 @@ class TableView:
         """Largest bet the table takes."""
         self._initial_micros = initial_micros
         self._bankroll_micros = initial_micros
-        """The bankroll in micro-units, kept by the engine; it sets ``_bankroll`` and ``_profit`` to None when it changes."""
-        self._bankroll: Decimal | None = None
-        self._profit: Decimal | None = None
+        """The bankroll in micro-units, kept by the engine; ``_bankroll`` and ``_profit`` are its exact values, made
+        when read for the micro-units in ``_bankroll_of`` and ``_profit_of``."""
+        self._bankroll = self._profit = Decimal(0)
+        self._bankroll_of = self._profit_of = -1
         self._outcomes: list[str] = []
-        self._session_outcomes: list[str] = []
+        self._earlier_shoes: list[str] = []
+        """Outcomes of the session's shoes before this one (this shoe's are ``_outcomes``)."""
         self._last_decided: str | None = None
         self._decided = 0
         self._streak = 0
@@ -121,18 +147,45 @@ class TableView:
     @property
     def bankroll(self) -> Decimal:
         """Bankroll now, exact (converted once each time it changes)."""
-        bankroll = self._bankroll
-        if bankroll is None:
-            bankroll = self._bankroll = micros_to_decimal(self._bankroll_micros)
-        return bankroll
+        micros = self._bankroll_micros
+        if self._bankroll_of != micros:
+            self._bankroll = micros_to_decimal(micros)
+            self._bankroll_of = micros
+        return self._bankroll
 
     @property
     def profit(self) -> Decimal:
         """Bankroll now minus the bankroll at the start of the session, exact."""
-        profit = self._profit
-        if profit is None:
-            profit = self._profit = micros_to_decimal(self._bankroll_micros - self._initial_micros)
-        return profit
+        micros = self._bankroll_micros
+        if self._profit_of != micros:
+            self._profit = micros_to_decimal(micros - self._initial_micros)
+            self._profit_of = micros
+        return self._profit
+
+    # The 0.1 names, in integer units (deprecated) --------------------------
+    @property
+    def bankroll_micros(self) -> int:
+        """Deprecated (0.1): the bankroll in integer micro-units."""
+        _moved("TableView.bankroll_micros", "view.bankroll (an exact Decimal)")
+        return self._bankroll_micros
+
+    @property
+    def profit_micros(self) -> int:
+        """Deprecated (0.1): the profit in integer micro-units."""
+        _moved("TableView.profit_micros", "view.profit (an exact Decimal)")
+        return self._bankroll_micros - self._initial_micros
+
+    @property
+    def table_min_cents(self) -> int:
+        """Deprecated (0.1): the table minimum in integer cents."""
+        _moved("TableView.table_min_cents", "view.table_min (an exact Decimal)")
+        return decimal_to_cents(self.table_min)
+
+    @property
+    def table_max_cents(self) -> int:
+        """Deprecated (0.1): the table maximum in integer cents."""
+        _moved("TableView.table_max_cents", "view.table_max (an exact Decimal)")
+        return decimal_to_cents(self.table_max)
 
     # Where we are ---------------------------------------------------------
     @property
@@ -153,7 +206,7 @@ class TableView:
     @property
     def session_history(self) -> tuple[str, ...]:
         """Outcomes of this session's rounds so far, across shoes, oldest first."""
-        return tuple(self._session_outcomes)
+        return (*self._earlier_shoes, *self._outcomes)
 
     @property
     def last_decided(self) -> str | None:
@@ -179,11 +232,14 @@ class TableView:
     def _tally(self) -> None:
         """Count the shoe's outcomes not counted yet into the last decided winner, decided rounds and streak."""
         outcomes = self._outcomes
-        for outcome in outcomes[self._tallied :]:
+        last, decided, streak = self._last_decided, self._decided, self._streak
+        for k in range(self._tallied, len(outcomes)):  # usually the one round dealt since the last read
+            outcome = outcomes[k]
             if outcome != "tie":
-                self._decided += 1
-                self._streak = self._streak + 1 if outcome == self._last_decided else 1
-                self._last_decided = outcome
+                decided += 1
+                streak = streak + 1 if outcome == last else 1
+                last = outcome
+        self._last_decided, self._decided, self._streak = last, decided, streak
         self._tallied = len(outcomes)
 
     @property
@@ -209,7 +265,7 @@ class TableView:
         if not self._has_cards:
             return np.zeros(0, dtype=np.int8)
         self._card_reads = True
-        return np.array([card for cards in self._dealt for card in cards if card], dtype=np.int8)
+        return np.array([card for cards in self._cards_dealt() for card in cards if card], dtype=np.int8)
 
     # Exact odds from the cards seen (see baccarat.odds.counting) ---------------
     def unseen_counts(self) -> tuple[int, ...]:
@@ -258,7 +314,7 @@ class TableView:
         counts = self._counts()  # checks the ranks first
         if not any(rules.offers(bet) and needs_suits(rules, bet) for bet in wanted):
             return tuple(counts)
-        seen = ([self._turned] if self._turned else []) + [card for cards in self._dealt for card in cards if card]
+        seen = ([self._turned] if self._turned else []) + [card for cards in self._cards_dealt() for card in cards if card]
         if any(card < SUIT_SHIFT for card in seen):  # cards recorded by rank only
             return tuple(counts)
         suited = [rules.decks] * 52
@@ -271,6 +327,14 @@ class TableView:
             raise ValueError("this table view was made without rules, so it cannot price bets")
         return self.rules
 
+    def _cards_dealt(self) -> list[list[int]]:
+        """The cards of this shoe's rounds so far; when the engine does not hand them over, ask for them (see below)."""
+        dealt = self._dealt
+        if dealt is None:
+            self._cards_wanted = True
+            raise CardsNotHandedOver("the engine plays this strategy again, with the cards")
+        return dealt
+
     def _counts(self) -> list[int]:
         if not self._has_cards:
             raise ValueError("this shoe was recorded without cards, so the cards seen are unknown")
@@ -282,7 +346,7 @@ class TableView:
             if turned:  # the card turned to start the burn is seen by everyone at the table
                 self._unseen[turned - 1] -= 1
         unseen = self._unseen
-        dealt = self._dealt
+        dealt = self._cards_dealt()
         if self._counted < len(dealt):
             for cards in dealt[self._counted :]:
                 for card in cards:
@@ -294,17 +358,22 @@ class TableView:
         return unseen
 
     # Engine side (not for strategies) --------------------------------------
-    def _enter_shoe(self, shoe: int, turned: int) -> None:
+    def _enter_shoe(self, shoe: int, turned: int, cards: bool = True) -> None:
         """A new shoe starts: forget the last one; ``turned`` is the card turned to start its burn.
 
         Round by round, the engine then sets ``_hand`` and ``round`` before the
-        strategy bets, and appends the round's outcome to ``_outcomes`` and
-        ``_session_outcomes`` and its cards (a list of their own) to ``_dealt``
-        once it is dealt, before the strategy settles.
+        strategy bets, and appends the round's outcome to ``_outcomes`` and,
+        when it hands over the ``cards``, the round's
+        cards (a list of their own) to ``_dealt`` once it is dealt, before the
+        strategy settles. Without ``cards``, a strategy that reads a card
+        raises :class:`CardsNotHandedOver` and the view remembers it was asked
+        (``_cards_wanted``): the engine then plays the strategy from the start
+        again, with the cards.
         """
+        self._earlier_shoes += self._outcomes
         self._shoe = shoe
         self._turned = turned
-        self._dealt = []
+        self._dealt = [] if cards and self._has_cards else None
         self._outcomes = []
         self._last_decided = None
         self._decided = 0

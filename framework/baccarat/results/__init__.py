@@ -6,7 +6,7 @@
   run plays (``folded``), and the per-round curves (``curves``).
 - :mod:`~baccarat.results.comparisons`: each strategy of a run against its baseline (``strategies``), and saved
   runs side by side (``runs``, what ``baccarat compare`` prints).
-- :mod:`~baccarat.results.charts`: the plots of a run and the roads scoreboard.
+- :mod:`~baccarat.results.charts`: the charts of a run and the roads scoreboard, as Vega-Altair charts.
 - :mod:`~baccarat.results.report`: the run's tables and self-contained HTML report (``analysis``, ``html``), figures
   as people read them (``formatting``), and the plain facts a report states about a run (``run_facts``).
 

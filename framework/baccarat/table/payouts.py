@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from baccarat.errors import RulesError
+from baccarat.errors import RulesError, StrategyError, raised_at
 from baccarat.table.bet_registry import CARD_NEEDS, RoundFacts, allowed_facts, definition, multipliers
 from baccarat.table.rules import BASIS_POINTS, Rules
 
@@ -70,7 +70,22 @@ def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], siz
     """Return ``bet``'s multiplier (basis points, int64) on each of ``size`` rounds described by ``facts``."""
     bet_definition = definition(bet)
     allowed = allowed_facts(bet_definition.needs_under(rules))
-    return multipliers(bet_definition, RoundFacts(rules, facts, allowed), pay_table_bp(rules, bet), size)
+    table = pay_table_bp(rules, bet)
+    try:
+        return multipliers(bet_definition, RoundFacts(rules, facts, allowed), table, size)
+    except Exception as exc:  # the bet's own code (a plugin's): one line naming the bet and its line, never a traceback
+        homes = [h for w in (bet_definition.wins, bet_definition.pushes) if w is not None for h in _homes(w)]
+        said = f"{type(exc).__name__}: {str(exc).strip()}" if str(exc).strip() else type(exc).__name__
+        said += raised_at(exc, homes)
+        if isinstance(exc, ValueError) and "broadcast" in str(exc):
+            said = f"it gave an array whose length is not the number of rounds ({size:,})"
+        raise StrategyError(f"bet {bet!r} failed to settle {size:,} rounds: {said}") from None
+
+
+def _homes(function: object) -> list[str]:
+    """The file a bet's function is defined in (to name the line of the bet's code in an error)."""
+    code = getattr(function, "__code__", None)
+    return [code.co_filename] if code is not None else []
 
 
 def offered_multipliers(rules: Rules, bets: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:

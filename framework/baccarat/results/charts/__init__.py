@@ -1,10 +1,10 @@
-"""Charts of a run.
+"""Charts of a run, as Vega-Lite specifications made with Vega-Altair (the browser draws them; vl-convert on request).
 
-- :mod:`~baccarat.results.charts.model`: charts as plain objects: what a plot draws, readable by tests and users.
-- :mod:`~baccarat.results.charts.drawing`: draw a chart as a PNG with Pillow.
-- :mod:`~baccarat.results.charts.plots`: plots of a run as charts: bankroll curves, final bankrolls, ruin over
-  rounds, paired comparison, the exact analysis.
-- :mod:`~baccarat.results.charts.roads`: a shoe's roads drawn as a scoreboard PNG.
+- :mod:`~baccarat.results.charts.plots`: the charts of a run: medians overlaid with their bands, one panel per
+  strategy, survival, final bankrolls, paired difference, drawdown, a grid heatmap, the exact analysis.
+- :mod:`~baccarat.results.charts.pieces`: what the charts share: row budget, thinning, colours, legend pick, zoom, scales.
+- :mod:`~baccarat.results.charts.roads`: a shoe's roads as a scoreboard chart.
+- :mod:`~baccarat.results.charts.export`: charts as JSON for the report, the offline Vega JavaScript, PNG and SVG files.
 """
 
-__all__ = ["drawing", "model", "plots", "roads"]
+__all__ = ["export", "pieces", "plots", "roads"]

@@ -1,10 +1,10 @@
-"""Draw a shoe's roads as a scoreboard PNG with Pillow.
+"""A shoe's roads as a scoreboard chart (Vega-Lite, made with Vega-Altair): in the report, or as PNG or SVG.
 
 Panels, top to bottom: bead plate (filled discs lettered B, P, T), big road
 (hollow rings, a green slash per tie, the count when more than one; pair
 dots: Banker pair red at top left, Player pair blue at bottom right), big eye
-boy (hollow rings), small road (discs), cockroach pig (slashes), and the
-"ask" line: what each derived road would record if Banker or Player won next.
+boy (hollow rings), small road (discs), cockroach pig (slashes); the subtitle
+gives the "ask": what each derived road would record if Banker or Player won next.
 """
 
 from __future__ import annotations
@@ -12,129 +12,153 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+import altair as alt
+import polars as pl
+
+from baccarat.results.charts.pieces import unchecked
 from baccarat.table.roads import DERIVED_ROADS, Roads
-
-if TYPE_CHECKING:
-    from PIL import Image
 
 SIDE_COLOUR = {"banker": "#d62728", "player": "#1f5fbf", "tie": "#2ca02c", "red": "#d62728", "blue": "#1f5fbf"}
 GRID_COLOUR = "#cccccc"
 _LETTER = {"banker": "B", "player": "P", "tie": "T"}
 _TITLES = {"big_eye_boy": "Big eye boy", "small_road": "Small road", "cockroach_pig": "Cockroach pig"}
 
-CELL = 0.32
-"""Inches of a cell of the scoreboard's grids."""
-MAX_WIDTH = 60.0
-"""Inches: the widest scoreboard; beyond it the cells shrink."""
+CELL = 18
+"""Pixels of a cell of the scoreboard's grids."""
+MAX_WIDTH = 1150
+"""Pixels: the widest scoreboard; beyond it the cells shrink."""
+
+SLASH = "M -0.8 0.8 L 0.8 -0.8"
+"""The cockroach pig's mark and the big road's tie: a slash (an SVG path in a unit square)."""
 
 
-def draw_roads(  # noqa: C901 - the scoreboard drawer
+def _cells(road: Roads, pairs: tuple[Sequence[bool], Sequence[bool]] | None) -> pl.DataFrame:
+    """Every mark of every road as one row: ``road``, ``col``, ``row``, ``mark``, ``letter``, ``hand``, ``ties``, pair flags."""
+    player_pair, banker_pair = pairs if pairs is not None else ((), ())
+    rows = []
+
+    def flags(hand: int) -> dict[str, bool]:
+        return {
+            "banker_pair": bool(banker_pair[hand - 1]) if 0 < hand <= len(banker_pair) else False,
+            "player_pair": bool(player_pair[hand - 1]) if 0 < hand <= len(player_pair) else False,
+        }
+
+    for c in road.bead_plate:
+        rows.append(
+            {
+                "road": "Bead plate",
+                "col": c.col,
+                "row": c.row,
+                "mark": c.outcome,
+                "letter": _LETTER[c.outcome],
+                "hand": c.hand,
+                "ties": 0,
+                **flags(c.hand),
+            }
+        )
+    for c in road.big_road:
+        rows.append(
+            {"road": "Big road", "col": c.col, "row": c.row, "mark": c.mark, "letter": "", "hand": c.hand, "ties": c.ties, **flags(c.hand)}
+        )
+    if not road.big_road and road.leading_ties:
+        rows.append({"road": "Big road", "col": 0, "row": 0, "mark": "tie", "letter": "", "hand": 0, "ties": road.leading_ties, **flags(0)})
+    for name, _ in DERIVED_ROADS:
+        for c in road.derived(name):
+            rows.append(
+                {"road": _TITLES[name], "col": c.col, "row": c.row, "mark": c.mark, "letter": "", "hand": c.hand, "ties": 0, **flags(0)}
+            )
+    schema = {
+        "road": pl.String,
+        "col": pl.Int64,
+        "row": pl.Int64,
+        "mark": pl.String,
+        "letter": pl.String,
+        "hand": pl.Int64,
+        "ties": pl.Int64,
+    }
+    schema |= {"banker_pair": pl.Boolean, "player_pair": pl.Boolean}
+    return pl.DataFrame(rows, schema=schema)
+
+
+@unchecked
+def roads_chart(
     road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None, min_columns: int = 20
-) -> Image.Image:
-    """Return every road of ``road`` drawn as a Pillow image.
+) -> alt.VConcatChart:
+    """Return every road of ``road`` as one scoreboard chart, a panel per road.
 
     ``pairs``, when known, is ``(player_pair, banker_pair)``: one flag per
     round of the shoe, drawn as dots on the bead plate and the big road.
     """
-    from PIL import Image, ImageDraw
-
-    from baccarat.results.charts.drawing import SCALE, font, line_height, one_line, px
-    from baccarat.results.charts.model import DPI
-
+    data = _cells(road, pairs)
     rows = road.rows
-    panels = [("Bead plate", road.bead_plate), ("Big road", road.big_road)]
-    panels += [(_TITLES[name], road.derived(name)) for name, _ in DERIVED_ROADS]
-    cols = max([min_columns] + [max((c.col for c in cells), default=0) + 1 for _, cells in panels])
-    inch = DPI * SCALE  # pixels of the drawing per inch
-    width = min(max(6.0, CELL * cols + 0.6), MAX_WIDTH) * inch
-    margin = 0.1 * inch
-    cell = min(CELL * inch, (width - 2 * margin) / cols)
-    head, panel_title, foot = line_height(10) + px(10), line_height(9) + px(4), line_height(8) + px(8)
-    height = head + len(panels) * (panel_title + rows * cell + px(6)) + foot
-    image = Image.new("RGB", (round(width), round(height)), "white")
-    draw = ImageDraw.Draw(image)
-
-    def ring(x: float, y: float, radius: float, colour: str, thick: float | None = None) -> None:
-        box = [x - radius * cell, y - radius * cell, x + radius * cell, y + radius * cell]
-        if thick is None:
-            draw.ellipse(box, fill=colour)
+    cols = max(min_columns, int(data.get_column("col").max() or 0) + 1 if data.height else 0)
+    cell = min(CELL, MAX_WIDTH // cols)
+    colour = alt.Color("mark:N", scale=alt.Scale(domain=list(SIDE_COLOUR), range=list(SIDE_COLOUR.values())), legend=None)
+    grid = alt.Axis(grid=True, ticks=False, labels=False, title=None, domain=False, bandPosition=0, gridColor=GRID_COLOUR)
+    x = alt.X("col:O", scale=alt.Scale(domain=list(range(cols)), paddingInner=0, paddingOuter=0), axis=grid)
+    y = alt.Y("row:O", scale=alt.Scale(domain=list(range(rows)), paddingInner=0, paddingOuter=0), axis=grid)
+    tips = [alt.Tooltip("road:N"), alt.Tooltip("hand:Q"), alt.Tooltip("mark:N"), alt.Tooltip("ties:Q")]
+    size = (cell * 0.8) ** 2
+    panels = []
+    for name in ("Bead plate", "Big road", *(_TITLES[n] for n, _ in DERIVED_ROADS)):
+        base = alt.Chart(data).transform_filter(alt.datum.road == name).encode(x=x, y=y, tooltip=tips)
+        if name == "Bead plate":
+            layers = [
+                base.mark_circle(size=size, opacity=1).encode(color=colour),
+                base.mark_text(color="white", fontWeight="bold", fontSize=cell * 0.5).encode(text=alt.Text("letter:N")),
+            ]
+        elif name == "Big road":
+            ties = base.transform_filter(alt.datum.ties > 0)
+            layers = [
+                base.transform_filter(alt.datum.mark != "tie")
+                .mark_point(size=size * 0.85, filled=False, strokeWidth=2, opacity=1)
+                .encode(color=colour),
+                ties.mark_point(shape=SLASH, size=size * 0.6, strokeWidth=2, color=SIDE_COLOUR["tie"], opacity=1),
+                ties.transform_filter(alt.datum.ties > 1)
+                .mark_text(color=SIDE_COLOUR["tie"], fontSize=cell * 0.45, dx=cell * 0.3, dy=-cell * 0.3)
+                .encode(text=alt.Text("ties:Q")),
+            ]
+        elif name == "Big eye boy":
+            layers = [base.mark_point(size=size * 0.7, filled=False, strokeWidth=1.6, opacity=1).encode(color=colour)]
+        elif name == "Small road":
+            layers = [base.mark_circle(size=size * 0.7, opacity=1).encode(color=colour)]
         else:
-            draw.ellipse(box, outline=colour, width=max(1, round(px(thick))))
-
-    def slash(x: float, y: float, half: float, colour: str, thick: float) -> None:
-        draw.line([x - half * cell, y + half * cell, x + half * cell, y - half * cell], fill=colour, width=max(1, round(px(thick))))
-
-    def pair_dots(x: float, y: float, hand: int) -> None:
-        if pairs is None:
-            return
-        player_pair, banker_pair = pairs
-        if banker_pair[hand - 1]:
-            ring(x - 0.3 * cell, y - 0.3 * cell, 0.1, SIDE_COLOUR["banker"])
-        if player_pair[hand - 1]:
-            ring(x + 0.3 * cell, y + 0.3 * cell, 0.1, SIDE_COLOUR["player"])
-
+            layers = [base.mark_point(shape=SLASH, size=size * 0.7, strokeWidth=2.2, opacity=1).encode(color=colour)]
+        if name in ("Bead plate", "Big road") and pairs is not None:
+            layers += [
+                base.transform_filter(alt.datum.banker_pair).mark_circle(
+                    size=size * 0.06, color=SIDE_COLOUR["banker"], opacity=1, xOffset=-cell * 0.3, yOffset=-cell * 0.3
+                ),
+                base.transform_filter(alt.datum.player_pair).mark_circle(
+                    size=size * 0.06, color=SIDE_COLOUR["player"], opacity=1, xOffset=cell * 0.3, yOffset=cell * 0.3
+                ),
+            ]
+        panels.append(
+            alt.layer(*layers).properties(title=alt.TitleParams(name, anchor="start", fontSize=11), width=cols * cell, height=rows * cell)
+        )
     counts = {o: road.outcomes.count(o) for o in ("banker", "player", "tie")}
-    header = f"{title}  " if title else ""
-    header += f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; {len(road.big_road)} decided"
-    draw.text((margin, px(6)), one_line(header), font=font(10), fill="black", anchor="la")
-    top = head
-    marks = font(7)
-    for name, cells in panels:
-        draw.text((margin, top), name, font=font(9), fill="black", anchor="la")
-        top += panel_title
-        thin = max(1, round(px(0.5)))
-        for c in range(cols + 1):
-            draw.line([margin + c * cell, top, margin + c * cell, top + rows * cell], fill=GRID_COLOUR, width=thin)
-        for r in range(rows + 1):
-            draw.line([margin, top + r * cell, margin + cols * cell, top + r * cell], fill=GRID_COLOUR, width=thin)
-
-        def centre(col: int, row: int, top: float = top) -> tuple[float, float]:
-            return margin + (col + 0.5) * cell, top + (row + 0.5) * cell
-
-        for c in cells:
-            x, y = centre(c.col, c.row)
-            if name == "Bead plate":
-                ring(x, y, 0.42, SIDE_COLOUR[c.outcome])
-                draw.text((x, y), _LETTER[c.outcome], font=marks, fill="white", anchor="mm", stroke_width=1, stroke_fill="white")
-                pair_dots(x, y, c.hand)
-            elif name == "Big road":
-                ring(x, y, 0.38, SIDE_COLOUR[c.mark], 1.8)
-                if c.ties:
-                    slash(x, y, 0.35, SIDE_COLOUR["tie"], 1.6)
-                    if c.ties > 1:
-                        draw.text((x, y), str(c.ties), font=marks, fill=SIDE_COLOUR["tie"], anchor="mm")
-                pair_dots(x, y, c.hand)
-            elif name == "Big eye boy":
-                ring(x, y, 0.34, SIDE_COLOUR[c.mark], 1.6)
-            elif name == "Small road":
-                ring(x, y, 0.34, SIDE_COLOUR[c.mark])
-            else:
-                slash(x, y, 0.34, SIDE_COLOUR[c.mark], 2.2)
-        if name == "Big road" and not cells and road.leading_ties:
-            slash(*centre(0, 0), 0.35, SIDE_COLOUR["tie"], 1.6)
-        top += rows * cell + px(6)
+    header = (f"{title}  " if title else "") + (
+        f"{len(road.outcomes)} rounds: B {counts['banker']}, P {counts['player']}, T {counts['tie']}; {len(road.big_road)} decided"
+    )
     asks = []
     for side in ("banker", "player"):
         colours = road.next_colours(side)
         asks.append(f"if {side} next: " + ", ".join(f"{_TITLES[n].lower()} {colours[n] or '-'}" for n, _ in DERIVED_ROADS))
-    draw.text((margin, height - px(4)), "   |   ".join(asks), font=font(8), fill="black", anchor="ld")
-    return image.reduce(SCALE) if SCALE > 1 else image
+    return (
+        alt.vconcat(*panels, spacing=8)
+        .properties(title=alt.TitleParams(header, subtitle=asks, anchor="start"))
+        .configure_view(stroke=GRID_COLOUR)
+    )
 
 
-def save_roads_png(road: Roads, path: str | Path, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
-    """Draw the roads of one shoe and write them to ``path`` as PNG; return the path."""
+def save_roads(road: Roads, path: str | Path, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> Path:
+    """Draw the roads of one shoe and write them to ``path``: SVG when its name ends in ``.svg``, else PNG; return the path."""
+    from baccarat.results.charts.export import chart_bytes
+
     path = Path(path)
-    path.write_bytes(roads_png_bytes(road, title, pairs))
+    path.write_bytes(chart_bytes(roads_chart(road, title, pairs), "svg" if path.suffix.lower() == ".svg" else "png"))
     return path
-
-
-def roads_png_bytes(road: Roads, title: str = "", pairs: tuple[Sequence[bool], Sequence[bool]] | None = None) -> bytes:
-    """Return the roads of one shoe drawn as PNG bytes."""
-    from baccarat.results.charts.drawing import encode_png
-
-    return encode_png(draw_roads(road, title, pairs))
 
 
 def load_shoe(
@@ -200,12 +224,12 @@ def run_shoe(path: str | Path, shoe: int) -> tuple[list[str], tuple[list[bool], 
     return outcomes, (frame["player_pair"].to_list(), frame["banker_pair"].to_list())
 
 
-def run_roads_images(run_dir: str | Path, shoes: Sequence[int]) -> dict[int, bytes]:
-    """Return the roads of each of ``shoes`` of a run folder, drawn as PNG bytes, by shoe id."""
+def run_roads_charts(run_dir: str | Path, shoes: Sequence[int]) -> dict[int, alt.VConcatChart]:
+    """Return the roads of each of ``shoes`` of a run folder as charts, by shoe id."""
     from baccarat.table.roads import roads
 
-    images = {}
+    charts = {}
     for shoe in shoes:
         outcomes, pairs = run_shoe(run_dir, shoe)
-        images[shoe] = roads_png_bytes(roads(outcomes), f"shoe {shoe}", pairs)
-    return images
+        charts[shoe] = roads_chart(roads(outcomes), f"shoe {shoe}", pairs)
+    return charts

@@ -26,21 +26,20 @@ from statistics import NormalDist
 
 import polars as pl
 
+from baccarat.results.statistics.ledger_stats import Z95
+
 FAMILY_RATE = 0.05
 """Family-wise error rate of the realised-edge verdicts of one table."""
 
 SAME_EDGE_TOLERANCE = 1e-9
 """Expected edges closer than this (a fraction of the amount wagered) are equal: sums of exact per-bet values in floating point."""
 
-VERDICTS = ("same edge", "better", "worse", "no clear difference", "not enough sessions to tell")
-"""The words a verdict may be."""
-
 
 def two_sided_p(estimate: float | None, low: float | None, high: float | None) -> float | None:
     """Return the two-sided normal p-value of an estimate whose 95% interval is [low, high] (None when missing)."""
     if any(v is None or (isinstance(v, float) and math.isnan(v)) for v in (estimate, low, high)):
         return None
-    se = (high - low) / (2 * NormalDist().inv_cdf(0.975))
+    se = (high - low) / (2 * Z95)
     if se <= 0:
         return 0.0 if estimate != 0 else 1.0
     return 2 * (1 - NormalDist().cdf(abs(estimate) / se))
@@ -89,7 +88,9 @@ def with_verdicts(comparison: pl.DataFrame) -> pl.DataFrame:
     p_values = [two_sided_p(edge, low, high) for _, edge, low, high in rows]
     adjusted = holm(p_values)
     words = [_verdict(expected, edge, p) for (expected, edge, _, _), p in zip(rows, adjusted, strict=True)]
+    unknown = ("expected_edge_diff", "expected_net_diff_mean", "luck_diff_mean", "luck_diff_ci_low", "luck_diff_ci_high")
     return comparison.with_columns(
+        pl.col(unknown).fill_nan(None),  # NaN: an expected value not known
         pl.Series("edge_diff_p_value", p_values, dtype=pl.Float64),
         pl.Series("edge_diff_p_holm", adjusted, dtype=pl.Float64),
         pl.Series("verdict", words, dtype=pl.String),

@@ -1,9 +1,9 @@
-"""Results of a run: statistics, plots and a self-contained HTML report, from the ledger.
+"""Results of a run: statistics, charts and a self-contained HTML report, from the ledger.
 
 :func:`analyse` turns a ledger (a lazy scan or a frame) into an
 :class:`Analysis` (per-session table, summary, paired comparison and the
-aggregates the plots draw); :func:`write_results` writes ``sessions.parquet``, ``summary.csv``,
-``comparison.csv``, the PNG plots and ``report.html`` into a run folder;
+aggregates the charts draw); :func:`write_results` writes ``sessions.parquet``, ``summary.csv``,
+``comparison.csv`` and the interactive ``report.html`` (PNG or SVG charts on request) into a run folder;
 The report itself is drawn by :mod:`baccarat.results.report.html`; the one-screen
 table printed after a run by :func:`baccarat.results.report.formatting.format_summary`.
 What a report states about the run besides its statistics comes as plain
@@ -30,7 +30,7 @@ from baccarat.results.statistics import ledger_stats as stats
 from baccarat.results.statistics.folded import SESSION_COLUMNS, SESSION_FILE_COLUMNS
 
 if TYPE_CHECKING:
-    from baccarat.results.charts.model import Chart
+    import altair as alt
 
 from baccarat.results.report.html import exact_html, render_html
 
@@ -63,6 +63,7 @@ class Analysis:
     _paths: Pending = dataclasses.field(repr=False)
     initial_bankroll: Decimal
     table_min: Decimal
+    _finals: Pending = dataclasses.field(default=None, repr=False)
 
     @property
     def sessions(self) -> pl.DataFrame:
@@ -103,32 +104,60 @@ class Analysis:
         return self._bands
 
     @property
+    def finals(self) -> pl.DataFrame:
+        """The final bankrolls' percentiles per strategy (:func:`baccarat.results.statistics.curves.final_quantiles`)."""
+        self._finals = curves.final_quantiles(self.scan_sessions()) if self._finals is None else _ready(self._finals)
+        return self._finals
+
+    @property
     def paths(self) -> pl.DataFrame:
         """The bankroll paths of a few sample sessions (:func:`baccarat.results.statistics.curves.sample_paths`)."""
         self._paths = _ready(self._paths)
         return self._paths
 
-    def figure(self, kind: str) -> Chart:
-        """Return one plot: ``bankroll``, ``final``, ``ruin`` or ``comparison``."""
+    def chart(self, kind: str) -> alt.TopLevelMixin:
+        """Return one chart of the run (a Vega-Altair chart) by kind: see :data:`CHART_KINDS`."""
         from baccarat.results.charts import plots
 
+        initial, minimum = float(self.initial_bankroll), float(self.table_min)
         if kind == "bankroll":
-            return plots.bankroll_figure(self.bands, self.paths, float(self.initial_bankroll), float(self.table_min))
-        if kind == "final":
-            return plots.final_bankroll_figure(self.scan_sessions(), float(self.initial_bankroll))
+            return plots.bankroll_chart(self.bands, initial, minimum)
+        if kind == "strategies":
+            return plots.small_multiples(self.bands, self.paths, initial, minimum)
         if kind == "ruin":
-            return plots.ruin_figure(self.ruin)
-        if kind == "comparison":
-            return plots.comparison_figure(self.comparison)
+            return plots.ruin_chart(self.ruin)
+        if kind == "final":
+            return plots.final_chart(self.finals, initial, minimum)
+        if kind == "comparison" and self.comparison.height:
+            return plots.comparison_chart(self.comparison, plots.order(self.summary))
+        if kind == "drawdown":
+            return plots.drawdown_chart(self.paths)
+        if kind == "grid" and (grid := plots.grid_chart(self.summary)) is not None:
+            return grid
         from baccarat.errors import InputError, did_you_mean
 
-        raise InputError(f"unknown plot {kind!r}{did_you_mean(kind, list(plots.PLOT_FILES))}; plots are {', '.join(plots.PLOT_FILES)}")
+        if kind in CHART_KINDS:
+            raise InputError(
+                f"this run has no {kind} chart: {'a single strategy' if kind == 'comparison' else 'no grid of two parameters'}"
+            )
+        raise InputError(f"unknown chart {kind!r}{did_you_mean(kind, list(CHART_KINDS))}; charts are {', '.join(CHART_KINDS)}")
 
-    def figures(self) -> dict[str, Chart]:
-        """Return every plot of the run by kind (no comparison plot when there is a single strategy)."""
-        from baccarat.results.charts.plots import PLOT_FILES
+    def charts(self) -> dict[str, alt.TopLevelMixin]:
+        """Return every chart the run has, by kind (no comparison for a single strategy, no grid outside grid experiments)."""
+        from baccarat.results.charts.plots import grid_params
 
-        return {kind: self.figure(kind) for kind in PLOT_FILES if kind != "comparison" or self.comparison.height}
+        kinds = [k for k in CHART_KINDS if k != "comparison" or self.comparison.height]
+        if grid_params(self.summary.get_column("strategy").to_list()) is None:
+            kinds.remove("grid")
+        return {kind: self.chart(kind) for kind in kinds}
+
+
+CHART_KINDS = ("bankroll", "strategies", "ruin", "final", "comparison", "drawdown", "grid")
+"""The charts of a run, in the report's order: medians overlaid, one panel per strategy, survival, final bankrolls,
+paired difference against the baseline, drawdown, and for grid experiments a heatmap over two swept parameters."""
+
+CHART_FILES = frozenset({f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in ("png", "svg")} | {"final_bankroll.png"})
+"""Chart files a report writes on request (``--png``, ``--svg``), and the one name of the PNG plots of 0.1 not among them."""
 
 
 def analyse(
@@ -175,6 +204,7 @@ def analyse(
         _bands=pending_bands,
         ruin=curves.ruin_curve(sessions),
         _paths=later(curves.sample_paths, ledger, sessions, initial, samples) if plots else None,
+        _finals=later(curves.final_quantiles, sessions) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,
     )
@@ -200,11 +230,14 @@ def write_results(
     plots: bool = True,
     manifest: Mapping[str, Any] | None = None,
     sessions_written: bool = False,
+    formats: Sequence[str] = (),
     **precomputed: Any,
 ) -> Analysis:
-    """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv``, the PNG plots and ``report.html`` into ``out_dir``.
+    """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv`` and the interactive ``report.html`` into ``out_dir``.
 
-    Without ``plots``, only the tables are written (``--no-report``).
+    Without ``plots``, only the tables are written (``--no-report``). With
+    ``formats`` (``png``, ``svg``), every chart is also written as ``KIND.png``
+    / ``KIND.svg`` (:data:`CHART_KINDS`), rendered by vl-convert.
 
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` when the folder holds it, the run's
@@ -218,14 +251,11 @@ def write_results(
     Each file is replaced atomically.
     """
     out = Path(out_dir)
-    road_images = None
+    road_charts = None
     if roads:  # first, so that a shoe the run does not hold changes no file
-        from baccarat.results.charts.roads import run_roads_images
+        from baccarat.results.charts.roads import run_roads_charts
 
-        road_images = run_roads_images(out, roads)
-    # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
-    # the plots are drawn; the files are written once everything is ready, so that an error leaves every file as it
-    # was. Leaving the pool waits for what runs there (the bands read the folder).
+        road_charts = run_roads_charts(out, roads)
     if not plots:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, plots=False, **precomputed)
         if not sessions_written:
@@ -233,30 +263,27 @@ def write_results(
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
-    from baccarat.results.charts.plots import PLOT_FILES
+    from baccarat.results.charts.export import chart_files
 
+    # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
+    # the charts are specified; the files are written once everything is ready, so that an error leaves every file as
+    # it was. Leaving the pool waits for what runs there (the bands read the folder).
     with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
-        images = {kind: analysis.figure(kind).png() for kind in ("final", "ruin")}
-        if analysis.comparison.height:
-            images["comparison"] = analysis.figure("comparison").png()
-        images["bankroll"] = analysis.figure("bankroll").png()  # last: its bands and paths take longest
+        charts = analysis.charts()
         summary_csv = analysis.summary.write_csv().encode("utf-8")
         sessions_parquet = None if sessions_written else parquet_bytes(session_file_table(analysis.sessions))
         exact_section = exact_html(analysis, facts, exact) if exact is not None else ""
-    images = {kind: images[kind] for kind in PLOT_FILES if kind in images}
+    files = chart_files(charts, tuple(formats)) if formats else {}
+    yaml_path = out / "experiment.yaml"
+    experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml
+    page = render_html(analysis, facts, charts, experiment_text, manifest, road_charts, exact_section)
     if sessions_parquet is not None:
         _write_atomic(out / SESSIONS_FILE, sessions_parquet)
     _write_atomic(out / SUMMARY_FILE, summary_csv)
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
-    for kind, image in images.items():
-        _write_atomic(out / PLOT_FILES[kind], image)
-    stale = out / PLOT_FILES["comparison"]
-    if "comparison" not in images and stale.exists():
-        stale.unlink()
-    yaml_path = out / "experiment.yaml"
-    experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml
-    page = render_html(analysis, facts, images, experiment_text, manifest, road_images, exact_section)
+    for name, data in files.items():
+        _write_atomic(out / name, data)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
 

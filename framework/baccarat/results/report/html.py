@@ -1,14 +1,21 @@
-"""The self-contained HTML report of a run: its sections, tables and embedded images, from the analysis and the run's facts."""
+"""The self-contained HTML report of a run: its sections, tables and interactive charts, from the analysis and the run's facts.
+
+The charts are Vega-Lite specifications (:mod:`baccarat.results.charts.plots`) drawn by the browser with the
+Vega JavaScript embedded once in the page (:func:`baccarat.results.charts.export.javascript_bundle`): the report
+opens offline and makes no network request.
+"""
 
 from __future__ import annotations
 
-import base64
 import html
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.results.comparisons.verdict import explanation
+from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.report.formatting import fmt_count, fmt_edge, fmt_interval, fmt_money, fmt_percent, missing, verdict_class
 from baccarat.results.report.run_facts import RunFacts
 
@@ -26,7 +33,7 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
     ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
     ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
-    ("expected_edge", "Expected edge", "Theoretical edge of the bets placed (exact odds off the top)."),
+    ("expected_edge", "Expected edge", "Exact edge of the bets placed (off the top, or the odds a card-reading strategy saw)."),
     ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
     ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
     ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
@@ -47,6 +54,17 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("capped_bets", "Capped bets", "Bets cut to the table maximum or to the bankroll."),
     ("sessions_in_profit", "Sessions in profit", "Share of sessions that ended above the initial bankroll."),
     ("sessions_in_profit_ci", "Sessions in profit, 95% CI", "Wilson score interval of the share of sessions in profit."),
+    *(
+        (f"bankroll_for_ruin_{p}pct{ci}", f"Bankroll for ruin at most {p}%{', 95% CI' if ci else ''}", note)
+        for p in (1, 5)
+        for ci, note in (
+            (
+                "",
+                "Smallest starting bankroll with which at most this share of the sessions would have been ruined (-: more than the run's).",
+            ),
+            ("_ci", "Distribution-free interval of that quantile of the sessions' bankrolls needed."),
+        )
+    ),
 )
 """(key, label, explanation) of each line of the report's summary table."""
 
@@ -67,31 +85,36 @@ STYLE = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:2rem auto;max-width:1320px;padding:0 1rem;color:#1d2430}
 h1{margin-bottom:.2rem}h2{margin-top:2.2rem;border-bottom:1px solid #d0d7de;padding-bottom:.3rem}
 .meta{color:#57606a;margin-top:0}
-table{border-collapse:collapse;font-size:.92rem;margin:.6rem 0;max-width:100%}
+table{border-collapse:separate;border-spacing:0;font-size:.92rem;margin:.6rem 0}
 th,td{border:1px solid #d0d7de;padding:.35rem .6rem;text-align:right;white-space:nowrap}
-th{background:#f6f8fa;white-space:normal;overflow-wrap:anywhere;vertical-align:bottom}
-td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:anywhere;min-width:8rem}
+th{background:#f6f8fa;white-space:normal;overflow-wrap:normal;word-break:normal;hyphens:none;vertical-align:bottom;min-width:6rem}
+td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:normal;min-width:11rem}
+.scroll{overflow-x:auto;max-width:100%}
+.scroll th.label,.scroll td.label{position:sticky;left:0;z-index:1;background:#fff}.scroll th.label{background:#f6f8fa}
 td .ci{display:block;color:#57606a;font-size:.85em}
 table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0}
 tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
-figure{margin:1.2rem 0}figure img{max-width:100%;border:1px solid #d0d7de}figcaption{color:#57606a;font-size:.9rem}
+figure{margin:1.2rem 0}figcaption{color:#57606a;font-size:.9rem}
+.chart{width:100%;max-width:100%;min-height:120px}.chart.wide{width:auto}
 pre{background:#f6f8fa;padding:1rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
 dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
 ul.glance li{margin:.3rem 0}
 """
 """The report's style: it fits a 1400-pixel window (tests/results/test_report_layout.py measures it in Chromium)."""
 
-SUMMARY_STRATEGIES_PER_TABLE = 6
-"""Most strategy columns in one summary table; more strategies make several tables, evenly filled."""
-
 CAPTIONS = {
-    "bankroll": "Bankroll over the rounds of a session: the line is the median session, the dark band holds the middle "
-    "50% of sessions and the light band 90%; grey lines are a few individual sessions. A session that has "
-    "ended keeps its final bankroll.",
-    "final": "Final bankroll of every session, per strategy; the dashed line is the initial bankroll, the solid line the median.",
-    "ruin": "Share of sessions already ruined (bankroll below the table minimum) after each round.",
+    "bankroll": "Median bankroll of every strategy over the rounds of a session. Click a strategy in the legend to see its "
+    "bands (the middle 50% and 90% of sessions) and fade the others (shift-click adds one, double-click resets); the mouse "
+    "wheel zooms the rounds and dragging pans them. A session that has ended keeps its final bankroll.",
+    "strategies": "One panel per strategy, on the same axes: the line is the median session, the dark band holds the middle "
+    "50% of sessions and the light band 90%; grey lines are a few individual sessions.",
+    "ruin": "Survival: the share of sessions whose bankroll has not yet fallen below the table minimum after each round.",
+    "final": "Final bankroll of the sessions, strategies side by side; hover a strategy for its quantiles.",
     "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
-    "an interval that does not cross zero is a real difference.",
+    "a strategy that bets more (or less) loses more (or less) at the same edge, so this is volume plus luck, "
+    "not the verdict (which reads the expected edge; see the comparison table).",
+    "drawdown": "How far a few sample sessions stood below their own previous peak, round by round (0: a new peak).",
+    "grid": "A summary measure over the two parameters the grid sweeps; choose the measure in the list under the chart.",
 }
 
 
@@ -99,35 +122,50 @@ def _e(value: Any) -> str:
     return html.escape(str(value), quote=True)
 
 
+def _name(value: Any) -> str:
+    """A strategy name escaped, with break opportunities after its punctuation: a long name wraps there, never mid-word."""
+    return re.sub(r"([,\[\]/])", r"\1<wbr>", _e(value))
+
+
 def _cell(key: str, row: Mapping[str, Any]) -> str:
     if key.endswith("_ci"):
-        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt_edge if key == "edge_ci" else fmt_percent)
+        fmt = fmt_edge if key == "edge_ci" else fmt_money if key.startswith("bankroll") else fmt_percent
+        return fmt_interval(row[f"{key}_low"], row[f"{key}_high"], fmt)
     return _FORMATS.get(key, fmt_money)(row[key])
 
 
-def summary_html(summary: pl.DataFrame) -> str:
-    """Return the summary as HTML tables: one column per strategy, one line per measure.
+def _plain(value: Any) -> str:
+    """A figure of a column the report has no format for: text as it is, numbers as money is written."""
+    return str(value) if isinstance(value, str) else fmt_money(value)
 
-    Past :data:`SUMMARY_STRATEGIES_PER_TABLE` strategies, the columns are
-    shared evenly among several tables (ids ``summary``, ``summary-2``, ...),
-    so that the page never scrolls sideways.
+
+def _further_columns(frame: pl.DataFrame, shown: set[str]) -> list[str]:
+    """Columns of ``frame`` that no line or column of the report shows yet (new statistics appear by their names)."""
+    covered = set(shown) | {f"{key}_{end}" for key in shown for end in ("low", "high")}
+    covered |= {f"{key[:-3]}_{end}" for key in shown if key.endswith("_ci") for end in ("low", "high")}
+    return [name for name in frame.columns if name not in covered]
+
+
+def summary_html(summary: pl.DataFrame) -> str:
+    """Return the summary as one HTML table: one column per strategy, one line per measure.
+
+    Whatever the number of strategies it is one table; wider than the page, it
+    scrolls inside itself with its first column (the measures) fixed. Columns
+    of the summary that :data:`SUMMARY_ROWS` does not name get a line of their own.
     """
     rows = list(summary.iter_rows(named=True))
-    tables = max(1, -(-len(rows) // SUMMARY_STRATEGIES_PER_TABLE))
-    per_table = max(1, -(-len(rows) // tables))
-    parts = []
-    for k in range(tables):
-        group = rows[k * per_table : (k + 1) * per_table]
-        head = "".join(f"<th>{_e(r['strategy'])}</th>" for r in group)
-        body = []
-        for key, label, note in SUMMARY_ROWS:
-            cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in group)
-            body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
-        table_id = "summary" if k == 0 else f"summary-{k + 1}"
-        parts.append(
-            f'<table id="{table_id}"><thead><tr><th class="label">measure</th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
-        )
-    return "".join(parts)
+    head = "".join(f"<th>{_name(r['strategy'])}</th>" for r in rows)
+    body = []
+    lines = [(key, label, note) for key, label, note in SUMMARY_ROWS if key in summary.columns or f"{key}_low" in summary.columns]
+    lines += [(key, key.replace("_", " "), key) for key in _further_columns(summary, {"strategy", *(k for k, _, _ in SUMMARY_ROWS)})]
+    for key, label, note in lines:
+        known = key in _FORMATS or any(key == k for k, _, _ in SUMMARY_ROWS)
+        cells = "".join(f"<td>{_e(_cell(key, r) if known else _plain(r[key]))}</td>" for r in rows)
+        body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
+    return (
+        f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
+        f"<tbody>{''.join(body)}</tbody></table></div>"
+    )
 
 
 def _with_ci(value: str, low: Any, high: Any, fmt: Any = fmt_money) -> str:
@@ -135,27 +173,48 @@ def _with_ci(value: str, low: Any, high: Any, fmt: Any = fmt_money) -> str:
     return f'{_e(value)}<span class="ci">{_e(fmt_interval(low, high, fmt))}</span>'
 
 
+COMPARISON_SHOWN = {
+    "strategy",
+    "baseline",
+    "verdict",
+    "net_diff_mean",
+    "net_diff_ci",
+    "net_diff",
+    "edge_diff",
+    "edge_diff_ci",
+    "risk_of_ruin_diff",
+    "risk_of_ruin_diff_ci",
+    "sessions_better",
+    "sessions_worse",
+    "sessions",
+}
+"""Columns of the comparison the report's table shows by name; any other gets a column of its own after them."""
+
+
 def _comparison_html(comparison: pl.DataFrame) -> str:
     if not comparison.height:
         return "<p>Only one strategy ran: there is nothing to compare.</p>"
     baseline = comparison.get_column("baseline")[0]
+    further = _further_columns(comparison, COMPARISON_SHOWN)
     head = (
         '<tr><th class="label">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>'
         "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
-        "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th></tr>"
+        "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th>"
+        + "".join(f"<th>{_e(name.replace('_', ' '))}</th>" for name in further)
+        + "</tr>"
     )
     body = []
     for r in comparison.iter_rows(named=True):
         css, said = verdict_class(r["verdict"]), r["verdict"]
         ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent)
         body.append(
-            f'<tr><td class="label">{_e(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
+            f'<tr><td class="label">{_name(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
             f"<td>{_with_ci(fmt_money(r['net_diff_mean']), r['net_diff_ci_low'], r['net_diff_ci_high'])}</td>"
             f"<td>{_e(fmt_money(r['net_diff']))}</td>"
             f"<td>{_with_ci(fmt_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], fmt_edge)}</td>"
             f"<td>{ruin}</td>"
             f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
-            f"<td>{_e(fmt_count(r['sessions']))}</td></tr>"
+            f"<td>{_e(fmt_count(r['sessions']))}</td>" + "".join(f"<td>{_e(_plain(r[name]))}</td>" for name in further) + "</tr>"
         )
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
@@ -164,7 +223,8 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         "differs; where it is not known (a strategy that read the cards without asking for exact odds), the realised "
         "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
         "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
-        f'<table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
+        f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
+        f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
     )
 
 
@@ -239,7 +299,7 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     reported in the section, not as a failure of the report.
     """
     from baccarat.exact.bounds import ExactLimitError
-    from baccarat.results.charts.plots import exact_figure
+    from baccarat.results.charts.plots import exact_chart
 
     rounds = (
         None if facts.one_round_shoes else max(1, int(analysis.scan_sessions().select(pl.col("rounds_dealt").max()).collect().item() or 1))
@@ -277,24 +337,22 @@ def exact_html(analysis: Analysis, facts: RunFacts, exact_analysis: Callable[...
     skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
     figure = ""
     if exact.results:
-        uri = "data:image/png;base64," + base64.b64encode(exact_figure(analysis.ruin, analysis.bands, exact.results).png()).decode("ascii")
-        figure = (
-            f'<figure id="plot-exact"><img src="{uri}" alt="Exact analysis over the simulation">'
-            "<figcaption>Exact ruin curve and bankroll quantiles (dashed, dotted) drawn over the simulated ones "
-            "(solid, shaded); see docs/exact.md.</figcaption></figure>"
+        figure = figure_html(
+            "exact",
+            exact_chart(analysis.ruin, analysis.bands, exact.results),
+            "Exact ruin curve and median bankroll (dashed) drawn over the simulated ones (solid); see docs/exact.md.",
+            wide=True,
         )
     return f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session, {_e(kind)} (docs/exact.md).</p>\n{table}\n{figure}\n" + (
         f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else ""
     )
 
 
-def _roads_html(roads: Mapping[int, bytes] | None) -> str:
+def _roads_html(roads: Mapping[int, Any] | None) -> str:
     if not roads:
         return ""
     figures = "".join(
-        f'<figure id="roads-shoe-{shoe}"><img src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}" '
-        f'alt="Roads of shoe {shoe}"><figcaption>Scoreboard roads of shoe {shoe}</figcaption></figure>'
-        for shoe, data in roads.items()
+        figure_html(f"roads-shoe-{shoe}", chart, f"Scoreboard roads of shoe {shoe}", wide=True) for shoe, chart in roads.items()
     )
     return (
         "<h2>Roads</h2>\n<p>Bead plate, big road, big eye boy, small road and cockroach pig of the shoes asked for "
@@ -302,29 +360,27 @@ def _roads_html(roads: Mapping[int, bytes] | None) -> str:
     )
 
 
+WIDE_CHARTS = ("strategies", "grid")
+"""Charts of fixed-size panels: they keep their own width (the others take the page's)."""
+
+
 def render_html(
     analysis: Analysis,
     facts: RunFacts,
-    images: Mapping[str, bytes],
+    charts: Mapping[str, Any],
     experiment_yaml: str,
     manifest: Mapping[str, Any] | None = None,
-    roads: Mapping[int, bytes] | None = None,
+    roads: Mapping[int, Any] | None = None,
     exact: str = "",
 ) -> str:
-    """Return the self-contained HTML report: PNG images embedded as data URIs, no external resource.
+    """Return the self-contained HTML report: interactive charts drawn by the Vega JavaScript inlined once, no external resource.
 
-    ``roads`` maps shoe ids to their roads drawn as PNG, shown in a Roads section; ``exact`` is the
-    exact-analysis section (:func:`exact_html`), shown after the plots.
+    ``charts`` maps kinds to Altair charts (:meth:`Analysis.charts`); ``roads`` maps shoe ids to their roads
+    as charts, shown in a Roads section; ``exact`` is the exact-analysis section (:func:`exact_html`), shown after the charts.
     """
     from baccarat import __version__
 
-    figures = []
-    for kind, data in images.items():
-        uri = "data:image/png;base64," + base64.b64encode(data).decode("ascii")
-        figures.append(
-            f'<figure id="plot-{_e(kind)}"><img src="{uri}" alt="{_e(CAPTIONS.get(kind, kind))}">'
-            f"<figcaption>{_e(CAPTIONS.get(kind, ''))}</figcaption></figure>"
-        )
+    figures = [figure_html(kind, chart, CAPTIONS.get(kind, ""), wide=kind in WIDE_CHARTS) for kind, chart in charts.items()]
     definitions = "".join(f"<dt>{_e(label)}</dt><dd>{_e(note)}</dd>" for _, label, note in SUMMARY_ROWS)
     title = f"{facts.name}: baccarat backtest report"
     return f"""<!DOCTYPE html>
@@ -346,12 +402,14 @@ def render_html(
 {summary_html(analysis.summary)}
 <h2>Paired comparison</h2>
 {_comparison_html(analysis.comparison)}
-<h2>Plots</h2>
+<h2>Charts</h2>
+<p>Hover a chart for its values; click a strategy in a legend to isolate it (shift-click adds one, double-click resets);
+the mouse wheel zooms the rounds and dragging pans them. The menu of each chart saves it as PNG or SVG.</p>
 {"".join(figures)}
 {exact}{_roads_html(roads)}<h2>Definitions</h2>
 <dl>{definitions}</dl>
 <h2>Experiment</h2>
 <pre>{_e(experiment_yaml)}</pre>
-</body>
+{scripts_html()}</body>
 </html>
 """

@@ -1,4 +1,4 @@
-"""Per-round aggregates the plots draw: bankroll bands over sessions, the ruin curve, a few sample paths."""
+"""Aggregates the charts draw: bankroll bands over sessions, the ruin curve, a few sample paths, the final bankrolls' percentiles."""
 
 from __future__ import annotations
 
@@ -111,3 +111,18 @@ def sample_paths(
         .collect()
     )
     return pl.concat([starts, paths]).sort("session", "round", maintain_order=True)
+
+
+FINAL_QUANTILES = {"min": 0, "p5": 5, "p25": 25, "median": 50, "p75": 75, "p95": 95, "max": 100}
+"""Percentiles of the final bankroll a chart draws, by column name."""
+
+
+def final_quantiles(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
+    """Return the final bankroll's percentiles (:data:`FINAL_QUANTILES`), mean and session count, one row per strategy."""
+    found = []
+    for name, part in strategy_rows(sessions, "final_bankroll"):  # one strategy's finals at a time, for every percentile
+        values = part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
+        figures = dict(zip(FINAL_QUANTILES, np.percentile(values, list(FINAL_QUANTILES.values())).tolist(), strict=True))
+        found.append({"strategy": name, **figures, "mean": float(values.mean()), "sessions": len(values)})
+    schema = {"strategy": pl.String, **dict.fromkeys(FINAL_QUANTILES, pl.Float64), "mean": pl.Float64, "sessions": pl.Int64}
+    return pl.DataFrame(found, schema=schema)

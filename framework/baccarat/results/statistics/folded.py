@@ -50,6 +50,7 @@ SESSION_COLUMNS = (
     "max_stake",
     "capped_bets",
     "stopped_by",
+    "bankroll_needed",
 )
 """Columns of :func:`baccarat.results.statistics.ledger_stats.session_table`, in order."""
 
@@ -70,10 +71,11 @@ SESSION_FILE_COLUMNS = (
     "longest_losing_streak",
     "max_stake",
     "capped_bets",
+    "bankroll_needed",
 )
 """Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
-SESSION_VALUES = 12
+SESSION_VALUES = 13
 """Integer values per session in :class:`SessionRows` (see its ``values``)."""
 
 _INT_FIELDS = ("session", "rounds_dealt", "rounds", "rounds_to_ruin", "longest_losing_streak", "capped_bets")
@@ -100,8 +102,17 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         max_stake = 0
         capped_total = 0
         stop = 0
+        trough = initial  # lowest bankroll, and the most a stake exceeded the bankroll before it (bankroll_needed)
+        reach = -initial
+        cut = initial < min_micros
         for i in range(start, start + length[k]):
             stake = stake_cents[i]
+            before = bankroll[i] - net[i]
+            if stake > 0:
+                reach = max(reach, stake * MICROS_PER_CENT - before)
+                if capped[i] > 0 and before - stake * MICROS_PER_CENT < MICROS_PER_CENT:  # cut to the bankroll (to the cent)
+                    cut = True
+            trough = min(trough, bankroll[i])
             if stake > 0:
                 rounds += 1
                 if net[i] != 0:
@@ -135,6 +146,8 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         out[k, 9] = capped_total
         out[k, 10] = peak
         out[k, 11] = stop
+        need = max(min_micros, initial + min_micros - trough, initial + reach)
+        out[k, 12] = -1 if cut or ruin >= 0 else need
         out_expected[k] = expected_total
 
 
@@ -145,7 +158,8 @@ class SessionRows:
     session: np.ndarray
     values: np.ndarray
     """Columns: rounds_dealt, rounds, wagered, net, final_bankroll, rounds_to_ruin (-1: never), max_drawdown,
-    longest_losing_streak, max_stake, capped_bets, peak, stopped_by (0: none, else from 1 in ``stop_names``)."""
+    longest_losing_streak, max_stake, capped_bets, peak, stopped_by (0: none, else from 1 in ``stop_names``),
+    bankroll_needed (-1: not known)."""
     expected: np.ndarray
     stop_names: tuple[str, ...] = ()
     """The strategy's stop rules (:func:`baccarat.plugin.compose.stop_rule_names`)."""
@@ -224,6 +238,7 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
             "max_stake": pl.from_arrow(decimal_micros(values[:, 8])),
             "capped_bets": values[:, 9],
             "stopped_by": stop_rule_labels(values[:, 11], chunks[0].stop_names if chunks else ()),
+            "bankroll_needed": pl.from_arrow(decimal_micros(values[:, 12])).set(pl.Series(values[:, 12] < 0), None),
         }
         parts.append(pl.DataFrame(data))
     if not parts:

@@ -58,6 +58,7 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         ruin_round = pl.col("round").filter(below).min().cast(pl.Int64)
     expected = pl.col("expected_net").cast(pl.Float64).sum() if has_expected else pl.lit(None, dtype=pl.Float64)
     return [
+        bankroll_needed(initial, table_min).alias("bankroll_needed"),
         pl.len().cast(pl.Int64).alias("rounds_dealt"),
         (pl.col("stake") > 0).sum().cast(pl.Int64).alias("rounds"),
         pl.col("stake").sum().alias("wagered"),
@@ -71,6 +72,29 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         pl.col("stake").max().alias("max_stake"),
         pl.col("capped").sum().cast(pl.Int64).alias("capped_bets"),
     ]
+
+
+def bankroll_needed(initial: Decimal, table_min: Decimal) -> pl.Expr:
+    """The smallest starting bankroll with which a session would have played exactly as it did and not been ruined.
+
+    The same bets from a bankroll ``B`` instead of ``initial`` leave every
+    bankroll ``B - initial`` higher: the session plays the same when no
+    bankroll falls below the table minimum (``B >= initial + table_min -
+    bankroll_t``) and every stake is within the bankroll before it (``B >=
+    initial + stake_t - before_t``), and ``B`` is at least the table minimum.
+    Null (not known) for a session that was ruined or had a bet cut to its
+    bankroll: from another bankroll it would have gone otherwise. A
+    per-session aggregate of the ledger (summed up by :func:`summary_table`).
+    """
+    before = pl.col("bankroll") - pl.col("net")
+    trough = pl.min_horizontal(pl.col("bankroll").min(), money(initial))
+    reach = (pl.col("stake") - before).filter(pl.col("stake") > 0).max()
+    need = pl.max_horizontal(money(table_min), money(initial) + money(table_min) - trough, money(initial) + reach)
+    cut = (pl.col("capped") > 0) & (before - pl.col("stake") < money("0.01"))  # cut to the bankroll, rounded down to the cent
+    censored = (pl.col("bankroll") < money(table_min)).any() | cut.any()
+    if initial < table_min:
+        censored = pl.lit(True)
+    return pl.when(censored.not_()).then(need)
 
 
 def session_table(
@@ -90,7 +114,8 @@ def session_table(
     below the table minimum, 0 when it started below, null when never),
     ``max_drawdown`` (peak-to-trough, the initial bankroll counting as a
     peak), ``longest_losing_streak`` (pushes and sit-outs skipped),
-    ``max_stake``, ``capped_bets``, ``stopped_by``. Money columns stay exact decimals.
+    ``max_stake``, ``capped_bets``, ``stopped_by``, ``bankroll_needed``
+    (:func:`bankroll_needed`). Money columns stay exact decimals.
 
     ``stopped_by``, the stop rule that ended a session's betting, is a fact
     of the play the ledger does not hold: it is taken from ``stops`` (rows
@@ -126,7 +151,9 @@ def session_table(
             how="left",
             maintain_order="left",
         )
-    money_columns = [pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake")]
+    money_columns = [
+        pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake", "bankroll_needed")
+    ]
     return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(
         "strategy",
         "session",
@@ -144,6 +171,7 @@ def session_table(
         "max_stake",
         "capped_bets",
         "stopped_by",
+        "bankroll_needed",
     )
 
 
@@ -209,8 +237,49 @@ SUMMARY_COLUMNS = (
     "sessions_in_profit",
     "sessions_in_profit_ci_low",
     "sessions_in_profit_ci_high",
+    "bankroll_for_ruin_1pct",
+    "bankroll_for_ruin_1pct_ci_low",
+    "bankroll_for_ruin_1pct_ci_high",
+    "bankroll_for_ruin_5pct",
+    "bankroll_for_ruin_5pct_ci_low",
+    "bankroll_for_ruin_5pct_ci_high",
 )
 """Columns of ``summary.csv``, in order."""
+
+RUIN_TARGETS = (0.01, 0.05)
+"""Risks of ruin for which the summary gives the bankroll needed (``bankroll_for_ruin_1pct``, ``..._5pct``)."""
+
+
+def bankroll_for_ruin(p: float, z: float = Z95) -> list[pl.Expr]:
+    """Return the smallest starting bankroll whose risk of ruin is at most ``p``, from the sessions, with its 95% interval.
+
+    Each session's ``bankroll_needed`` (:func:`bankroll_needed`) is the least
+    bankroll with which it would not have been ruined; a session whose
+    figure is not known (ruined, or a bet cut to the bankroll) counts as
+    needing more than any. The estimate is the ``ceil(k(1-p))``-th smallest of
+    the ``k`` sessions' figures, so that at most ``p`` of the sessions need
+    more; the interval is the distribution-free one of that quantile, between
+    the order statistics of ranks ``floor(kq - z·sqrt(kq(1-q)))`` and
+    ``ceil(kq + z·sqrt(kq(1-q)))`` (``q = 1 - p``). Null where the rank falls
+    on a session whose figure is not known (more than the run's bankroll
+    would be needed, or the sessions cannot tell) or beyond the sessions.
+    """
+    name = f"bankroll_for_ruin_{round(p * 100)}pct"
+    k = pl.len().cast(pl.Float64)
+    q = 1 - p
+    spread = z * (k * q * (1 - q)).sqrt()
+    needs = pl.col("bankroll_needed").sort(nulls_last=True)
+
+    def rank(value: pl.Expr) -> pl.Expr:  # 1-based rank -> the order statistic, null outside 1..k
+        index = value.cast(pl.Int64) - 1
+        inside = (index >= 0) & (index < pl.len())
+        return pl.when(inside).then(needs.get(index.clip(0, pl.len() - 1)))
+
+    return [
+        rank((k * q - 1e-9).ceil()).alias(name),
+        rank((k * q - spread).floor()).alias(f"{name}_ci_low"),
+        rank((k * q + spread).ceil()).alias(f"{name}_ci_high"),
+    ]
 
 
 def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
@@ -220,8 +289,11 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     its 95% interval ``edge +- 1.96 * se`` with the delta-method standard
     error of the ratio clustered by session. Shares (``risk_of_ruin``,
     ``sessions_in_profit``) are fractions of sessions, each with its 95%
-    Wilson interval (:func:`wilson_interval`).
+    Wilson interval (:func:`wilson_interval`). ``bankroll_for_ruin_*`` are
+    :func:`bankroll_for_ruin` (null for a session table without ``bankroll_needed``).
     """
+    if "bankroll_needed" not in sessions.lazy().collect_schema().names():  # a sessions.parquet written before the column
+        sessions = sessions.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed"))
     wagered, net = as_float("wagered"), as_float("net")
     se = ratio_se(-net, wagered)
     edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
@@ -256,9 +328,11 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
             (pl.col("net") > 0).mean().alias("sessions_in_profit"),
             profit_low.alias("sessions_in_profit_ci_low"),
             profit_high.alias("sessions_in_profit_ci_high"),
+            *(expr for p in RUIN_TARGETS for expr in bankroll_for_ruin(p)),
         ],
     )
-    return summary.select(SUMMARY_COLUMNS)
+    # NaN: a bet whose expected value is not known (docs/results.md); shown empty, as any unknown figure
+    return summary.select(SUMMARY_COLUMNS).with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
 
 
 def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
