@@ -268,7 +268,8 @@ def write_results(
     # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
     # the charts are specified; the files are written once everything is ready, so that an error leaves every file as
     # it was. Leaving the pool waits for what runs there (the bands read the folder).
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
+    # A session table read from the folder (a run's) is read one statistic at a time: each holds a strategy's columns.
+    with ThreadPoolExecutor(max_workers=1 if sessions_written else 2, thread_name_prefix="statistics") as background:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
         charts = analysis.charts()
         summary_csv = analysis.summary.write_csv().encode("utf-8")
