@@ -13,7 +13,15 @@ import polars as pl
 import pytest
 
 from baccarat.cli import main
-from baccarat.compiling import COMPILED_FROM, COMPILED_FROM_ENV, compiled, plays_compiled
+from baccarat.compiling import (
+    CACHED_KERNELS,
+    COMPILED_COLD_FROM,
+    COMPILED_FROM,
+    COMPILED_FROM_ENV,
+    compiled,
+    kernels_cached,
+    plays_compiled,
+)
 from baccarat.results.statistics import folded as runstats
 from baccarat.shoes import columnar
 from baccarat.table.cards import card_label
@@ -34,8 +42,19 @@ strategies:
 """
 
 
-def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_line_between_the_reference_and_the_kernels(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(COMPILED_FROM_ENV, raising=False)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # empty: the first run after installing
+    assert not kernels_cached()
+    assert not plays_compiled(COMPILED_FROM) and not plays_compiled(COMPILED_COLD_FROM - 1) and plays_compiled(COMPILED_COLD_FROM)
+    for folder, name in CACHED_KERNELS:  # numba's index files, written after the sources
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / f"{name}-10.py311.nbi").write_bytes(b"")
+        assert kernels_cached() == (name == CACHED_KERNELS[-1][1])  # every one of them is needed
     assert not plays_compiled(COMPILED_FROM - 1) and plays_compiled(COMPILED_FROM)
+    old = os.stat(tmp_path / CACHED_KERNELS[0][0] / f"{CACHED_KERNELS[0][1]}-10.py311.nbi").st_mtime - 10**9
+    os.utime(tmp_path / CACHED_KERNELS[0][0] / f"{CACHED_KERNELS[0][1]}-10.py311.nbi", (old, old))
+    assert not kernels_cached()  # an index older than its source: a reinstall since
     assert compiled(runstats._fold) is compiled(runstats._fold) is not runstats._fold  # once per process
     monkeypatch.setenv(COMPILED_FROM_ENV, "0")
     assert plays_compiled(1)
@@ -80,20 +99,16 @@ def test_session_folds_compiled_and_interpreted_are_equal() -> None:
     assert out[:, 0].tolist() == lengths.tolist() and (out[:, 11] > 0).any()  # folded, stops included
 
 
-def test_band_cells_are_each_session_bankroll_or_its_final_one() -> None:
+def test_a_bankroll_block_holds_each_session_bankroll_round_by_round_or_its_last_one() -> None:
     rng = np.random.default_rng(4)
     lengths = rng.integers(1, 80, 40).astype(np.int64)
     first = (np.cumsum(lengths) - lengths).astype(np.int64)
     values = rng.integers(0, 10**9, int(lengths.sum())).astype(np.int64)
-    final = values[first + lengths - 1] / 1e6
-    rounds = np.arange(1, 90, 3, dtype=np.int64)
-    matrix = np.full((len(rounds), 45), np.nan)
-    runstats._fill_bands(values, first, lengths, final, rounds, matrix[:, 5:])
-    for j, r in enumerate(rounds):
+    block = runstats.bankroll_block(values, lengths)
+    assert block.shape == (lengths.max(), 40)
+    for r in range(block.shape[0]):
         for s in range(40):
-            want = final[s] if lengths[s] < r else values[first[s] + r - 1] / 1e6
-            assert matrix[j, 5 + s] == want
-    assert np.isnan(matrix[:, :5]).all()
+            assert block[r, s] == values[first[s] + min(r, lengths[s] - 1)]
 
 
 def run_folder(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, compiled_from: str | None) -> Path:

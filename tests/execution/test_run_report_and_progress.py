@@ -100,9 +100,10 @@ def on_a_terminal(folder: Path, *args: str, env: dict[str, str] | None = None) -
 def test_a_first_run_says_it_compiles_then_the_bar_shows_from_the_start_to_every_shoe_and_the_writing(tmp_path: Path) -> None:
     from baccarat.execution.compile_notice import MESSAGE
 
-    # 6,000 shoes of one strategy: two chunks, played by two workers; kernels compiled into an empty cache first.
+    # 15,000 shoes of one strategy (over the line that compiles into an empty cache): chunks played by two workers;
+    # kernels compiled into an empty cache first.
     (tmp_path / "bar.yaml").write_text(
-        "name: bar\nshoes: {seed: 1, count: 6000}\nstrategies:\n  - use: flat\n    params: {side: banker, unit: 10}\n"
+        "name: bar\nshoes: {seed: 1, count: 15000}\nstrategies:\n  - use: flat\n    params: {side: banker, unit: 10}\n"
     )
     cache = {"NUMBA_CACHE_DIR": str(tmp_path / "kernels")}
     status, cold = on_a_terminal(tmp_path, "run", "bar.yaml", "--out", "cold", "--workers", "2", env=cache)
@@ -110,6 +111,6 @@ def test_a_first_run_says_it_compiles_then_the_bar_shows_from_the_start_to_every
     status, warm = on_a_terminal(tmp_path, "run", "bar.yaml", "--out", "warm", "--workers", "2", env=cache)
     assert status == 0 and MESSAGE not in warm, warm
     frames = [frame for frame in re.split(r"[\r\n]", warm) if "shoe" in frame]
-    assert re.search(r"\b0%.*\b0/6000\b", frames[0]), frames  # drawn before any chunk is done
+    assert re.search(r"\b0%.*\b0/15000\b", frames[0]), frames  # drawn before any chunk is done
     last = frames[-1]
-    assert "100%" in last and "6000/6000" in last and "writing results" in last, frames
+    assert "100%" in last and "15000/15000" in last and "writing results" in last, frames

@@ -58,7 +58,7 @@ def large_analysis(run: baccarat.Result, sessions: int = 100_000) -> Analysis:
     order = table.get_column("strategy").unique(maintain_order=True).to_list()
     big = big.sort(pl.col("strategy").replace_strict(order, list(range(len(order)))), "session")
     return Analysis(
-        sessions=big,
+        _sessions=big,
         _summary=summary_table(big),
         _comparison=paired_comparison(big, None),
         _bands=small.bands,

@@ -59,9 +59,9 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
     tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
-    if workers == 1:  # bands in many small blocks, the spool read a few sessions at a time
+    if workers == 1:  # bands a few rounds at a time, the session spool read a few sessions at a time
         monkeypatch.setattr(curves, "BAND_CELLS", 100)
-        monkeypatch.setattr(runstats, "READ_ROWS", 37)
+        monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
     reference = report.analyse(
@@ -146,3 +146,33 @@ def test_percentiles_of_sorted_rows_of_bankrolls() -> None:
         matrix = np.sort(np.round(rng.exponential(500.0, size=(3, sessions)), 2), axis=1)
         expected = np.percentile(matrix, curves.BAND_PERCENTILES, axis=1).T
         assert np.array_equal(runstats.percentiles_of_sorted(matrix, curves.BAND_PERCENTILES), expected)
+
+
+def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Path) -> None:
+    import tracemalloc
+
+    sessions, rounds = 500, 10
+    rows = runstats.SessionRows(
+        np.arange(sessions, dtype=np.int64), np.full((sessions, runstats.SESSION_VALUES), rounds, dtype=np.int64), np.zeros(sessions)
+    )
+    bankroll = np.arange(sessions * rounds, dtype=np.int64)
+
+    def kept(chunks: int) -> int:
+        folder = tmp_path / str(chunks)
+        folder.mkdir()
+        collector = runstats.RunStatsCollector(folder, ["a", "b"])
+        tracemalloc.start()
+        try:
+            for _ in range(chunks):  # each chunk's own arrays, as they arrive from the workers
+                fresh = [runstats.SessionRows(rows.session.copy(), rows.values.copy(), rows.expected.copy()) for _ in range(2)]
+                collector.add(fresh, [bankroll.copy(), bankroll.copy()])
+            held, _ = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+        assert (folder / ".sessions.0.spool").stat().st_size == chunks * sessions * runstats.SESSION_RECORD * 8  # on disk
+        collector.spool.remove()
+        collector.session_spool.remove()
+        return held
+
+    # 350 chunks more of 2 x 500 sessions: 39 MB of session rows were they kept; a block's shape per chunk is what grows.
+    assert kept(400) - kept(50) < 350 * 2 * 200

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from baccarat.execution.chunks import ChunkOutput
+from baccarat.execution.manifest import describe_written, parquet_shape
 
 
 @dataclasses.dataclass
@@ -53,11 +54,45 @@ def part_name(chunk: int, strategy: int | None = None) -> str:
     return f"{chunk:07d}.parquet" if strategy is None else f"{strategy:05d}-{chunk:07d}.parquet"
 
 
-def write_parts(output: ChunkOutput, folder: Path) -> None:
-    """Write one output's Parquet parts into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/ (made already)."""
-    (folder / ROUNDS_DATASET / part_name(output.index)).write_bytes(output.rounds_part)
+class PartsRecord:
+    """The manifest's entries of the dataset parts, made as the parts are written (nothing is read back).
+
+    Each entry (:func:`baccarat.execution.manifest.describe_written`) has the
+    checksum of the bytes written and the rows of the chunk: a round a row,
+    in the rounds and in each strategy's ledger (by the strategies'
+    ``labels``). Every part of a dataset has one schema, read from the
+    footer of its first part.
+    """
+
+    def __init__(self, labels: Sequence[str]) -> None:
+        self.labels = list(labels)
+        self.files: dict[str, dict[str, Any]] = {}
+        """The entries, by path in the run folder (``ledger.parquet/00000-0000000.parquet``)."""
+        self._schemas: dict[str, dict[str, str]] = {}
+
+    def add(self, path: Path, data: bytes, rows: int, strategy: int | None = None) -> None:
+        """Describe the part just written at ``path`` (``strategy``: the index of the strategy of a ledger part)."""
+        dataset = path.parent.name
+        if dataset not in self._schemas:
+            self._schemas[dataset] = parquet_shape(path)[1]
+        by_strategy = None if strategy is None else {self.labels[strategy]: rows}
+        self.files[f"{dataset}/{path.name}"] = describe_written(data, rows, self._schemas[dataset], by_strategy)
+
+
+def write_parts(output: ChunkOutput, folder: Path, record: PartsRecord | None = None) -> None:
+    """Write one output's Parquet parts into ``folder``/rounds.parquet/ and ``folder``/ledger.parquet/ (made already).
+
+    With ``record``, each part is described for the manifest as it is written.
+    """
+    path = folder / ROUNDS_DATASET / part_name(output.index)
+    path.write_bytes(output.rounds_part)
+    if record is not None:
+        record.add(path, output.rounds_part, output.rounds)
     for k, part in enumerate(output.ledger_parts):
-        (folder / LEDGER_DATASET / part_name(output.index, k)).write_bytes(part)
+        path = folder / LEDGER_DATASET / part_name(output.index, k)
+        path.write_bytes(part)
+        if record is not None:
+            record.add(path, part, output.rounds, k)
 
 
 def write_frame(frame: Any, path: Path) -> None:

@@ -119,6 +119,21 @@ def describe_file(path: Path, rows_by_strategy: Mapping[str, int] | None = None)
     return entry
 
 
+def describe_written(
+    data: bytes, rows: int, schema: Mapping[str, str], rows_by_strategy: Mapping[str, int] | None = None
+) -> dict[str, Any]:
+    """Return :func:`describe_file` of a Parquet file from the bytes written to it and its writer's row count.
+
+    The same entry, without reading the file back: the checksum of the bytes
+    as they are written, the rows the writer put in, the schema every part
+    of a dataset shares.
+    """
+    entry: dict[str, Any] = {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(), "rows": int(rows), "schema": dict(schema)}
+    if rows_by_strategy is not None:
+        entry["rows_by_strategy"] = dict(rows_by_strategy)
+    return entry
+
+
 def parquet_shape(path: Path) -> tuple[int, dict[str, str]]:
     """Return a Parquet file's row count and its columns with their types (read from its footer only)."""
     import polars as pl
@@ -137,19 +152,29 @@ def rows_by_strategy(path: Path) -> dict[str, int]:
 
 
 def record_files(
-    folder: Path, manifest: dict[str, Any], data: Iterable[str], details: Mapping[str, Mapping[str, int]] | None = None
+    folder: Path,
+    manifest: dict[str, Any],
+    data: Iterable[str],
+    details: Mapping[str, Mapping[str, int]] | None = None,
+    written: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """List every file now in ``folder`` under ``manifest["files"]`` and write the manifest; return it.
 
     Files named in ``data`` are of kind ``data``, the others ``results``.
     ``details`` gives the rows per strategy of files that have them (the
-    ledger), as counted by the writer.
+    ledger), as counted by the writer. ``written`` gives the entries of
+    files described as they were written (:func:`describe_written`), which
+    are not read again.
     """
-    data, details = set(data), details or {}
+    data, details, written = set(data), details or {}, written or {}
+
+    def entry(name: str) -> dict[str, Any]:
+        if name in written:
+            return dict(written[name])
+        return describe_file(folder / name, details.get(name))
+
     files, _ = folder_contents(folder)
-    manifest["files"] = {
-        name: {"kind": DATA if name in data else RESULTS, **describe_file(folder / name, details.get(name))} for name in files
-    }
+    manifest["files"] = {name: {"kind": DATA if name in data else RESULTS, **entry(name)} for name in files}
     write_manifest(folder, manifest)
     return manifest
 

@@ -30,6 +30,7 @@ from baccarat.execution.chunks import (
 from baccarat.execution.datasets import (
     LEDGER_DATASET,
     ROUNDS_DATASET,
+    PartsRecord,
     RunCounts,
     collect_outputs,
     write_frame,
@@ -338,6 +339,8 @@ class RunWriter:
         self.folder: Path | None = None
         """The temporary folder, while the run is written."""
         self.statistics: RunStatsCollector | None = None
+        self.parts = PartsRecord([entry.name for entry in experiment.strategies])
+        """The manifest's entries of the parts written by :meth:`add_chunk` (not read back)."""
         self._folder_scope = ExitStack()
 
     def __enter__(self) -> RunWriter:
@@ -367,7 +370,7 @@ class RunWriter:
 
     def add_chunk(self, output: ChunkOutput) -> None:
         """Write one chunk's parts into the datasets, count it, and hand its sessions to the statistics collector."""
-        write_parts(output, self._open())
+        write_parts(output, self._open(), self.parts)
         self.counts.add(output)
         if self.statistics is not None:
             self.statistics.add(output.session_rows, output.bankrolls)
@@ -409,9 +412,12 @@ class RunWriter:
             formats=self.experiment.chart_formats,
             **precomputed,
         )
-        record_files(folder, manifest, data_files, _ledger_rows_by_strategy(folder, self.experiment))
+        # Parts described as they were written are not read back; a run written from memory is.
+        details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)
+        record_files(folder, manifest, data_files, details, self.parts.files)
         self.folder = None
         self._folder_scope.close()  # the rename into place
+        analysis.moved_to(self.out_dir)  # a large run's session table is read from the folder
         return analysis
 
     def abort(self, exc: BaseException) -> bool:

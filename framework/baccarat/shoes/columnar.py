@@ -27,11 +27,15 @@ _LABELS = pa.array(
 
 def decimal_micros(micros: np.ndarray, scale: int = 1, digits: int = 38) -> pa.Array:
     """Return integer micro-units (times ``scale``: MICROS_PER_CENT for cents) as an exact ``decimal128(digits, 6)`` array."""
-    values = np.asarray(micros, dtype=np.int64) * scale
-    words = np.empty(2 * len(values), dtype=np.int64)  # little-endian int128: the low word, then the sign extension
-    words[0::2] = values
-    words[1::2] = values >> 63
-    return pa.Array.from_buffers(pa.decimal128(digits, 6), len(values), [None, pa.py_buffer(words)])
+    n = len(micros)
+    words = np.empty((n, 2), dtype=np.int64)  # little-endian int128: the low word, then the sign extension
+    low = words[:, 0]
+    if scale == 1:
+        np.copyto(low, micros, casting="unsafe")
+    else:
+        np.multiply(micros, scale, out=low, dtype=np.int64, casting="unsafe")
+    np.right_shift(low, 63, out=words[:, 1])
+    return pa.Array.from_buffers(pa.decimal128(digits, 6), n, [None, pa.py_buffer(words)])
 
 
 def repeated_string(text: str, n: int) -> pa.Array:

@@ -40,7 +40,7 @@ COMPARISON_COLUMNS = (
 """Columns of ``comparison.csv``, in order."""
 
 
-def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl.DataFrame:
+def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | None = None) -> pl.DataFrame:
     """Compare every strategy with ``baseline`` (default: the first) session by session.
 
     Strategies ran on the very same rounds, so each session gives a pair.
@@ -50,7 +50,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
     difference of ruin shares with a paired interval, and the shares of
     sessions that ended better or worse than the baseline's.
     """
-    order = sessions.get_column("strategy").unique(maintain_order=True).to_list()
+    order = strategies_of(sessions)
     if baseline is None:
         baseline = order[0] if order else ""
     if baseline not in order:
@@ -69,7 +69,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
         )
         .collect()
     )
-    pairs = sessions.select("strategy", "session", "net", "wagered", "ruined", pl.col("expected_net").cast(pl.Float64))
+    pairs = sessions.lazy().select("strategy", "session", "net", "wagered", "ruined", pl.col("expected_net").cast(pl.Float64))
     k = pl.len().cast(pl.Float64)
     diff = as_float("net") - as_float("b_net")
     ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
@@ -110,7 +110,7 @@ def paired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl
             (luck_diff.mean() - Z95 * luck_se).alias("luck_diff_ci_low"),
             (luck_diff.mean() + Z95 * luck_se).alias("luck_diff_ci_high"),
         ],
-        join=lambda part: part.join(base, on="session", how="inner", maintain_order="left"),
+        join=lambda part: part.join(base.lazy(), on="session", how="inner", maintain_order="left"),
         strategies=[name for name in order if name != baseline],
     )
     if out.is_empty():

@@ -27,6 +27,7 @@ from baccarat.results.comparisons import strategies as comparisons
 from baccarat.results.report.run_facts import RunFacts
 from baccarat.results.statistics import curves
 from baccarat.results.statistics import ledger_stats as stats
+from baccarat.results.statistics.folded import SESSION_COLUMNS, SESSION_FILE_COLUMNS
 
 if TYPE_CHECKING:
     import altair as alt
@@ -54,7 +55,7 @@ class Analysis:
     Frames computed in the background are waited for when first used.
     """
 
-    sessions: pl.DataFrame
+    _sessions: pl.DataFrame | pl.LazyFrame = dataclasses.field(repr=False)
     _summary: Pending = dataclasses.field(repr=False)
     _comparison: Pending = dataclasses.field(repr=False)
     _bands: Pending = dataclasses.field(repr=False)
@@ -63,6 +64,26 @@ class Analysis:
     initial_bankroll: Decimal
     table_min: Decimal
     _finals: Pending = dataclasses.field(default=None, repr=False)
+
+    @property
+    def sessions(self) -> pl.DataFrame:
+        """One row per strategy and session (:func:`baccarat.results.statistics.ledger_stats.session_table`).
+
+        A large run's table stays in its ``sessions.parquet`` and is read from there each time it is asked for.
+        """
+        return self._sessions.collect() if isinstance(self._sessions, pl.LazyFrame) else self._sessions
+
+    def scan_sessions(self) -> pl.LazyFrame:
+        """The session table as a lazy frame (a scan of ``sessions.parquet`` when the run wrote it there)."""
+        return self._sessions.lazy()
+
+    def moved_to(self, folder: Path) -> None:
+        """Read the session table from ``folder``'s ``sessions.parquet`` from now on, when it is read from a file.
+
+        For a run folder written under a temporary name and then renamed.
+        """
+        if isinstance(self._sessions, pl.LazyFrame):
+            self._sessions = pl.scan_parquet(Path(folder) / SESSIONS_FILE).select(SESSION_COLUMNS)
 
     @property
     def summary(self) -> pl.DataFrame:
@@ -85,7 +106,7 @@ class Analysis:
     @property
     def finals(self) -> pl.DataFrame:
         """The final bankrolls' percentiles per strategy (:func:`baccarat.results.statistics.curves.final_quantiles`)."""
-        self._finals = curves.final_quantiles(self.sessions) if self._finals is None else _ready(self._finals)
+        self._finals = curves.final_quantiles(self.scan_sessions()) if self._finals is None else _ready(self._finals)
         return self._finals
 
     @property
@@ -145,7 +166,7 @@ def analyse(
     table_min: Decimal | int | str,
     baseline: str | None = None,
     samples: int = 5,
-    sessions: pl.DataFrame | None = None,
+    sessions: pl.DataFrame | pl.LazyFrame | None = None,
     bands: pl.DataFrame | Callable[[], pl.DataFrame] | None = None,
     background: Executor | None = None,
     plots: bool = True,
@@ -153,7 +174,7 @@ def analyse(
 ) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
-    ``sessions`` and ``bands``, when given, are :func:`stats.session_table` and
+    ``sessions`` and ``bands``, when given, are :func:`stats.session_table` (or a lazy scan of it) and
     :func:`curves.bankroll_bands` of that ledger already computed, or for the
     bands a function computing them (``baccarat run`` gathers them while it
     plays, see :mod:`baccarat.results.statistics.folded`). With ``background``, the bands, the
@@ -177,7 +198,7 @@ def analyse(
     else:  # first: the bands take longest
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
     return Analysis(
-        sessions=sessions,
+        _sessions=sessions,
         _summary=later(stats.summary_table, sessions),
         _comparison=later(comparisons.paired_comparison, sessions, baseline),
         _bands=pending_bands,
@@ -208,6 +229,7 @@ def write_results(
     exact: Callable[..., Any] | None = None,
     plots: bool = True,
     manifest: Mapping[str, Any] | None = None,
+    sessions_written: bool = False,
     formats: Sequence[str] = (),
     **precomputed: Any,
 ) -> Analysis:
@@ -220,7 +242,9 @@ def write_results(
     ``ledger`` is best a lazy scan of the folder's ``ledger.parquet``. The
     report embeds ``experiment.yaml`` when the folder holds it, the run's
     ``manifest`` (its versions and timings) when given, and the scoreboard roads of the shoes listed in ``roads``.
-    ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`.
+    ``precomputed`` statistics (``sessions``, ``bands``) are passed to :func:`analyse`; with
+    ``sessions_written``, ``sessions`` is a scan of the folder's ``sessions.parquet``, written already
+    (:class:`baccarat.results.statistics.folded.RunStatsCollector` writes it as the chunks arrive).
     With ``exact`` (the run's exact analysis, called with the run's ``run_average=`` rounds per session: see
     :func:`baccarat.experiment.report_facts.exact_analysis`), the report sets it
     beside the simulation (:func:`baccarat.results.report.html.exact_html`).
@@ -234,7 +258,8 @@ def write_results(
         road_charts = run_roads_charts(out, roads)
     if not plots:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, plots=False, **precomputed)
-        _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
+        if not sessions_written:
+            _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
         _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
         return analysis
@@ -243,45 +268,25 @@ def write_results(
     # The bands (numpy sorts) and the statistics in polars, both without the GIL, are computed in two threads while
     # the charts are specified; the files are written once everything is ready, so that an error leaves every file as
     # it was. Leaving the pool waits for what runs there (the bands read the folder).
-    with ThreadPoolExecutor(max_workers=2, thread_name_prefix="statistics") as background:
+    # A session table read from the folder (a run's) is read one statistic at a time: each holds a strategy's columns.
+    with ThreadPoolExecutor(max_workers=1 if sessions_written else 2, thread_name_prefix="statistics") as background:
         analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
         charts = analysis.charts()
         summary_csv = analysis.summary.write_csv().encode("utf-8")
-        sessions_parquet = parquet_bytes(session_file_table(analysis.sessions))
+        sessions_parquet = None if sessions_written else parquet_bytes(session_file_table(analysis.sessions))
         exact_section = exact_html(analysis, exact) if exact is not None else ""
     files = chart_files(charts, tuple(formats)) if formats else {}
     yaml_path = out / "experiment.yaml"
     experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml
     page = render_html(analysis, facts, charts, experiment_text, manifest, road_charts, exact_section)
-    _write_atomic(out / SESSIONS_FILE, sessions_parquet)
+    if sessions_parquet is not None:
+        _write_atomic(out / SESSIONS_FILE, sessions_parquet)
     _write_atomic(out / SUMMARY_FILE, summary_csv)
     _write_atomic(out / COMPARISON_FILE, analysis.comparison.write_csv().encode("utf-8"))
     for name, data in files.items():
         _write_atomic(out / name, data)
     _write_atomic(out / REPORT_FILE, page.encode("utf-8"))
     return analysis
-
-
-SESSION_FILE_COLUMNS = (
-    "strategy",
-    "session",
-    "final_bankroll",
-    "net",
-    "wagered",
-    "rounds",
-    "rounds_dealt",
-    "peak",
-    "max_drawdown",
-    "ruined",
-    "rounds_to_ruin",
-    "stopped_by",
-    "expected_net",
-    "longest_losing_streak",
-    "max_stake",
-    "capped_bets",
-    "bankroll_needed",
-)
-"""Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
 
 def session_file_table(sessions: pl.DataFrame) -> pl.DataFrame:

@@ -295,7 +295,7 @@ def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
     from baccarat.exact.bounds import ExactLimitError
     from baccarat.results.charts.plots import exact_chart
 
-    run_average = analysis.sessions.get_column("rounds_dealt").mean()
+    run_average = analysis.scan_sessions().select(pl.col("rounds_dealt").mean()).collect().item()
     try:
         exact = exact_analysis(run_average=run_average)
     except ExactLimitError as exc:

@@ -72,7 +72,7 @@ def bankroll_bands(
     return pl.concat(frames)
 
 
-def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
+def ruin_curve(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return the share of sessions ruined by each round, per strategy: ``strategy``, ``round`` (from 0), ``ruined``."""
     frames = []
     for strategy, group in strategy_rows(sessions, "rounds_dealt", "rounds_to_ruin"):
@@ -88,20 +88,27 @@ def ruin_curve(sessions: pl.DataFrame) -> pl.DataFrame:
     return pl.concat(frames)
 
 
-def sample_paths(ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, count: int = 5) -> pl.DataFrame:
+def sample_paths(
+    ledger: Ledger, sessions: pl.DataFrame | pl.LazyFrame, initial_bankroll: Decimal | int | str, count: int = 5
+) -> pl.DataFrame:
     """Return the bankroll path of the first ``count`` sessions of every strategy (round 0 is the start).
 
     Columns ``strategy``, ``session``, ``round``, ``bankroll`` (float).
     """
-    chosen = sessions.get_column("session").unique().sort().head(count).to_list()
+    chosen = sessions.lazy().select(pl.col("session").unique().sort().head(count)).collect().to_series().to_list()
     paths = (
         ledger.lazy()
         .filter(pl.col("session").is_in(chosen))
         .select("strategy", "session", pl.col("round").cast(pl.Int64), pl.col("bankroll").cast(pl.Float64))
         .collect()
     )
-    starts = sessions.filter(pl.col("session").is_in(chosen)).select(
-        "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"), pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll")
+    starts = (
+        sessions.lazy()
+        .filter(pl.col("session").is_in(chosen))
+        .select(
+            "strategy", "session", pl.lit(0, dtype=pl.Int64).alias("round"), pl.lit(float(Decimal(str(initial_bankroll)))).alias("bankroll")
+        )
+        .collect()
     )
     return pl.concat([starts, paths]).sort("session", "round", maintain_order=True)
 
@@ -110,13 +117,12 @@ FINAL_QUANTILES = {"min": 0, "p5": 5, "p25": 25, "median": 50, "p75": 75, "p95":
 """Percentiles of the final bankroll a chart draws, by column name."""
 
 
-def final_quantiles(sessions: pl.DataFrame) -> pl.DataFrame:
+def final_quantiles(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return the final bankroll's percentiles (:data:`FINAL_QUANTILES`), mean and session count, one row per strategy."""
-    finals = sessions.select("strategy", pl.col("final_bankroll").cast(pl.Float64))
     found = []
-    for part in finals.partition_by("strategy", maintain_order=True):  # one partition of each strategy's finals for every percentile
-        values = part.get_column("final_bankroll").to_numpy()
+    for name, part in strategy_rows(sessions, "final_bankroll"):  # one strategy's finals at a time, for every percentile
+        values = part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
         figures = dict(zip(FINAL_QUANTILES, np.percentile(values, list(FINAL_QUANTILES.values())).tolist(), strict=True))
-        found.append({"strategy": part.get_column("strategy")[0], **figures, "mean": float(values.mean()), "sessions": len(values)})
+        found.append({"strategy": name, **figures, "mean": float(values.mean()), "sessions": len(values)})
     schema = {"strategy": pl.String, **dict.fromkeys(FINAL_QUANTILES, pl.Float64), "mean": pl.Float64, "sessions": pl.Int64}
     return pl.DataFrame(found, schema=schema)

@@ -5,17 +5,22 @@ is the definition). Reading a ledger of tens of millions of rows back from
 Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
 integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
-:func:`baccarat.results.statistics.ledger_stats.session_table`), and keeps each strategy's bankroll
-column in a spool file of the run folder, from which
-:func:`bankroll_bands` computes the plots' percentiles exactly as
-:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity tests hold both to the
-definition.
+:func:`baccarat.results.statistics.ledger_stats.session_table`). The main
+process memory does not grow with the run: :class:`RunStatsCollector`
+appends each chunk's session rows and its bankroll column, round by round
+(:func:`bankroll_block`), to spool files of the run folder as the chunks
+arrive; at the end the session rows become ``sessions.parquet``, written
+slice by slice, the summary and comparison are computed from a scan of it
+one strategy at a time, and :func:`bankroll_bands` computes the plots'
+percentiles from the spool exactly as
+:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity
+tests hold both to the definition.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
@@ -48,6 +53,27 @@ SESSION_COLUMNS = (
     "bankroll_needed",
 )
 """Columns of :func:`baccarat.results.statistics.ledger_stats.session_table`, in order."""
+
+SESSION_FILE_COLUMNS = (
+    "strategy",
+    "session",
+    "final_bankroll",
+    "net",
+    "wagered",
+    "rounds",
+    "rounds_dealt",
+    "peak",
+    "max_drawdown",
+    "ruined",
+    "rounds_to_ruin",
+    "stopped_by",
+    "expected_net",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "bankroll_needed",
+)
+"""Columns of ``sessions.parquet``, in order (docs/results.md defines them)."""
 
 SESSION_VALUES = 13
 """Integer values per session in :class:`SessionRows` (see its ``values``)."""
@@ -221,20 +247,22 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
 
 
 class BankrollSpool:
-    """Each strategy's bankroll column (integer micro-units), appended chunk by chunk to a raw file in the run folder."""
+    """Each strategy's integer column (bankrolls in micro-units, or session rows), appended chunk by chunk to a raw file
+    of the run folder."""
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, kind: str = "bankroll") -> None:
         self.folder = folder
+        self.kind = kind
         self.paths: list[Path] = []
 
-    def append(self, k: int, bankroll: np.ndarray) -> None:
-        """Append strategy ``k``'s bankroll values of one chunk."""
+    def append(self, k: int, values: np.ndarray) -> None:
+        """Append strategy ``k``'s values of one chunk (int64, row by row)."""
         while len(self.paths) <= k:
-            path = self.folder / f".bankroll.{len(self.paths)}.spool"
+            path = self.folder / f".{self.kind}.{len(self.paths)}.spool"
             path.write_bytes(b"")
             self.paths.append(path)
         with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
-            handle.write(np.ascontiguousarray(bankroll, dtype=np.int64).data)
+            handle.write(np.ascontiguousarray(values, dtype=np.int64).data)
 
     def remove(self) -> None:
         """Delete the spool files."""
@@ -242,20 +270,66 @@ class BankrollSpool:
             path.unlink(missing_ok=True)
 
 
-READ_ROWS = 1 << 20
-"""Bankroll values read from a spool at once by :func:`bankroll_bands`."""
+SESSION_RECORD = SESSION_VALUES + 2
+"""Integers per session in a session spool: the session, the values of :class:`SessionRows`, and ``expected``'s bits."""
+
+
+READ_SESSIONS = 1 << 18
+"""Sessions read from a session spool at once (a slice of ``sessions.parquet``: one row group)."""
+
+
+def spool_sessions(spool: BankrollSpool, k: int, rows: SessionRows) -> None:
+    """Append one chunk's session rows of strategy ``k`` to ``spool`` (:data:`SESSION_RECORD` integers a session)."""
+    record = np.empty((len(rows.session), SESSION_RECORD), dtype=np.int64)
+    record[:, 0] = rows.session
+    record[:, 1:-1] = rows.values
+    record[:, -1] = np.ascontiguousarray(rows.expected, dtype=np.float64).view(np.int64)  # the float's bits, exactly
+    spool.append(k, record)
+
+
+def spooled_sessions(spool: BankrollSpool, k: int, stop_names: tuple[str, ...]) -> Iterator[SessionRows]:
+    """Yield strategy ``k``'s spooled session rows, :data:`READ_SESSIONS` at a time, in the order they were spooled."""
+    if k >= len(spool.paths):
+        return
+    total = spool.paths[k].stat().st_size // (8 * SESSION_RECORD)
+    for start in range(0, total, READ_SESSIONS):
+        count = min(READ_SESSIONS, total - start)
+        record = np.fromfile(spool.paths[k], dtype=np.int64, count=count * SESSION_RECORD, offset=start * SESSION_RECORD * 8)
+        record = record.reshape(count, SESSION_RECORD)
+        yield SessionRows(record[:, 0].copy(), record[:, 1:-1].copy(), record[:, -1].copy().view(np.float64), stop_names)
+
+
+def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Return one chunk's bankroll column round by round: a row per round, a column per session.
+
+    ``bankroll`` holds the chunk's sessions one after the other, ``lengths``
+    rounds each (at least one). Row ``r`` holds each session's bankroll after
+    round ``r + 1``, or its last one once it has ended; there are as many
+    rows as the chunk's longest session has rounds. Spooled so, the bands
+    read the few rounds they need of every session without reading the rest.
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    first = np.cumsum(lengths) - lengths
+    rows = int(lengths.max()) if len(lengths) else 0
+    return bankroll[first[None, :] + np.minimum(np.arange(rows)[:, None], lengths[None, :] - 1)]
 
 
 def bankroll_bands(
-    spool: BankrollSpool, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int | None = None, cells: int | None = None
+    spool: BankrollSpool,
+    blocks: Sequence[Sequence[tuple[int, int]]],
+    sessions: pl.DataFrame | pl.LazyFrame,
+    initial_bankroll: Decimal | int | str,
+    points: int | None = None,
+    cells: int | None = None,
 ) -> pl.DataFrame:
-    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll columns, the same numbers.
+    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll blocks, the same numbers.
 
-    Sessions must be those the spool holds, in the same order (every round of
-    a session, one after the other). As the definition does, at most
-    ``cells`` values (sessions x rounds) are held at once, and the spool is
-    read :data:`READ_ROWS` values at a time, so memory does not grow with the
-    length of the run beyond one value per session.
+    Each strategy's spool holds its chunks' :func:`bankroll_block` one after
+    the other; ``blocks[k]`` gives their shapes (rounds, sessions) for the
+    ``k``-th strategy. Sessions must be those the spool holds, in the same
+    order. As the definition does, at most ``cells`` values (sessions x
+    rounds) are held at once; each pass reads from every block only the rows
+    of the rounds it evaluates, so the spool is read about once in all.
     """
     from baccarat.results.statistics import curves
     from baccarat.results.statistics import ledger_stats as stats
@@ -265,34 +339,50 @@ def bankroll_bands(
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in curves.BAND_PERCENTILES]
     groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
+
+    def strategy(item: tuple[int, str, pl.DataFrame]) -> pl.DataFrame:
+        k, label, group = item
+        return _strategy_bands(spool, blocks[k] if k < len(blocks) else (), k, label, group, initial, points, cells, names)
+
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
-        frames = list(pool.map(lambda item: _strategy_bands(spool, *item, initial, points, cells, names), groups))
+        frames = list(pool.map(strategy, groups))
     if not frames:
         return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
     return pl.concat(frames)
 
 
 def _strategy_bands(
-    spool: BankrollSpool, k: int, label: str, group: pl.DataFrame, initial: float, points: int, cells: int, names: list[str]
+    spool: BankrollSpool,
+    blocks: Sequence[tuple[int, int]],
+    k: int,
+    label: str,
+    group: pl.DataFrame,
+    initial: float,
+    points: int,
+    cells: int,
+    names: list[str],
 ) -> pl.DataFrame:
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
     from baccarat.results.statistics import curves
 
     last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
     final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-    first = np.cumsum(last) - last
     grid = curves.curve_rounds(int(last.max()) if len(last) else 0, points)
     chunk = max(1, cells // max(len(last), 1))
-    reads = _read_groups(first, last)
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
         matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
-        for lo, hi in reads:
-            values = np.fromfile(
-                spool.paths[k], dtype=np.int64, count=int(first[hi - 1] + last[hi - 1] - first[lo]), offset=int(first[lo]) * 8
-            )
-            _fill_bands(values, first[lo:hi] - first[lo], last[lo:hi], final[lo:hi], part, matrix[:, lo:hi])
+        # Mapped for one pass only: the pages a pass reads leave the process's memory with the mapping.
+        spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r") if blocks else None
+        offset = column = 0
+        for height, width in blocks:
+            block = spooled[offset : offset + height * width].reshape(height, width)
+            np.divide(block[np.minimum(part, height) - 1], 1e6, out=matrix[:, column : column + width])
+            offset, column = offset + height * width, column + width
+        spooled = block = None  # the mapping goes
+        ended = last[None, :] < part[:, None]  # a session that has ended keeps its final bankroll
+        matrix[ended] = np.broadcast_to(final, matrix.shape)[ended]
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
@@ -326,70 +416,90 @@ def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.
     return result
 
 
-def _fill_bands(values: np.ndarray, first: np.ndarray, length: np.ndarray, final: np.ndarray, rounds: np.ndarray, out: np.ndarray) -> None:
-    """Fill ``out`` (a row per round of ``rounds``, a column per session) with each session's bankroll in units.
-
-    A session's bankroll after round ``r`` is ``values[first + r - 1]``
-    (micro-units), and its final one once it has ended.
-    """
-    for row, r in zip(out, rounds, strict=True):  # a round at a time: the temporaries stay one row long
-        ended = length < r
-        np.divide(values[np.where(ended, 0, first + r - 1)], 1e6, out=row)
-        row[ended] = final[ended]
-
-
-def _read_groups(first: np.ndarray, length: np.ndarray) -> list[tuple[int, int]]:
-    """Cut sessions into runs whose rows are read together (about :data:`READ_ROWS` values each)."""
-    groups = []
-    lo = 0
-    while lo < len(first):
-        hi = int(np.searchsorted(first, first[lo] + READ_ROWS, side="right"))
-        hi = max(hi, lo + 1)
-        groups.append((lo, hi))
-        lo = hi
-    return groups
-
-
 class RunStatsCollector:
-    """Gathers the chunks' session rows and bankroll columns while a run is written (main process)."""
+    """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
 
-    def __init__(self, folder: Path, labels: Sequence[str], has_expected: bool = True, bankrolls: bool = True) -> None:
+    Both go to spool files of the run folder as the chunks arrive, so that
+    the memory of the main process does not grow with the run; at the end
+    the session rows become the folder's ``sessions.parquet`` (``sessions_file``),
+    written slice by slice, and the statistics are computed from a scan of it,
+    one strategy at a time.
+    """
+
+    def __init__(
+        self,
+        folder: Path,
+        labels: Sequence[str],
+        has_expected: bool = True,
+        bankrolls: bool = True,
+        sessions_file: str = "sessions.parquet",
+    ) -> None:
         self.labels = list(labels)
         self.has_expected = has_expected
         self.bankrolls = bankrolls
         """Whether the bankroll columns are kept, for the bands of the plots."""
         self.spool = BankrollSpool(folder)
-        self.rows: list[list[SessionRows]] = [[] for _ in self.labels]
+        self.session_spool = BankrollSpool(folder, "sessions")
+        self.sessions_path = folder / sessions_file
+        self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
+        self.blocks: list[list[tuple[int, int]]] = [[] for _ in self.labels]
+        """The shapes (rounds, sessions) of each strategy's spooled bankroll blocks, in order."""
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
-            self.rows[k].append(rows)
+            spool_sessions(self.session_spool, k, rows)
+            self.stop_names[k] = rows.stop_names
             if self.bankrolls:
-                self.spool.append(k, bankroll)
+                block = bankroll_block(bankroll, rows.values[:, 0])
+                self.spool.append(k, block)
+                self.blocks[k].append(block.shape)
+
+    def write_sessions(self) -> pl.LazyFrame:
+        """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
+
+        The file holds the columns of ``SESSION_FILE_COLUMNS``; the scan gives
+        those of :data:`SESSION_COLUMNS`, the session table.
+        """
+        import pyarrow.parquet as pq
+
+        writer = None
+        try:
+            for k, label in enumerate(self.labels):
+                for rows in spooled_sessions(self.session_spool, k, self.stop_names[k]):
+                    part = session_frame([label], [[rows]], self.has_expected).select(SESSION_FILE_COLUMNS).to_arrow()
+                    if writer is None:
+                        writer = pq.ParquetWriter(self.sessions_path, part.schema, compression="zstd")
+                    writer.write_table(part)
+            if writer is None:  # no session at all
+                session_frame(self.labels, [[] for _ in self.labels], self.has_expected).select(SESSION_FILE_COLUMNS).write_parquet(
+                    self.sessions_path
+                )
+        finally:
+            if writer is not None:
+                writer.close()
+            self.session_spool.remove()
+        return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
 
     def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
         """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
 
-        The bands come as a function that computes them from the spools and
-        then removes the spools, for :func:`baccarat.results.report.analysis.analyse` to call
-        in the background. The gathered rows are let go strategy by
-        strategy as the table is made (the table holds them).
+        The session table is a scan of the ``sessions.parquet`` just written
+        (``sessions_written``). The bands come as a function that computes
+        them from the spools and then removes the spools, for
+        :func:`baccarat.results.report.analysis.analyse` to call in the background.
         """
-        parts = []
         try:
-            for k, label in enumerate(self.labels):  # a strategy's gathered rows go once its part of the table is made
-                parts.append(session_frame([label], [self.rows[k]], self.has_expected))
-                self.rows[k] = []
+            sessions = self.write_sessions()
         except BaseException:
             self.spool.remove()
             raise
-        sessions = pl.concat(parts, rechunk=False) if parts else session_frame([], [], self.has_expected)
 
         def bands() -> pl.DataFrame:
             try:
-                return bankroll_bands(self.spool, sessions, initial_bankroll)
+                return bankroll_bands(self.spool, self.blocks, sessions, initial_bankroll)
             finally:
                 self.spool.remove()
 
-        return {"sessions": sessions, "bands": bands} if self.bankrolls else {"sessions": sessions}
+        found = {"sessions": sessions, "sessions_written": True}
+        return {**found, "bands": bands} if self.bankrolls else found

@@ -292,7 +292,7 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     Wilson interval (:func:`wilson_interval`). ``bankroll_for_ruin_*`` are
     :func:`bankroll_for_ruin` (null for a session table without ``bankroll_needed``).
     """
-    if "bankroll_needed" not in sessions.columns:  # a sessions.parquet written before the column
+    if "bankroll_needed" not in sessions.lazy().collect_schema().names():  # a sessions.parquet written before the column
         sessions = sessions.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed"))
     wagered, net = as_float("wagered"), as_float("net")
     se = ratio_se(-net, wagered)
@@ -335,12 +335,13 @@ def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
     return summary.select(SUMMARY_COLUMNS).with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
 
 
-def strategies_of(frame: pl.DataFrame) -> list[str]:
-    """Return the strategies of a table with a ``strategy`` column, in order of first appearance."""
-    return frame.get_column("strategy").unique(maintain_order=True).to_list()
+def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
+    """Return the strategies of a table (or a lazy scan of one) with a ``strategy`` column, in order of first appearance."""
+    # Streaming: a scan of a large run's sessions.parquet is read in batches, not as a column of every session.
+    return frame.lazy().select(pl.col("strategy").unique(maintain_order=True)).collect(engine="streaming").to_series().to_list()
 
 
-def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
+def strategy_rows(frame: pl.DataFrame | pl.LazyFrame, *columns: str) -> Iterator[tuple[str, pl.DataFrame]]:
     """Yield each strategy (in order of first appearance) with its rows of ``columns`` only.
 
     One strategy's columns are in memory at a time: a ``group_by`` would
@@ -348,30 +349,39 @@ def strategy_rows(frame: pl.DataFrame, *columns: str) -> Iterator[tuple[str, pl.
     """
     lazy = frame.lazy()
     for name in strategies_of(frame):
-        yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect()
+        yield name, lazy.filter(pl.col("strategy") == name).select(columns).collect(engine="streaming")
 
 
 def by_strategy(
-    frame: pl.DataFrame,
+    frame: pl.DataFrame | pl.LazyFrame,
     aggregations: list[pl.Expr],
-    join: Callable[[pl.DataFrame], pl.DataFrame] | None = None,
+    join: Callable[[pl.LazyFrame], pl.LazyFrame] | None = None,
     strategies: Sequence[str] | None = None,
 ) -> pl.DataFrame:
     """Return one row of ``aggregations`` per strategy, in the order of ``frame`` (as ``group_by(...).agg`` would).
 
     Strategies are taken one at a time (``join`` applied to each one's rows
-    first), in a select: memory holds one strategy's rows, not lists per group.
+    first, lazily), in a select: memory holds the columns the aggregations
+    read of one strategy's rows, not lists per group. ``frame`` may be a lazy
+    scan of a file (a run's ``sessions.parquet``), read strategy by strategy.
     ``strategies``, when given, are those taken (default: every one).
     """
+    lazy = frame.lazy()
+    read = sorted({column for expr in aggregations for column in expr.meta.root_names()}) or ["strategy"]
     frames = []
-    for name in strategies_of(frame) if strategies is None else strategies:
-        part = frame.filter(pl.col("strategy") == name)
+    for name in strategies_of(lazy) if strategies is None else strategies:
+        part = lazy.filter(pl.col("strategy") == name)
         if join is not None:
             part = join(part)
-        frames.append(part.select(pl.lit(name, dtype=pl.String).alias("strategy"), *aggregations))
+        # Only the columns read (streamed from a large run's sessions.parquet), each in one piece: a frame in
+        # memory and a scan of a file give the same floats.
+        rows = part.select(read).collect(engine="streaming").rechunk()
+        # One aggregation at a time: polars would evaluate them side by side, each with temporaries of every row.
+        columns = [rows.select(aggregation) for aggregation in aggregations]
+        frames.append(pl.concat([pl.DataFrame({"strategy": [name]}, schema={"strategy": pl.String}), *columns], how="horizontal"))
     if not frames:
-        empty = frame.clear() if join is None else join(frame.clear())
-        return empty.group_by("strategy", maintain_order=True).agg(aggregations)
+        empty = lazy.clear() if join is None else join(lazy.clear())
+        return empty.group_by("strategy", maintain_order=True).agg(aggregations).collect()
     return pl.concat(frames)
 
 
