@@ -16,7 +16,7 @@ The selector's own history buffer in the compiled loop (one store per
 round) cannot be switched off and is in both. Prints each run's CPU
 seconds (user and system, of the run's process: less swayed by a loaded
 machine than wall time), the best of each side and the ratio A/B, with the naive pure-Python loop
-of ``/work/shared/benchmarks/naive_loop.py`` (when present) on the same
+of ``../shared/benchmarks/naive_loop.py`` beside the checkout (when present) on the same
 shoes as the yardstick.
 """
 
@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-YARDSTICK = Path("/work/shared/benchmarks/naive_loop.py")
+YARDSTICK = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "naive_loop.py"
 
 WITHOUT = """
 import baccarat.engine.compiled as compiled, baccarat.engine.rules_guard as guard, baccarat.execution.chunk_play as play
