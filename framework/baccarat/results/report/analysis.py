@@ -27,7 +27,8 @@ from baccarat.results.comparisons import strategies as comparisons
 from baccarat.results.report.run_facts import RunFacts
 from baccarat.results.statistics import curves
 from baccarat.results.statistics import ledger_stats as stats
-from baccarat.results.statistics.folded import SESSION_COLUMNS, SESSION_FILE_COLUMNS
+from baccarat.results.statistics.folded import SESSION_FILE_COLUMNS
+from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
 
 if TYPE_CHECKING:
     import altair as alt

@@ -31,28 +31,8 @@ import polars as pl
 
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
+from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
 from baccarat.shoes.columnar import decimal_micros
-
-SESSION_COLUMNS = (
-    "strategy",
-    "session",
-    "rounds_dealt",
-    "rounds",
-    "wagered",
-    "net",
-    "expected_net",
-    "final_bankroll",
-    "peak",
-    "ruined",
-    "rounds_to_ruin",
-    "max_drawdown",
-    "longest_losing_streak",
-    "max_stake",
-    "capped_bets",
-    "stopped_by",
-    "bankroll_needed",
-)
-"""Columns of :func:`baccarat.results.statistics.ledger_stats.session_table`, in order."""
 
 SESSION_FILE_COLUMNS = (
     "strategy",

@@ -154,25 +154,7 @@ def session_table(
     money_columns = [
         pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake", "bankroll_needed")
     ]
-    return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(
-        "strategy",
-        "session",
-        "rounds_dealt",
-        "rounds",
-        "wagered",
-        "net",
-        "expected_net",
-        "final_bankroll",
-        "peak",
-        "ruined",
-        "rounds_to_ruin",
-        "max_drawdown",
-        "longest_losing_streak",
-        "max_stake",
-        "capped_bets",
-        "stopped_by",
-        "bankroll_needed",
-    )
+    return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(SESSION_COLUMNS)
 
 
 def stopped_sessions(sessions: pl.DataFrame) -> pl.DataFrame:
@@ -209,6 +191,28 @@ def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.
         pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
         pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))),
     )
+
+
+SESSION_COLUMNS = (
+    "strategy",
+    "session",
+    "rounds_dealt",
+    "rounds",
+    "wagered",
+    "net",
+    "expected_net",
+    "final_bankroll",
+    "peak",
+    "ruined",
+    "rounds_to_ruin",
+    "max_drawdown",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "stopped_by",
+    "bankroll_needed",
+)
+"""Columns of :func:`session_table` (and of the session table folded while a run plays), in order."""
 
 
 SUMMARY_COLUMNS = (
