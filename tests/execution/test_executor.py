@@ -182,8 +182,12 @@ def test_run_json_holds_the_json_only_what_strategies_write_to_stdout_goes_to_st
     done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     rounds = json.loads(done.stdout)["rounds"]  # the whole of stdout is one JSON object
-    # Every round of the run wrote its line to stderr (and so did the sample shoe tried before the run).
-    assert rounds > 0 and done.stderr.count("chatty says banker\n") > rounds
+    assert rounds > 0 and "chatty says banker" in done.stderr
+    if executor == "processes":
+        # Every round of the run wrote its line to stderr (and so did the sample shoe tried before the run). Ray
+        # forwards its workers' output to the driver as its log monitor reads it, and may not have forwarded all of
+        # it when the run ends: there only stdout is held.
+        assert done.stderr.count("chatty says banker\n") > rounds
 
 
 UNGUARDED = """
