@@ -72,6 +72,17 @@ class SessionConfig:
     table_max_cents: int
     shoes_per_session: int = 1
 
+    def sample_session(self, rules: Rules) -> SessionInfo:
+        """The first session's information with a fixed generator: what a strategy is made with to check it before a run."""
+        return SessionInfo(
+            1,
+            rules,
+            cents_to_decimal(self.bankroll_cents),
+            cents_to_decimal(self.table_min_cents),
+            cents_to_decimal(self.table_max_cents),
+            np.random.default_rng(0),
+        )
+
 
 @dataclasses.dataclass(frozen=True)
 class StrategyRun:

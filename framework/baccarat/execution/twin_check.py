@@ -97,19 +97,9 @@ def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[s
 
 def _check_params(name: str, cls: type, params: dict[str, Any], rules: Any) -> None:
     """Make the strategy once, as a run does before it plays: parameters it refuses are an InputError naming them."""
-    import numpy as np
-
-    from baccarat.plugin.view import SessionInfo
 
     config = CONFIGS[0]
-    info = SessionInfo(
-        1,
-        rules,
-        cents_to_decimal(config.bankroll_cents),
-        cents_to_decimal(config.table_min_cents),
-        cents_to_decimal(config.table_max_cents),
-        np.random.default_rng(0),
-    )
+    info = config.sample_session(rules)
     try:
         cls(info, **params)
     except Exception as exc:

@@ -26,7 +26,7 @@ from baccarat.errors import ParameterError, RulesError, StrategyError, code_home
 from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
-from baccarat.money import CENTS_PER_UNIT, cents_to_decimal
+from baccarat.money import CENTS_PER_UNIT
 from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
@@ -171,7 +171,6 @@ class StrategySection(Checker):
     ) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
         from baccarat.odds.settlement import check_bets_offered
-        from baccarat.plugin.view import SessionInfo
 
         unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
         if unwritable is not None:
@@ -182,14 +181,7 @@ class StrategySection(Checker):
                 cls=StrategyError,
             )
 
-        info = SessionInfo(
-            1,
-            rules,
-            cents_to_decimal(session.bankroll_cents),
-            cents_to_decimal(session.table_min_cents),
-            cents_to_decimal(session.table_max_cents),
-            np.random.default_rng(0),
-        )
+        info = session.sample_session(rules)
         try:
             cls(info, **params)
         except ParameterError as exc:
