@@ -211,7 +211,12 @@ class TableView:
     @property
     def last_decided(self) -> str | None:
         """Winner of this shoe's last round that was not a tie, or None."""
-        if self._tallied < len(self._outcomes):
+        outcomes = self._outcomes
+        if outcomes:  # the last round, unless it was a tie: read every round, it needs no tally
+            last = outcomes[-1]
+            if last != "tie":
+                return last
+        if self._tallied < len(outcomes):
             self._tally()
         return self._last_decided
 
