@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import functools
+import itertools
 import math
 import numbers
 import threading
@@ -173,20 +174,41 @@ def amount_to_cents(amount: Any) -> int:
 class DealtRounds:
     """A table's rounds as the reference engine's loop reads them, converted once for every strategy of the table.
 
-    ``before`` holds what is known of each round before it is dealt (its shoe, hand, and the card turned to start
-    its shoe's burn); ``after`` what is shown once it is dealt (its outcome by name and what each offered bet pays
-    on it, in basis points); the rounds' cards are converted only for a strategy that reads them (:meth:`after_with_cards`).
+    What is known of each round before it is dealt: its shoe, its hand (``hands``) and the card turned to start its
+    shoe's burn (:meth:`shoes`). What is shown once it is dealt (``after``): its outcome by name and what each offered
+    bet pays on it, in basis points; a table has few distinct such pairs, so each is one shared tuple. The rounds'
+    cards are converted only for a strategy that reads them (:meth:`after_with_cards`).
     """
 
     def __init__(self, table: RoundTable, multipliers: Mapping[str, np.ndarray]) -> None:
         self.has_cards = bool(table.has_cards)
         self.offered = {bet: k for k, bet in enumerate(multipliers)}
-        self.before = list(zip(table.shoe.tolist(), table.hand.tolist(), table.turned.tolist(), strict=True))
-        pays = list(zip(*(arr.tolist() for arr in multipliers.values()), strict=True)) if multipliers else [()] * len(table)
-        self.after = list(zip([OUTCOMES[code] for code in table.outcome.tolist()], pays, strict=True))
+        self.hands = table.hand.tolist()
+        outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]
+        pays = zip(*(arr.tolist() for arr in multipliers.values()), strict=True) if multipliers else [()] * len(table)
+        shared: dict[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] = {}
+        self.after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
         self.digest = table_digest(table, dict(multipliers))
         self._table = table
+        self._shoe_starts = np.flatnonzero(np.diff(table.shoe)) + 1
+        self._session_shoes: tuple[tuple[tuple[int, int, int], ...], list[Any]] | None = None
         self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
+
+    def session_shoes(self, sessions: Sequence[tuple[int, int, int]]) -> list[tuple[int, list[tuple[int, int, int, int]]]]:
+        """Each session with its shoes as ``(shoe, turned card, first row, stop row)``, in order (kept for the next strategy)."""
+        key = tuple(sessions)
+        if self._session_shoes is None or self._session_shoes[0] != key:
+            starts = self._shoe_starts.tolist()
+            bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+            first = np.searchsorted(self._shoe_starts, bounds[:, 1], side="right").tolist()
+            last = np.searchsorted(self._shoe_starts, bounds[:, 2], side="left").tolist()
+            shoe, turned = self._table.shoe.tolist(), self._table.turned.tolist()
+            grouped = []
+            for (session, start, stop), i, j in zip(sessions, first, last, strict=True):
+                rows = [start, *starts[i:j], stop] if start < stop else []
+                grouped.append((session, [(shoe[a], turned[a], a, b) for a, b in itertools.pairwise(rows)]))
+            self._session_shoes = (key, grouped)
+        return self._session_shoes[1]
 
     def after_with_cards(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
         """``after`` with each round's cards (a list of its own: the player's three, then the banker's), made when first asked."""
@@ -261,15 +283,19 @@ def _play_apart(
 ) -> Logs | None:
     """Play the sessions on a thread of its own, handing it the rounds as iterators; None when the strategy wants the cards."""
     after = dealt.after_with_cards() if cards and dealt.has_cards else dealt.after
-    before = dealt.before
+    hands = dealt.hands
     plays = iter(
         [
-            (session, before[start][0] if start < stop else None, iter(before[start:stop]), iter(after[start:stop]))
-            for session, start, stop in sessions
+            (
+                session,
+                shoes[0][0] if shoes else None,
+                iter([(shoe, turned, iter(hands[a:b]), iter(after[a:b])) for shoe, turned, a, b in shoes]),
+            )
+            for session, shoes in dealt.session_shoes(sessions)
         ]
     )
     handoff = [plays]
-    del plays, after, before
+    del plays, after, hands
     box: dict[str, Any] = {}
     halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
     args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
@@ -282,10 +308,11 @@ def _play_apart(
         raise
     if "error" in box:
         raise box["error"]
-    played, logs = box["played"]
+    played, rows, logs = box["played"]
     if logs == WANTS_CARDS:
         return None
-    if logs == TOOK_ROUNDS or played != len(sessions):  # the strategy's code took rounds or sessions from the loop
+    if logs == TOOK_ROUNDS or played != len(sessions) or rows != sum(stop - start for _, start, stop in sessions):
+        # the strategy's code took rounds, shoes or sessions from the loop
         raise StrategyError(
             f"strategy {run.label!r} took rounds not dealt yet from the engine's loop (a strategy may read only the "
             "rounds dealt, through its view); nothing is written"
@@ -312,7 +339,7 @@ def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args:
 
 
 def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
-    plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, int]], Iterator[tuple[Any, ...]]]],
+    plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, Iterator[int], Iterator[tuple[Any, ...]]]]]],
     halt: list[bool],
     run: StrategyRun,
     rules: Rules,
@@ -321,8 +348,12 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     offered: Mapping[str, int],
     has_cards: bool,
     cards: bool,
-) -> tuple[int, Logs | str]:
-    """The loop of :func:`run_strategy`: return the sessions played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`)."""
+) -> tuple[int, int, Logs | str]:
+    """The loop of :func:`run_strategy`: return the sessions and rounds played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`).
+
+    ``plays`` holds each session's number, first shoe and shoes; each shoe its number, the card turned to start its
+    burn, and its rounds as two iterators: their hands (known before a round is dealt) and what each shows once dealt.
+    """
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     largest = cents_to_decimal(table_max)  # a Decimal bet up to this converts to cents without overflow
@@ -339,9 +370,9 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     stop_names = stop_rule_names(run.cls)
     out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
     played = 0
-    for session, first_shoe, before, after in plays:
+    for session, first_shoe, shoes in plays:
         if halt:  # the caller stopped waiting: no one reads what follows
-            return played, TOOK_ROUNDS
+            return played, out_row + 1, TOOK_ROUNDS
         played += 1
         info = SessionInfo(
             session, rules, bankroll_amount, min_amount, max_amount, functools.partial(strategy_rng, seed, run.label, session)
@@ -358,99 +389,97 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
-        previous_shoe = None
-        for shoe, hand, turned in before:
-            out_row += 1
-            if shoe != previous_shoe:  # the view forgets the last shoe
-                view._enter_shoe(shoe, turned, cards)
-                previous_shoe = shoe
-                shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
-            view._hand = hand
-            view.round += 1
-            k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
-            placed = None  # else the bets placed as {side: cents}, once checked and cut
-            if bankroll >= min_micros:
-                try:
-                    wanted = bets(view)
-                except BaseException as exc:
-                    if is_stop(exc):
-                        raise
-                    if view._cards_wanted:
-                        return played, WANTS_CARDS
-                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-                if wanted is None:
-                    if watch_stop and strategy.stopped_by is not None:
-                        stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
-                        watch_stop = False
-                else:
-                    # The common bet, one whole amount on one offered side within the limits, needs no cut; any
-                    # other is checked, cut or refused by _check_bets.
-                    if type(wanted) is dict and len(wanted) == 1:
-                        ((side, amount),) = wanted.items()
-                        index = offered.get(side) if type(side) is str else None
-                        kind = type(amount)
-                        if kind is int:
-                            cents = amount * CENTS_PER_UNIT
-                        elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
-                            numerator, denominator = amount.as_integer_ratio()
-                            cents, rest = divmod(numerator * CENTS_PER_UNIT, denominator)
-                            if rest:  # a fraction of a cent: _check_bets refuses it
+        for shoe, turned, hands, after in shoes:
+            view._enter_shoe(shoe, turned, cards)  # the view forgets the last shoe
+            shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
+            for hand in hands:
+                out_row += 1
+                view._hand = hand
+                view.round += 1
+                k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
+                placed = None  # else the bets placed as {side: cents}, once checked and cut
+                if bankroll >= min_micros:
+                    try:
+                        wanted = bets(view)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        if view._cards_wanted:
+                            return played, out_row + 1, WANTS_CARDS
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+                    if wanted is None:
+                        if watch_stop and strategy.stopped_by is not None:
+                            stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
+                            watch_stop = False
+                    else:
+                        # The common bet, one whole amount on one offered side within the limits, needs no cut; any
+                        # other is checked, cut or refused by _check_bets.
+                        if type(wanted) is dict and len(wanted) == 1:
+                            ((side, amount),) = wanted.items()
+                            index = offered.get(side) if type(side) is str else None
+                            kind = type(amount)
+                            if kind is int:
+                                cents = amount * CENTS_PER_UNIT
+                            elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
+                                numerator, denominator = amount.as_integer_ratio()
+                                cents, rest = divmod(numerator * CENTS_PER_UNIT, denominator)
+                                if rest:  # a fraction of a cent: _check_bets refuses it
+                                    cents = 0
+                            else:
                                 cents = 0
-                        else:
-                            cents = 0
-                        if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
-                            k = index
-                    if k < 0:
-                        placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
-                        if capped:
-                            capped_log.append((out_row, capped))
-            # The round is dealt: the view shows it (also to the strategy settling it).
-            try:
-                if cards_seen is None:
-                    outcome, pays = next(after)
-                else:
-                    outcome, pays, round_cards = next(after)
-                    cards_seen(round_cards)
-            except StopIteration:  # the strategy's code took rounds from the loop's iterator
-                return played, TOOK_ROUNDS
-            shoe_seen(outcome)
-            if k >= 0:
-                won = cents * pays[k]
-                bankroll += won
-                placed_log.extend((out_row, k, cents, won))
-                if view._card_reads:
-                    priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
-                if settle is None:  # no nets to make
-                    view._bankroll_micros = bankroll
-                    continue
-                nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
-            elif placed:
-                nets = {}
-                for bet, cents in placed.items():
-                    k = offered[bet]
+                            if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
+                                k = index
+                        if k < 0:
+                            placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
+                            if capped:
+                                capped_log.append((out_row, capped))
+                # The round is dealt: the view shows it (also to the strategy settling it).
+                try:
+                    if cards_seen is None:
+                        outcome, pays = next(after)
+                    else:
+                        outcome, pays, round_cards = next(after)
+                        cards_seen(round_cards)
+                except StopIteration:  # the strategy's code took rounds from the loop's iterator
+                    return played, out_row + 1, TOOK_ROUNDS
+                shoe_seen(outcome)
+                if k >= 0:
                     won = cents * pays[k]
-                    nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
                     bankroll += won
                     placed_log.extend((out_row, k, cents, won))
                     if view._card_reads:
-                        priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
-            else:
-                continue
-            view._bankroll_micros = bankroll
-            if settle is not None:
-                try:
-                    settle(view, nets)
-                except BaseException as exc:
-                    if is_stop(exc):
-                        raise
-                    if view._cards_wanted:
-                        return played, WANTS_CARDS
-                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+                        priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
+                    if settle is None:  # no nets to make
+                        view._bankroll_micros = bankroll
+                        continue
+                    nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
+                elif placed:
+                    nets = {}
+                    for bet, cents in placed.items():
+                        k = offered[bet]
+                        won = cents * pays[k]
+                        nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
+                        bankroll += won
+                        placed_log.extend((out_row, k, cents, won))
+                        if view._card_reads:
+                            priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
+                else:
+                    continue
+                view._bankroll_micros = bankroll
+                if settle is not None:
+                    try:
+                        settle(view, nets)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        if view._cards_wanted:
+                            return played, out_row + 1, WANTS_CARDS
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+            if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
+                return played, out_row + 1, TOOK_ROUNDS
         if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
-            return played, WANTS_CARDS
-        if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
-            return played, TOOK_ROUNDS
-    return played, (placed_log, capped_log, stop_log, priced_log)
+            return played, out_row + 1, WANTS_CARDS
+    return played, out_row + 1, (placed_log, capped_log, stop_log, priced_log)
 
 
 def _seen_ev(view: TableView, bet: str) -> float:
