@@ -356,6 +356,7 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     """
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
+    lowest = max(table_min, 1)  # the smallest stake placed: the table minimum, and never nothing
     largest = cents_to_decimal(table_max)  # a Decimal bet up to this converts to cents without overflow
     initial = config.bankroll_cents * MICROS_PER_CENT
     bankroll_amount, min_amount, max_amount = (cents_to_decimal(c) for c in (config.bankroll_cents, table_min, table_max))
@@ -427,7 +428,7 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                                     cents = 0
                             else:
                                 cents = 0
-                            if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
+                            if index is not None and lowest <= cents <= table_max and cents * MICROS_PER_CENT <= bankroll:
                                 k = index
                         if k < 0:
                             placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
