@@ -171,50 +171,61 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
+Plays = tuple[tuple[int, int | None, tuple[tuple[int, int, int], ...]], ...]
+"""Sessions as the loop plays them: each session's number, first shoe, and shoes as ``(shoe, turned card, rounds)``."""
+
+
 class DealtRounds:
     """A table's rounds as the reference engine's loop reads them, converted once for every strategy of the table.
 
-    What is known of each round before it is dealt: its shoe, its hand (``hands``) and the card turned to start its
-    shoe's burn (:meth:`shoes`). What is shown once it is dealt (``after``): its outcome by name and what each offered
-    bet pays on it, in basis points; a table has few distinct such pairs, so each is one shared tuple. The rounds'
-    cards are converted only for a strategy that reads them (:meth:`after_with_cards`).
+    What is known of each round before it is dealt: its shoe, its hand and the card turned to start its shoe's burn.
+    What is shown once it is dealt: its outcome by name and what each offered bet pays on it, in basis points; a table
+    has few distinct such pairs, so each is one shared tuple. The rounds' cards are converted only for a strategy that
+    reads them. All of it is immutable (tuples), so the strategies of a table share it.
     """
 
     def __init__(self, table: RoundTable, multipliers: Mapping[str, np.ndarray]) -> None:
         self.has_cards = bool(table.has_cards)
         self.offered = {bet: k for k, bet in enumerate(multipliers)}
-        self.hands = table.hand.tolist()
+        self.digest = table_digest(table, dict(multipliers))
         outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]
         pays = zip(*(arr.tolist() for arr in multipliers.values()), strict=True) if multipliers else [()] * len(table)
         shared: dict[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] = {}
-        self.after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
-        self.digest = table_digest(table, dict(multipliers))
-        self._table = table
-        self._shoe_starts = np.flatnonzero(np.diff(table.shoe)) + 1
-        self._session_shoes: tuple[tuple[tuple[int, int, int], ...], list[Any]] | None = None
+        self._after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
         self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
+        self._table = table
+        self._kept: dict[Any, tuple[Plays, tuple[int, ...], tuple[tuple[Any, ...], ...]]] = {}
 
-    def session_shoes(self, sessions: Sequence[tuple[int, int, int]]) -> list[tuple[int, list[tuple[int, int, int, int]]]]:
-        """Each session with its shoes as ``(shoe, turned card, first row, stop row)``, in order (kept for the next strategy)."""
-        key = tuple(sessions)
-        if self._session_shoes is None or self._session_shoes[0] != key:
-            starts = self._shoe_starts.tolist()
-            bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
-            first = np.searchsorted(self._shoe_starts, bounds[:, 1], side="right").tolist()
-            last = np.searchsorted(self._shoe_starts, bounds[:, 2], side="left").tolist()
-            shoe, turned = self._table.shoe.tolist(), self._table.turned.tolist()
-            grouped = []
-            for (session, start, stop), i, j in zip(sessions, first, last, strict=True):
-                rows = [start, *starts[i:j], stop] if start < stop else []
-                grouped.append((session, [(shoe[a], turned[a], a, b) for a, b in itertools.pairwise(rows)]))
-            self._session_shoes = (key, grouped)
-        return self._session_shoes[1]
+    def rounds(self, sessions: Sequence[tuple[int, int, int]], cards: bool) -> tuple[Plays, tuple[int, ...], tuple[tuple[Any, ...], ...]]:
+        """What the loop plays for ``sessions`` (kept for the table's next strategy).
 
-    def after_with_cards(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
-        """``after`` with each round's cards (a list of its own: the player's three, then the banker's), made when first asked."""
+        The sessions (:data:`Plays`), then the hands of their rounds and what each round shows once dealt
+        (``(outcome, pays)``, with ``cards`` and when the table has them ``(outcome, pays, cards)``), session after session.
+        """
+        key = (tuple(sessions), cards and self.has_cards)
+        if key not in self._kept:
+            self._kept.clear()  # one set of sessions at a time
+            table = self._table
+            after = self._with_cards_made() if key[1] else self._after
+            rows = [np.arange(start, stop) for _, start, stop in sessions]
+            played = np.concatenate(rows).tolist() if rows else []
+            hands = tuple(table.hand[played].tolist())
+            dealt = tuple(map(after.__getitem__, played))
+            starts = np.flatnonzero(np.diff(table.shoe)) + 1
+            shoe, turned = table.shoe.tolist(), table.turned.tolist()
+            plays = []
+            for session, start, stop in sessions:
+                cuts = [start, *starts[(starts > start) & (starts < stop)].tolist(), stop] if start < stop else []
+                shoes = tuple((shoe[a], turned[a], b - a) for a, b in itertools.pairwise(cuts))
+                plays.append((session, shoes[0][0] if shoes else None, shoes))
+            self._kept[key] = (tuple(plays), hands, dealt)
+        return self._kept[key]
+
+    def _with_cards_made(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
+        """Each round's ``(outcome, pays)`` with its cards (a list of its own: the player's three, then the banker's)."""
         if self._with_cards is None:
             cards = np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist()
-            self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self.after, cards, strict=True)]
+            self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self._after, cards, strict=True)]
         return self._with_cards
 
 
@@ -282,20 +293,9 @@ def _play_apart(
     cards: bool,
 ) -> Logs | None:
     """Play the sessions on a thread of its own, handing it the rounds as iterators; None when the strategy wants the cards."""
-    after = dealt.after_with_cards() if cards and dealt.has_cards else dealt.after
-    hands = dealt.hands
-    plays = iter(
-        [
-            (
-                session,
-                shoes[0][0] if shoes else None,
-                iter([(shoe, turned, iter(hands[a:b]), iter(after[a:b])) for shoe, turned, a, b in shoes]),
-            )
-            for session, shoes in dealt.session_shoes(sessions)
-        ]
-    )
-    handoff = [plays]
-    del plays, after, hands
+    plays, hands, after = (iter(part) for part in dealt.rounds(sessions, cards))
+    handoff = [(plays, hands, after)]
+    del plays, hands, after
     box: dict[str, Any] = {}
     halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
     args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
@@ -312,7 +312,7 @@ def _play_apart(
     if logs == WANTS_CARDS:
         return None
     if logs == TOOK_ROUNDS or played != len(sessions) or rows != sum(stop - start for _, start, stop in sessions):
-        # the strategy's code took rounds, shoes or sessions from the loop
+        # the strategy's code took rounds or sessions from the loop
         raise StrategyError(
             f"strategy {run.label!r} took rounds not dealt yet from the engine's loop (a strategy may read only the "
             "rounds dealt, through its view); nothing is written"
@@ -339,7 +339,7 @@ def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args:
 
 
 def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
-    plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, Iterator[int], Iterator[tuple[Any, ...]]]]]],
+    rounds: tuple[Iterator[tuple[int, int | None, tuple[tuple[int, int, int], ...]]], Iterator[int], Iterator[tuple[Any, ...]]],
     halt: list[bool],
     run: StrategyRun,
     rules: Rules,
@@ -351,9 +351,11 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
 ) -> tuple[int, int, Logs | str]:
     """The loop of :func:`run_strategy`: return the sessions and rounds played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`).
 
-    ``plays`` holds each session's number, first shoe and shoes; each shoe its number, the card turned to start its
-    burn, and its rounds as two iterators: their hands (known before a round is dealt) and what each shows once dealt.
+    ``rounds`` are three iterators: the sessions, each with its number, first shoe and shoes (each shoe's number, the card
+    turned to start its burn and its number of rounds); the hands of their rounds, known before a round is dealt; and
+    what each round shows once dealt (:meth:`DealtRounds.rounds`).
     """
+    plays, hands, after = rounds
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     lowest = max(table_min, 1)  # the smallest stake placed: the table minimum, and never nothing
@@ -390,10 +392,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
-        for shoe, turned, hands, after in shoes:
+        for shoe, turned, length in shoes:
             view._enter_shoe(shoe, turned, cards)  # the view forgets the last shoe
             shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
-            for hand in hands:
+            for hand in itertools.islice(hands, length):
                 out_row += 1
                 view._hand = hand
                 view.round += 1
@@ -476,10 +478,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                         if view._cards_wanted:
                             return played, out_row + 1, WANTS_CARDS
                         raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-            if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
-                return played, out_row + 1, TOOK_ROUNDS
         if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
             return played, out_row + 1, WANTS_CARDS
+    if next(hands, None) is not None or next(after, None) is not None:  # left over: its code took rounds from the loop
+        return played, out_row + 1, TOOK_ROUNDS
     return played, out_row + 1, (placed_log, capped_log, stop_log, priced_log)
 
 
