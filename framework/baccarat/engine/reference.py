@@ -207,15 +207,21 @@ class DealtRounds:
             self._kept.clear()  # one set of sessions at a time
             table = self._table
             after = self._with_cards_made() if key[1] else self._after
-            rows = [np.arange(start, stop) for _, start, stop in sessions]
-            played = np.concatenate(rows).tolist() if rows else []
-            hands = tuple(table.hand[played].tolist())
-            dealt = tuple(map(after.__getitem__, played))
-            starts = np.flatnonzero(np.diff(table.shoe)) + 1
+            bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+            rows = np.concatenate([np.arange(start, stop) for _, start, stop in sessions]) if sessions else np.zeros(0, np.int64)
+            hands = tuple(table.hand[rows].tolist())
+            if len(rows) and (np.diff(rows) == 1).all():  # sessions one after the other: one slice
+                dealt = tuple(after[rows[0] : rows[-1] + 1])
+            else:
+                dealt = tuple(map(after.__getitem__, rows.tolist()))
+            shoe_starts = np.flatnonzero(np.diff(table.shoe)) + 1
+            starts = shoe_starts.tolist()
+            first = np.searchsorted(shoe_starts, bounds[:, 1], side="right").tolist()  # each session's shoes after its first
+            last = np.searchsorted(shoe_starts, bounds[:, 2], side="left").tolist()
             shoe, turned = table.shoe.tolist(), table.turned.tolist()
             plays = []
-            for session, start, stop in sessions:
-                cuts = [start, *starts[(starts > start) & (starts < stop)].tolist(), stop] if start < stop else []
+            for (session, start, stop), i, j in zip(sessions, first, last, strict=True):
+                cuts = [start, *starts[i:j], stop] if start < stop else []
                 shoes = tuple((shoe[a], turned[a], b - a) for a, b in itertools.pairwise(cuts))
                 plays.append((session, shoes[0][0] if shoes else None, shoes))
             self._kept[key] = (tuple(plays), hands, dealt)
