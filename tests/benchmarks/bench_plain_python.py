@@ -34,6 +34,10 @@ whole too. The fixed cost is shown apart: both commands run over one shoe
 (``baccarat run`` on the compiled dealer's path, as the full run takes it),
 and a second ratio compares the rates with that cost subtracted from each
 (a diagnostic of where the time goes; the headline ratio is the whole command).
+Last, the CPU of a strategy-round split in two: the command with the
+strategies compiled (what the command costs around them), and what the
+plain-Python strategies on the reference engine add; the first alone bounds
+how fast plain Python through the command can go.
 """
 
 from __future__ import annotations
