@@ -202,9 +202,10 @@ class DealtRounds:
         The sessions (:data:`Plays`), then the hands of their rounds and what each round shows once dealt
         (``(outcome, pays)``, with ``cards`` and when the table has them ``(outcome, pays, cards)``), session after session.
         """
-        key = (tuple(sessions), cards and self.has_cards)
+        key = (tuple(map(tuple, sessions)), cards and self.has_cards)
         if key not in self._kept:
-            self._kept.clear()  # one set of sessions at a time
+            if len(self._kept) >= 2:  # one set of sessions at a time, with and without the cards
+                self._kept.clear()
             table = self._table
             after = self._with_cards_made() if key[1] else self._after
             bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
