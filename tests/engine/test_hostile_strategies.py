@@ -330,7 +330,7 @@ class Taker(Strategy):
         return {"banker": 10}
 
 
-@pytest.mark.parametrize("what", ["after", "hands", "plays"])
+@pytest.mark.parametrize("what", ["after", "hands", "starts", "plays"])
 def test_a_strategy_taking_rounds_or_sessions_from_the_loop_is_refused(what: str) -> None:
     table = table_of(["BPBPBP", "PPBT", "BBBT", "TPPB"])  # two sessions of two shoes
     with pytest.raises(StrategyError, match="took rounds not dealt yet from the engine's loop"):

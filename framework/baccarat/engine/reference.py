@@ -171,8 +171,8 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
-Plays = tuple[tuple[int, int | None, tuple[tuple[int, int, int], ...]], ...]
-"""Sessions as the loop plays them: each session's number, first shoe, and shoes as ``(shoe, turned card, rounds)``."""
+Rounds = tuple[tuple[tuple[int, int | None, int], ...], tuple[tuple[int, int], ...], tuple[int | None, ...], tuple[tuple[Any, ...], ...]]
+"""What the loop plays (:meth:`DealtRounds.rounds`): the sessions, the shoes' starts, the hands, what each round shows."""
 
 
 class DealtRounds:
@@ -194,13 +194,15 @@ class DealtRounds:
         self._after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
         self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
         self._table = table
-        self._kept: dict[Any, tuple[Plays, tuple[int, ...], tuple[tuple[Any, ...], ...]]] = {}
+        self._kept: dict[Any, Rounds] = {}
 
-    def rounds(self, sessions: Sequence[tuple[int, int, int]], cards: bool) -> tuple[Plays, tuple[int, ...], tuple[tuple[Any, ...], ...]]:
-        """What the loop plays for ``sessions`` (kept for the table's next strategy).
+    def rounds(self, sessions: Sequence[tuple[int, int, int]], cards: bool) -> Rounds:
+        """What the loop plays for ``sessions``, in order (kept for the table's next strategy).
 
-        The sessions (:data:`Plays`), then the hands of their rounds and what each round shows once dealt
-        (``(outcome, pays)``, with ``cards`` and when the table has them ``(outcome, pays, cards)``), session after session.
+        Four sequences: the sessions, each as ``(session, first shoe, number of shoes)``; each shoe's start, ``(shoe,
+        card turned to start its burn)``; the hands of each shoe's rounds, then ``None`` where the shoe ends; what each
+        round shows once dealt, ``(outcome, pays)`` (with ``cards``, when the table has them, ``(outcome, pays, cards)``).
+        So the loop holds no count of a shoe's rounds before they are dealt.
         """
         key = (tuple(map(tuple, sessions)), cards and self.has_cards)
         if key not in self._kept:
@@ -210,22 +212,24 @@ class DealtRounds:
             after = self._with_cards_made() if key[1] else self._after
             bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
             rows = np.concatenate([np.arange(start, stop) for _, start, stop in sessions]) if sessions else np.zeros(0, np.int64)
-            hands = tuple(table.hand[rows].tolist())
             if len(rows) and (np.diff(rows) == 1).all():  # sessions one after the other: one slice
                 dealt = tuple(after[rows[0] : rows[-1] + 1])
             else:
                 dealt = tuple(map(after.__getitem__, rows.tolist()))
             shoe_starts = np.flatnonzero(np.diff(table.shoe)) + 1
-            starts = shoe_starts.tolist()
+            inner = shoe_starts.tolist()
             first = np.searchsorted(shoe_starts, bounds[:, 1], side="right").tolist()  # each session's shoes after its first
             last = np.searchsorted(shoe_starts, bounds[:, 2], side="left").tolist()
-            shoe, turned = table.shoe.tolist(), table.turned.tolist()
-            plays = []
+            shoe, turned, hand = table.shoe.tolist(), table.turned.tolist(), table.hand.tolist()
+            plays, starts, hands = [], [], []
             for (session, start, stop), i, j in zip(sessions, first, last, strict=True):
-                cuts = [start, *starts[i:j], stop] if start < stop else []
-                shoes = tuple((shoe[a], turned[a], b - a) for a, b in itertools.pairwise(cuts))
-                plays.append((session, shoes[0][0] if shoes else None, shoes))
-            self._kept[key] = (tuple(plays), hands, dealt)
+                cuts = [start, *inner[i:j], stop] if start < stop else []
+                for a, b in itertools.pairwise(cuts):
+                    starts.append((shoe[a], turned[a]))
+                    hands += hand[a:b]
+                    hands.append(None)
+                plays.append((session, shoe[start] if cuts else None, len(cuts) - 1 if cuts else 0))
+            self._kept[key] = (tuple(plays), tuple(starts), tuple(hands), dealt)
         return self._kept[key]
 
     def _with_cards_made(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
@@ -300,9 +304,9 @@ def _play_apart(
     cards: bool,
 ) -> Logs | None:
     """Play the sessions on a thread of its own, handing it the rounds as iterators; None when the strategy wants the cards."""
-    plays, hands, after = (iter(part) for part in dealt.rounds(sessions, cards))
-    handoff = [(plays, hands, after)]
-    del plays, hands, after
+    plays, starts, hands, after = (iter(part) for part in dealt.rounds(sessions, cards))
+    handoff = [(plays, starts, hands, after)]
+    del plays, starts, hands, after
     box: dict[str, Any] = {}
     halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
     args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
@@ -346,7 +350,7 @@ def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args:
 
 
 def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
-    rounds: tuple[Iterator[tuple[int, int | None, tuple[tuple[int, int, int], ...]]], Iterator[int], Iterator[tuple[Any, ...]]],
+    rounds: tuple[Iterator[tuple[int, int | None, int]], Iterator[tuple[int, int]], Iterator[int | None], Iterator[tuple[Any, ...]]],
     halt: list[bool],
     run: StrategyRun,
     rules: Rules,
@@ -358,11 +362,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
 ) -> tuple[int, int, Logs | str]:
     """The loop of :func:`run_strategy`: return the sessions and rounds played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`).
 
-    ``rounds`` are three iterators: the sessions, each with its number, first shoe and shoes (each shoe's number, the card
-    turned to start its burn and its number of rounds); the hands of their rounds, known before a round is dealt; and
-    what each round shows once dealt (:meth:`DealtRounds.rounds`).
+    ``rounds`` are four iterators over what :meth:`DealtRounds.rounds` gives: the sessions, the shoes' starts, the hands
+    (known before a round is dealt; ``None`` ends a shoe) and what each round shows once dealt.
     """
-    plays, hands, after = rounds
+    plays, starts, hands, after = rounds
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
     lowest = max(table_min, 1)  # the smallest stake placed: the table minimum, and never nothing
@@ -380,7 +383,7 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     stop_names = stop_rule_names(run.cls)
     out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
     played = 0
-    for session, first_shoe, shoes in plays:
+    for session, first_shoe, shoe_count in plays:
         if halt:  # the caller stopped waiting: no one reads what follows
             return played, out_row + 1, TOOK_ROUNDS
         played += 1
@@ -399,10 +402,10 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
-        for shoe, turned, length in shoes:
+        for shoe, turned in itertools.islice(starts, shoe_count):
             view._enter_shoe(shoe, turned, cards)  # the view forgets the last shoe
             shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
-            for hand in itertools.islice(hands, length):
+            for hand in iter(hands.__next__, None):  # the shoe's hands, up to the mark that ends it
                 out_row += 1
                 view._hand = hand
                 view.round += 1
@@ -487,7 +490,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                         raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
             return played, out_row + 1, WANTS_CARDS
-    if next(hands, None) is not None or next(after, None) is not None:  # left over: its code took rounds from the loop
+    if next(starts, None) is not None or next(hands, None) is not None or next(after, None) is not None:
+        # left over: its code took rounds from the loop
         return played, out_row + 1, TOOK_ROUNDS
     return played, out_row + 1, (placed_log, capped_log, stop_log, priced_log)
 
