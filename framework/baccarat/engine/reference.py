@@ -192,7 +192,7 @@ class DealtRounds:
         pays = zip(*(arr.tolist() for arr in multipliers.values()), strict=True) if multipliers else [()] * len(table)
         shared: dict[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] = {}
         self._after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
-        self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
+        self._with_cards: list[tuple[str, tuple[int, ...], tuple[int, ...]]] | None = None
         self._table = table
         self._kept: dict[Any, Rounds] = {}
 
@@ -232,10 +232,10 @@ class DealtRounds:
             self._kept[key] = (tuple(plays), tuple(starts), tuple(hands), dealt)
         return self._kept[key]
 
-    def _with_cards_made(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
-        """Each round's ``(outcome, pays)`` with its cards (a list of its own: the player's three, then the banker's)."""
+    def _with_cards_made(self) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+        """Each round's ``(outcome, pays)`` with its cards (the player's three, then the banker's: a tuple, as nothing may change them)."""
         if self._with_cards is None:
-            cards = np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist()
+            cards = map(tuple, np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist())
             self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self._after, cards, strict=True)]
         return self._with_cards
 
