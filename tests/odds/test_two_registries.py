@@ -34,7 +34,7 @@ from baccarat.odds.fast_evs import bet_evs, expected_values
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin import Bets, Strategy, TableView
 from baccarat.plugin.compose import sides_under
-from baccarat.plugin.manager import registry
+from baccarat.plugin.manager import clear_registry, registry
 from baccarat.shoes.rounds import OUTCOME_CODE
 from baccarat.shoes.seeded import seeded_table
 from baccarat.table.bet_registry import BetRegistry, built_in_bets
@@ -42,8 +42,12 @@ from baccarat.table.rules import Rules, load_rules, preset
 
 NINE_NINE = """
 from fractions import Fraction
+from pathlib import Path
 
 from baccarat.plugin import BetDefinition, hookimpl
+
+with Path(__file__).with_suffix(".loads").open("a") as loads:
+    loads.write("loaded\\n")  # how many times this plugin was imported
 
 BET = BetDefinition(name="nine_nine", label="Nine-Nine", needs=frozenset({"totals"}), pays={"win": Fraction(PAYS)},
                     wins=lambda r: {"win": r.tie & (r.player_total == TOTAL)})
@@ -134,8 +138,8 @@ def test_rules_copied_or_pickled_keep_their_registry(folders: tuple[Path, Path])
     nines, zeros = both_rules(folders)
     for rules in (nines, zeros, preset("punto-banco-8")):
         assert copy.deepcopy(rules).bet_registry is rules.bet_registry  # a strategy's private copy shares the bets
-        again = pickle.loads(pickle.dumps(rules))  # to a worker: rebuilt from the plugin folders, here the same registry
-        assert again == rules and again.bet_registry is rules.bet_registry
+        again = pickle.loads(pickle.dumps(rules))  # to a worker: rebuilt from the plugin folders, here the same bets
+        assert again == rules and again.bet_registry == rules.bet_registry
     handmade = BetRegistry()
     for name in built_in_bets():
         handmade.add(built_in_bets().definition(name), "built-in")
@@ -150,6 +154,22 @@ class Sided(Strategy):
 
     def bets(self, view: TableView) -> Bets:
         return {self.side: 1}
+
+
+def test_rules_sent_to_another_process_load_their_plugins_there_when_first_read(folders: tuple[Path, Path]) -> None:
+    nines, _ = both_rules(folders)
+    sent = pickle.dumps(nines)
+    loads = folders[0] / "bets.loads"
+    clear_registry()  # as in a worker process just started: no plugin loaded yet
+    before = loads.read_text(encoding="utf-8").count("loaded")
+    again = pickle.loads(sent)
+    assert loads.read_text(encoding="utf-8").count("loaded") == before  # not while the chunk's plan is unpickled
+    assert again.bets == ("banker", "player", "tie", "nine_nine") and again.side_bets["nine_nine"] == 60
+    assert loads.read_text(encoding="utf-8").count("loaded") == before + 1  # when first read, once
+    assert again.bet_registry == registry([folders[0]]).bet_registry and again.bet_registry != nines.bet_registry
+    table = seeded_table(again, 5, 1, 60)
+    hit = (table.outcome == OUTCOME_CODE["tie"]) & (table.player_total == 9)
+    assert settlement_table(table, again)["nine_nine"].tolist() == [600_000 if h else -10_000 for h in hit.tolist()]
 
 
 def test_a_strategys_default_sides_are_kept_where_the_rules_know_the_bet(folders: tuple[Path, Path]) -> None:

@@ -91,7 +91,7 @@ class Registry:
     bets: dict[str, Plugin] = field(default_factory=dict)
     """The plugin that registered each plugin's bet, by bet name (the built-ins are not here)."""
     bet_registry: BetRegistry = field(default_factory=BetRegistry)
-    """Every bet, by name: the built-ins, then the plugins' (what rules, settlement and odds read)."""
+    """Every bet, by name: the built-ins, then the plugins'; rules read against it carry it (``load_rules(spec, found.bet_registry)``)."""
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)

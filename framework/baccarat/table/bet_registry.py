@@ -221,8 +221,9 @@ class BetRegistry(Mapping[str, RegisteredBet]):
     carried by the rules parsed against it (:attr:`baccarat.table.rules.Rules.bet_registry`).
     Two registries are equal when they hold the same definitions under the
     same names. A copy of it is itself (rules copied for a strategy share their
-    bets); pickled (to a worker process or a Ray task), it is rebuilt there by
-    the call :meth:`rebuilt_by` names, so that the bets' code is loaded where it runs.
+    bets). Pickled (to a worker process or a Ray task), it travels as the call
+    :meth:`rebuilt_by` names, made the first time it is read there: the bets'
+    code is loaded in the process that runs it, when it is first needed.
     """
 
     def __init__(self) -> None:
@@ -230,24 +231,39 @@ class BetRegistry(Mapping[str, RegisteredBet]):
         self._key: tuple[tuple[str, int, str], ...] = ()
         self._hash = hash(self._key)
         self._rebuild: tuple[Callable[..., BetRegistry], tuple[Any, ...]] | None = None
+        self._pending: tuple[Callable[..., BetRegistry], tuple[Any, ...]] | None = None
+        """For a registry unpickled: the call that makes it, not made yet."""
+
+    def _entries(self) -> dict[str, RegisteredBet]:
+        """The bets, made first if this registry was unpickled and not read since."""
+        if self._pending is not None:
+            function, args = self._pending
+            found = function(*args)
+            self._bets, self._key, self._hash = dict(found._entries()), found._key, found._hash
+            self._pending = None
+        return self._bets
 
     def __getitem__(self, name: str) -> RegisteredBet:
-        return self._bets[name]
+        return self._entries()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._bets)
+        return iter(self._entries())
 
     def __len__(self) -> int:
-        return len(self._bets)
+        return len(self._entries())
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, BetRegistry) and self._key == other._key
+        if not isinstance(other, BetRegistry):
+            return NotImplemented
+        self._entries(), other._entries()
+        return self._key == other._key
 
     def __hash__(self) -> int:
+        self._entries()
         return self._hash
 
     def __repr__(self) -> str:
-        return f"BetRegistry({', '.join(self._bets)})"
+        return f"BetRegistry({', '.join(self._entries())})"
 
     def __copy__(self) -> BetRegistry:
         return self
@@ -257,8 +273,8 @@ class BetRegistry(Mapping[str, RegisteredBet]):
 
     def __reduce__(self) -> tuple[Any, ...]:
         if self._rebuild is not None:
-            return self._rebuild
-        return (_registry_of, (tuple((entry.definition, entry.origin) for entry in self._bets.values()),))
+            return (_made_when_read, self._rebuild)
+        return (_registry_of, (tuple((entry.definition, entry.origin) for entry in self._entries().values()),))
 
     def rebuilt_by(self, function: Callable[..., BetRegistry], *args: Any) -> None:
         """Pickle this registry as the call ``function(*args)`` (a module-level function that returns it again where it runs)."""
@@ -267,7 +283,7 @@ class BetRegistry(Mapping[str, RegisteredBet]):
     def add(self, bet: Any, origin: str) -> None:
         """Add a bet (checked); a name registered twice is an error naming both origins."""
         checked = check_definition(bet)
-        other = self._bets.get(checked.name)
+        other = self._entries().get(checked.name)
         if other is not None and other.definition is not checked and other.origin != origin:
             raise ValueError(f"bet name {checked.name!r} is registered twice: by {other.origin} and by {origin}")
         self._bets[checked.name] = RegisteredBet(checked, origin)
@@ -276,15 +292,22 @@ class BetRegistry(Mapping[str, RegisteredBet]):
 
     def definition(self, name: str) -> BetDefinition:
         """Return the definition of the bet called ``name``; KeyError when no plugin registered it."""
-        return self._bets[name].definition
+        return self._entries()[name].definition
 
     def bet_names(self) -> tuple[str, ...]:
         """Return the names of every bet, main bets first."""
-        return tuple(self._bets)
+        return tuple(self._entries())
 
     def side_bet_names(self) -> tuple[str, ...]:
         """Return the names of every side bet (not Banker, Player, Tie), in registration order."""
-        return tuple(name for name, entry in self._bets.items() if not entry.definition.main)
+        return tuple(name for name, entry in self._entries().items() if not entry.definition.main)
+
+
+def _made_when_read(function: Callable[..., BetRegistry], args: tuple[Any, ...]) -> BetRegistry:
+    """A registry unpickled: ``function(*args)`` makes it the first time it is read (in the process that reads it)."""
+    found = BetRegistry()
+    found._pending = found._rebuild = (function, args)
+    return found
 
 
 def _registry_of(entries: tuple[tuple[BetDefinition, str], ...]) -> BetRegistry:
