@@ -134,6 +134,23 @@ def test_the_distribution_baccarat_exact_reads_is_each_rules_own(folders: tuple[
         assert bet_distribution(rules, "nine_nine") == {pays * 10_000: tie_on(total), -10_000: 1 - tie_on(total)}
 
 
+def test_baccarat_exact_prices_each_plugin_folders_bet_in_turn(
+    folders: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for folder, total, pays in ((folders[0], 9, 60), (folders[1], 0, 70), (folders[0], 9, 60)):
+        experiment = tmp_path / f"{folder.name}.yaml"
+        experiment.write_text(
+            f"plugins_dir: {folder}\nrules: {{preset: punto-banco-8, side_bets: {{nine_nine: standard}}}}\n"
+            "session: {bankroll: 1000, table_min: 1}\nstrategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n",
+            encoding="utf-8",
+        )
+        assert main(["exact", str(experiment), "--rounds", "10", "--json"]) == 0
+        (found,) = json.loads(capsys.readouterr().out)["strategies"]
+        p = tie_on(total)
+        assert found["expected_net"] == pytest.approx(10 * float((pays + 1) * p - 1), abs=1e-9)
+        assert found["p_profit"] == pytest.approx(1 - (1 - float(p)) ** 10, abs=1e-12)  # one hit in 10 rounds is a profit
+
+
 def test_rules_copied_or_pickled_keep_their_registry(folders: tuple[Path, Path]) -> None:
     nines, zeros = both_rules(folders)
     for rules in (nines, zeros, preset("punto-banco-8")):
