@@ -38,6 +38,19 @@ def decimal_micros(micros: np.ndarray, scale: int = 1, digits: int = 38) -> pa.A
     return pa.Array.from_buffers(pa.decimal128(digits, 6), n, [None, pa.py_buffer(words)])
 
 
+def decimal64_micros(micros: np.ndarray, scale: int = 1) -> pa.Array:
+    """Return integer micro-units (times ``scale``: MICROS_PER_CENT for cents) as an exact ``decimal64(18, 6)`` array.
+
+    A ``decimal64`` array's buffer is its int64 unscaled values: micro-units
+    taken as they are (no copy when ``scale`` is 1). Parquet stores it as
+    the INT64 ``DECIMAL(18, 6)`` that :func:`decimal_micros` columns are
+    stored as, and polars reads both as ``Decimal(18, 6)``; encoding it is
+    about a quarter faster (tests/benchmarks/bench_ledger_encoding.py).
+    """
+    values = np.ascontiguousarray(micros, dtype=np.int64) if scale == 1 else np.multiply(micros, scale, dtype=np.int64, casting="unsafe")
+    return pa.Array.from_buffers(pa.decimal64(18, 6), len(values), [None, pa.py_buffer(values)])
+
+
 def repeated_string(text: str, n: int) -> pa.Array:
     """Return ``text`` repeated ``n`` times as a ``large_string`` array."""
     data = text.encode("utf-8")
