@@ -95,9 +95,11 @@ def test_card_lists_label_every_card_in_order() -> None:
     valid = [code for code in range(1, 128) if code % 16 and code % 16 <= 13 and code // 16 <= 4]
     codes = rng.choice(valid, size=(300, 3)).astype(np.int8)
     codes[rng.random((300, 3)) < 0.3] = 0  # rows with two cards, or none
-    got = columnar.card_lists(codes).to_pylist()
-    assert got == [[card_label(int(code)) for code in row if code] for row in codes]
-    assert any(len(row) == 3 for row in got) and any(len(row) < 3 for row in got)
+    for compiled_kernel in (False, True):
+        got = columnar.card_lists(codes, compiled_kernel).to_pylist()
+        assert got == [[card_label(int(code)) for code in row if code] for row in codes]
+        assert any(len(row) == 3 for row in got) and any(len(row) < 3 for row in got)
+    assert columnar.card_lists(codes[:0], True).to_pylist() == []
 
 
 def test_session_folds_compiled_and_interpreted_are_equal() -> None:
