@@ -7,6 +7,7 @@ Each subcommand lives in ``baccarat.commands.<name>`` with ``add_parser`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -70,16 +71,19 @@ def debugging(args: argparse.Namespace | None) -> bool:
     return bool(getattr(args, "debug", False)) or os.environ.get(DEBUG_ENV, "0").strip() not in ("", "0")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, ending: bool = False) -> int:
     """Run the command line; return the exit status.
 
     0 on success; 2 for bad input and 1 for results that could not be
     written (standard output included: a full device), each with one line on
     stderr; 128 + the signal's number when stopped by Ctrl-C (130), SIGTERM
     (143) or SIGHUP (129), after cleaning up. A closed standard output is
-    refused before any work (status 2).
+    refused before any work (status 2). With ``--json``, standard output
+    holds the JSON alone (:func:`baccarat.commands.json_output`; ``ending``:
+    the process ends when this returns, so it stays held).
     """
     from baccarat import interrupts
+    from baccarat.commands import json_output
     from baccarat.errors import BaccaratError, ReportedRunFailure
     from baccarat.execution import memorylimit
 
@@ -97,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help()
                 return 0
             module = importlib.import_module(f"baccarat.commands.{args.command}")
-            status = int(module.run(args) or 0)
+            with json_output(keep=ending) if getattr(args, "json", False) else contextlib.nullcontext():
+                status = int(module.run(args) or 0)
             sys.stdout.flush()
             return status
     except ReportedRunFailure as exc:  # its process said it already, in one line
@@ -149,7 +154,7 @@ def console() -> NoReturn:
     if sys.stdout is not None:
         sys.stdout = _Stdout(sys.stdout)
     try:
-        status = main()
+        status = main(ending=True)
     except SystemExit as exc:  # --help and --version end through argparse; their output is flushed below
         status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     exit_now(status)

@@ -17,6 +17,7 @@ import argparse
 import json
 from typing import Any
 
+from baccarat.commands import print_json
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -95,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if said is not None:
         data["rounds_from"] = "average session"
     if args.json:
-        print(json.dumps(data, indent=2))
+        print_json(json.dumps(data, indent=2))
     else:
         print("\n".join(line for line in (said, text) if line))
     return 0
