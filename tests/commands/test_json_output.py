@@ -119,7 +119,13 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-PLUGIN_CODE = ["noise: print at import", "noise: sys.stdout at import", "noise: fd 1 at import", "noise: atexit print", "noise: atexit fd 1"]
+PLUGIN_CODE = [
+    "noise: print at import",
+    "noise: sys.stdout at import",
+    "noise: fd 1 at import",
+    "noise: atexit print",
+    "noise: atexit fd 1",
+]
 """What the plugin prints in every command that loads it."""
 
 
