@@ -124,8 +124,17 @@ def main(argv: Sequence[str] | None = None, *, ending: bool = False) -> int:
     except (MemoryError, RuntimeError) as exc:  # out of memory, or of address space for a thread's stack
         if not memorylimit.ran_out(exc):
             raise
-        print(f"baccarat: error: {memorylimit.describe()}", file=sys.stderr)
+        print(f"baccarat: error: {memorylimit.describe(_memory_remedy(args))}", file=sys.stderr)
         return 1
+
+
+def _memory_remedy(args: argparse.Namespace | None) -> str:
+    """What the command that ran out of memory can change: its module's ``MEMORY_REMEDY``, else to allow more memory."""
+    from baccarat.execution.memorylimit import REMEDY
+
+    command = getattr(args, "command", None)
+    module = sys.modules.get(f"baccarat.commands.{command}") if command else None
+    return getattr(module, "MEMORY_REMEDY", REMEDY)
 
 
 def _why_unknown(exc: Exception) -> str:

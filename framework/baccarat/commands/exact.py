@@ -20,6 +20,9 @@ from typing import Any
 from baccarat.commands import print_json
 from baccarat.commands.strategies import add_plugins_dir_option
 
+MEMORY_REMEDY = "analyse fewer rounds (--rounds) or strategies, a smaller bankroll or a larger unit, or allow more memory"
+"""What the analysis can change when memory runs out: it holds a distribution over bankrolls, round after round."""
+
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat exact``."""

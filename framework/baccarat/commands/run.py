@@ -13,6 +13,10 @@ from typing import Any
 
 from baccarat.commands import print_json, saying_what_was_written
 from baccarat.commands.strategies import add_plugins_dir_option
+from baccarat.execution.memorylimit import RUN_REMEDY
+
+MEMORY_REMEDY = RUN_REMEDY
+"""What the run can change when memory runs out (the command line's one line)."""
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
