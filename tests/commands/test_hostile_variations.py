@@ -1,0 +1,61 @@
+"""More ways a plugin's bug could reach another strategy's numbers or a user's files, through the real command line.
+
+Variations on the cases of test_hostile_plugins.py, by other paths: the
+rules reached through ``session.rules`` in a strategy's ``__init__`` (not
+``view.rules`` while it plays), ...
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REWRITER = """
+from fractions import Fraction
+
+from baccarat.plugin import Selector, hookimpl
+
+
+class Rewriter(Selector):
+    \"\"\"Banker; when made, it sets the commission to 0 through session.rules (a bug: it meant a copy).\"\"\"
+
+    name = "rewriter"
+
+    def __init__(self, session, **params):
+        super().__init__(session, **params)
+        object.__setattr__(session.rules, "commission", Fraction(0))
+        session.rules.side_bets["dragon7"] = Fraction(100)
+
+    def choose(self, view):
+        return "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(Rewriter)
+"""
+
+
+def baccarat(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "baccarat", *args], cwd=folder, capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL
+    )
+
+
+def test_a_strategy_changing_session_rules_when_made_is_refused_and_changes_no_one_s_numbers(tmp_path: Path) -> None:
+    """It was made once before the run with the experiment's own rules: every strategy then settled without
+    commission (flat Banker on 200 shoes: -675.00 became +3,030.00) and experiment.yaml said ``commission: 0``."""
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "rewriter.py").write_text(REWRITER)
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 3, count: 40}\nstrategies:\n  - {name: r, use: flat, params: {side: rewriter, unit: 10}}\n"
+        "  - {name: banker, use: flat, params: {side: banker, unit: 10}}\n"
+    )
+    done = baccarat(tmp_path, "run", "exp.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet")
+    assert (done.returncode, done.stdout) == (2, ""), done.stderr
+    assert done.stderr == (
+        "baccarat: error: exp.yaml:3:20: strategy 'flat' changed the table rules (commission 1/20 became 0) when it was "
+        "made (session.rules, in __init__); a strategy may read view.rules, never change them\n"
+    )
+    assert not (tmp_path / "out").exists()
