@@ -7,8 +7,10 @@ rules reached through ``session.rules`` in a strategy's ``__init__`` (not
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REWRITER = """
@@ -59,3 +61,28 @@ def test_a_strategy_changing_session_rules_when_made_is_refused_and_changes_no_o
         "made (session.rules, in __init__); a strategy may read view.rules, never change them\n"
     )
     assert not (tmp_path / "out").exists()
+
+
+def test_the_temporary_file_of_a_killed_command_is_removed_by_the_next_one_into_the_same_file(tmp_path: Path) -> None:
+    """``kill -9`` of ``shoes generate`` (or ``roads``) left its ``.NAME.XXXXXXXX.tmp`` beside the file for good."""
+    generate = [sys.executable, "-m", "baccarat", "shoes", "generate", "--rules", "punto-banco-8", "--seed", "1", "--out", "s.csv"]
+    process = subprocess.Popen(
+        [*generate, "--count", "1000000", "--quiet"], cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not [p for p in tmp_path.glob(".s.csv.*") if p.stat().st_size > 0]:  # writing
+            assert process.poll() is None and time.monotonic() < deadline, process.communicate()
+            time.sleep(0.02)
+    finally:
+        process.kill()
+        process.wait()
+    (left,) = tmp_path.glob(".s.csv.*")
+    live = tmp_path / f".s.csv.{os.getpid()}-abcdefgh.tmp"  # a command still writing (this process runs)
+    live.write_text("mine")
+    other = tmp_path / ".s.csv.notes"
+    other.write_text("mine")
+    done = baccarat(tmp_path, "shoes", "generate", "--rules", "punto-banco-8", "--seed", "1", "--out", "s.csv", "--count", "2", "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert not left.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "s.csv"])
