@@ -294,10 +294,12 @@ def _say(line: str) -> None:
 
 
 def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        if sys.stdout is not sys.stderr:  # not held for the JSON (baccarat.commands.json_output), where it is stderr
+            os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, 1)
         os.close(devnull)
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass

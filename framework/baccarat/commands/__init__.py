@@ -39,10 +39,9 @@ def json_output(keep: bool = False) -> Iterator[None]:
     started, through ``os.write(1, ...)`` or C code, or in the worker
     processes started meanwhile (they inherit the descriptor).
     :func:`print_json` alone writes to the standard output as it was. With
-    ``keep`` the block ends with both left on standard error when it ends
-    normally (the process is about to end: a plugin's thread printing then
-    must not reach the JSON either); an error puts them back, so that its
-    line is said where it belongs.
+    ``keep`` the block ends with both left on standard error (the process
+    is about to end: a plugin's thread printing then must not reach the
+    JSON, nor fail on a standard output that cannot be written).
     """
     real = sys.stdout
     real.flush()
@@ -52,20 +51,18 @@ def json_output(keep: bool = False) -> Iterator[None]:
         os.dup2(2, 1)
     sys.stdout = sys.stderr
     _json_streams.append(stream)
-    ended = False
     try:
         yield
-        ended = True
     finally:
         _json_streams.remove(stream)
-        if not (keep and ended):
+        if not keep:
             sys.stdout = real
         if kept is not None:
             try:
-                stream.close()  # flushed by print_json already: closing writes nothing
+                stream.close()  # flushed by print_json already, or failed: closing writes nothing more
             except OSError:
                 pass
-            if not (keep and ended):
+            if not keep:
                 os.dup2(kept, 1)
             os.close(kept)
 
