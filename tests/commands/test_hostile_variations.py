@@ -86,3 +86,45 @@ def test_the_temporary_file_of_a_killed_command_is_removed_by_the_next_one_into_
     assert done.returncode == 0, done.stderr
     assert not left.exists()
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([live.name, other.name, "s.csv"])
+
+
+MOVER = """
+import os
+
+from baccarat.plugin import Selector, hookimpl
+
+ELSEWHERE = os.path.abspath("elsewhere")
+
+
+class Mover(Selector):
+    \"\"\"Banker; from shoe 2 it moves the working folder as it plays (a bug: it meant to read a file there).\"\"\"
+
+    name = "mover"
+
+    def choose(self, view):
+        if view.shoe >= 2:
+            os.chdir(ELSEWHERE)
+        return "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(Mover)
+"""
+
+
+def test_a_strategy_moving_the_working_folder_as_it_plays_moves_no_output(tmp_path: Path) -> None:
+    """The run's files are named relative to the working folder: the run ended "cannot write the results: No such file
+    or directory; nothing was left behind", and left its temporary folder behind."""
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "mover.py").write_text(MOVER)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 3, count: 30}\nstrategies:\n  - {name: m, use: flat, params: {side: mover, unit: 10}}\n"
+    )
+    done = baccarat(tmp_path, "run", "exp.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet", "--workers", "1")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.rstrip().endswith("-> out")
+    assert (tmp_path / "out" / "summary.csv").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "exp.yaml", "out", "plugins"]
+    assert list((tmp_path / "elsewhere").iterdir()) == []
