@@ -192,6 +192,7 @@ def exit_now(status: int) -> NoReturn:
             _say(f"baccarat: error: {exc}")
             status = status or 1
     _output_complete()
+    sys.unraisablehook = _exit_handler_failed
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -200,6 +201,26 @@ def exit_now(status: int) -> NoReturn:
         except (OSError, ValueError, StdoutError):
             pass
     os._exit(status)
+
+
+def _exit_handler_failed(unraisable: Any) -> None:
+    """Say in one line that an exit handler (a plugin's ``atexit`` function, say) raised: its name, file and line.
+
+    The command's work is done and its status stands; ``BACCARAT_DEBUG=1``
+    also prints the handler's traceback.
+    """
+    import traceback
+
+    exc = unraisable.exc_value
+    handler = unraisable.object
+    name = getattr(handler, "__qualname__", None) or repr(handler)
+    frames = traceback.extract_tb(unraisable.exc_traceback) if unraisable.exc_traceback is not None else []
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    what = type(exc).__name__ if exc is not None else getattr(unraisable.exc_type, "__name__", "an exception")
+    text = " ".join(str(exc).split()) if exc is not None else ""
+    if debugging(None) and frames:
+        _say("".join(traceback.format_exception(unraisable.exc_type, exc, unraisable.exc_traceback)).rstrip("\n"))
+    _say(f"baccarat: warning: the exit handler {name} raised {what}{': ' + text if text else ''}{where}; the command had finished its work")
 
 
 def _output_complete() -> None:

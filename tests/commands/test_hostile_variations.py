@@ -128,3 +128,35 @@ def test_a_strategy_moving_the_working_folder_as_it_plays_moves_no_output(tmp_pa
     assert (tmp_path / "out" / "summary.csv").is_file()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["elsewhere", "exp.yaml", "out", "plugins"]
     assert list((tmp_path / "elsewhere").iterdir()) == []
+
+
+FAILING_EXIT = """
+import atexit
+import sys
+
+
+def bye():
+    raise RuntimeError("cleanup failed")
+
+
+def leave():
+    sys.exit(5)
+
+
+atexit.register(bye)
+atexit.register(leave)
+"""
+
+
+def test_a_plugins_exit_handler_that_raises_is_one_line_naming_it_and_changes_no_status(tmp_path: Path) -> None:
+    """Python printed "Exception ignored in atexit callback" and a traceback after the command's output."""
+    (tmp_path / "plugins").mkdir()
+    plugin = tmp_path / "plugins" / "farewell.py"
+    plugin.write_text(FAILING_EXIT)
+    done = baccarat(tmp_path, "strategies", "--plugins-dir", "plugins", "--json")
+    assert done.returncode == 0, done.stderr
+    assert "flat" in done.stdout
+    assert done.stderr.splitlines() == [  # the handlers run last registered first
+        f"baccarat: warning: the exit handler leave raised SystemExit: 5 at {plugin}:11; the command had finished its work",
+        f"baccarat: warning: the exit handler bye raised RuntimeError: cleanup failed at {plugin}:7; the command had finished its work",
+    ]
