@@ -131,7 +131,8 @@ def play_twin(
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-            # The compiled play runs apart: a twin that never returns must not keep the main thread from a stop.
+            # The compiled play runs apart (the loop is compiled nogil, so the main thread runs meanwhile): a twin that
+            # never returns must not keep the main thread from a stop.
             status = call_stoppably(loop, *arguments, what=f"the compiled twin of strategy {run.label!r}")
     except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
         raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
