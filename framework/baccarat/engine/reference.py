@@ -415,11 +415,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                     try:
                         wanted = bets(view)
                     except BaseException as exc:
-                        if is_stop(exc):
-                            raise
-                        if view._cards_wanted:
+                        if _failed(exc, run, view):  # it read a card the view was not given
                             return played, out_row + 1, WANTS_CARDS
-                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
                     if wanted is None:
                         if watch_stop and strategy.stopped_by is not None:
                             stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
@@ -483,11 +480,8 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
                     try:
                         settle(view, nets)
                     except BaseException as exc:
-                        if is_stop(exc):
-                            raise
-                        if view._cards_wanted:
+                        if _failed(exc, run, view):  # it read a card the view was not given
                             return played, out_row + 1, WANTS_CARDS
-                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
             return played, out_row + 1, WANTS_CARDS
     if next(starts, None) is not None or next(hands, None) is not None or next(after, None) is not None:
@@ -508,6 +502,19 @@ def _amount(amounts: dict[int, Decimal], micros: int) -> Decimal:
         amounts.clear()
     value = amounts[micros] = micros_to_decimal(micros)
     return value
+
+
+def _failed(exc: BaseException, run: StrategyRun, view: TableView) -> bool:
+    """What the loop does with an exception from a strategy's ``bets`` or ``settle``.
+
+    A stop (Ctrl-C, a signal) goes on up as it is; True when the strategy asked for cards it was not given
+    (it is played again with them); anything else is raised as the strategy's failure, naming it and where.
+    """
+    if is_stop(exc):
+        raise exc
+    if view._cards_wanted:
+        return True
+    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
 
 
 def _misbehaved(run: StrategyRun, view: TableView, what: str) -> StrategyError:
