@@ -50,7 +50,7 @@ def reference_engine_stops(exp, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame
 
 
 def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) -> None:
-    for name in ("sessions", "summary", "comparison", "bands", "ruin"):
+    for name in ("sessions", "summary", "comparison", "bands", "ruin", "finals", "paths"):
         assert_frame_equal(getattr(gathered, name), getattr(reference, name), check_exact=True)
 
 
