@@ -255,7 +255,7 @@ SESSION_RECORD = SESSION_VALUES + 2
 """Integers per session in a session spool: the session, the values of :class:`SessionRows`, and ``expected``'s bits."""
 
 
-READ_SESSIONS = 1 << 18
+READ_SESSIONS = 1 << 16
 """Sessions read from a session spool at once (a slice of ``sessions.parquet``: one row group)."""
 
 
@@ -353,14 +353,16 @@ def _strategy_bands(
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
         matrix = np.empty((len(part), sessions))  # a row per round, a column per session
-        # Mapped for one pass only: the pages a pass reads leave the process's memory with the mapping.
-        spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r")
-        offset = column = 0
-        for height, width in blocks:
-            block = spooled[offset : offset + height * width].reshape(height, width)
-            np.divide(block[np.minimum(part, height) - 1], 1e6, out=matrix[:, column : column + width])  # as polars casts
-            offset, column = offset + height * width, column + width
-        spooled = block = None  # the mapping goes
+        # Read, not mapped: the pages of a mapped spool would count in the process's memory while it is mapped.
+        with spool.paths[k].open("rb") as handle:
+            offset = column = 0
+            for height, width in blocks:
+                rows_read = np.minimum(part, height) - 1  # a block's last row holds the final bankrolls
+                first = int(rows_read[0])
+                handle.seek(offset + first * width * 8)
+                span = np.fromfile(handle, dtype=np.int64, count=(int(rows_read[-1]) - first + 1) * width).reshape(-1, width)
+                np.divide(span[rows_read - first], 1e6, out=matrix[:, column : column + width])  # as polars casts
+                offset, column = offset + height * width * 8, column + width
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
