@@ -101,7 +101,10 @@ class FloatSum:
             self.scaled += ((int(h) << 26) + int(lo)) << (e - 53 + FLOAT_OFFSET)
 
     def add_squares(self, values: np.ndarray) -> None:
-        """Add the exact square of each value (Dekker: ``x = a + b`` with ``a²``, ``2ab`` and ``b²`` exact floats)."""
+        """Add the exact square of each value (Dekker: ``x = a + b`` with ``a²``, ``2ab`` and ``b²`` exact floats).
+
+        Exact for values whose squares neither underflow nor overflow (magnitudes between about 1e-140 and 1e140).
+        """
         values = np.asarray(values, dtype=np.float64)
         scaled = SPLITTER * values
         high = scaled - (scaled - values)
