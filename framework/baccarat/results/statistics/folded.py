@@ -6,15 +6,16 @@ Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
 integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
 :func:`baccarat.results.statistics.ledger_stats.session_table`). The main
-process memory does not grow with the run: :class:`RunStatsCollector`
-appends each chunk's session rows and its bankroll column, round by round
+process memory does not grow with the run: :class:`RunStatsCollector` adds
+each chunk's session rows to exact aggregates
+(:mod:`baccarat.results.statistics.tallies`), from which the summary, the
+comparison, the ruin curve and the final bankrolls' percentiles are made at
+the end, and appends the rows and the bankroll column, round by round
 (:func:`bankroll_block`), to spool files of the run folder as the chunks
 arrive; at the end the session rows become ``sessions.parquet``, written
-slice by slice, the summary and comparison are computed from a scan of it
-one strategy at a time, and :func:`bankroll_bands` computes the plots'
-percentiles from the spool exactly as
-:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity
-tests hold both to the definition.
+slice by slice, and :func:`bankroll_bands` computes the plots' percentiles
+from the spool exactly as :func:`baccarat.results.statistics.curves.bankroll_bands`
+does. Parity tests hold all of them to the definition.
 """
 
 from __future__ import annotations
