@@ -7,7 +7,7 @@ from typing import Any
 import baccarat.table.bet_registry as _home
 from baccarat.plugin.legacy import warn_moved
 
-warn_moved("baccarat.bet_registry", "baccarat.plugin (BetDefinition, bet_names)")
+warn_moved("baccarat.bet_registry", "baccarat.plugin (BetDefinition; a table's bets are rules.bet_registry)")
 
 
 def __getattr__(name: str) -> Any:

@@ -14,12 +14,12 @@ placed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from baccarat.plugin import Bets, SessionInfo, Strategy, TableView, bet_names, did_you_mean, ev_exceeds, positive_amount
+from baccarat.plugin import Bets, SessionInfo, Strategy, TableView, did_you_mean, ev_exceeds, positive_amount
 
 
 def threshold_value(value: Any) -> Fraction:
@@ -32,13 +32,12 @@ def threshold_value(value: Any) -> Fraction:
         raise ValueError(f"threshold must be a number such as 0 or 0.02 (EV per unit staked), not {value!r}") from None
 
 
-def watched_bets(value: Any) -> tuple[str, ...]:
-    """Return the ``bets`` parameter as a tuple of bet names, or raise ValueError."""
+def watched_bets(value: Any, known: Collection[str] | None = None) -> tuple[str, ...]:
+    """Return the ``bets`` parameter as a tuple of bet names, or raise ValueError; each one of ``known`` when given."""
     names = (value,) if isinstance(value, str) else value
     if not isinstance(names, list | tuple) or not names:
         raise ValueError(f"bets must be a list of bets such as [player_pair, banker_pair], not {value!r}")
-    known = bet_names()
-    for name in names:
+    for name in names if known is not None else ():
         if name not in known:
             raise ValueError(f"bets: unknown bet {name!r}{did_you_mean(str(name), known)}; bets are {', '.join(known)}")
     return tuple(dict.fromkeys(names))
@@ -53,7 +52,7 @@ class EvCounter(Strategy):
 
     def __init__(self, session: SessionInfo, bets: Any = ("player_pair", "banker_pair"), threshold: Any = 0, unit: Any = 10) -> None:
         super().__init__(session)
-        self.watched = watched_bets(bets)
+        self.watched = watched_bets(bets, tuple(session.rules.bet_registry))  # the bets the table knows
         for bet in self.watched:
             if not session.rules.offers(bet):
                 raise ValueError(f"bets: the rules {session.rules.name!r} do not offer {bet!r}; they offer {', '.join(session.rules.bets)}")
@@ -62,7 +61,7 @@ class EvCounter(Strategy):
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
-        """The watched bets."""
+        """The watched bets (checked against the table's before a run)."""
         return set(watched_bets(params.get("bets", cls.params["bets"])))
 
     def bets(self, view: TableView) -> Bets:

@@ -31,7 +31,7 @@ from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import RoundTable
-from baccarat.table.bet_registry import bet_names, definition, known_bets, side_bet_names
+from baccarat.table.bet_registry import built_in_bets
 from baccarat.table.cards import make_card, parse_card
 from baccarat.table.dealer import play_round
 from baccarat.table.rules import Rules, preset, rules_from_mapping
@@ -57,9 +57,10 @@ def test_the_preset_offers_every_new_side_bet_with_the_standard_main_bets() -> N
 
 
 def test_the_built_in_bets_are_registered_through_the_hook_in_the_documented_order() -> None:
-    assert bet_names()[:3] == ("banker", "player", "tie")
-    assert set(NEW_BETS) | {"player_pair", "banker_pair", "dragon7", "panda8"} <= set(side_bet_names())
-    assert all(entry.origin == "built-in" for name, entry in known_bets().items() if name in NEW_BETS)
+    assert built_in_bets().bet_names()[:3] == ("banker", "player", "tie")
+    assert set(NEW_BETS) | {"player_pair", "banker_pair", "dragon7", "panda8"} <= set(built_in_bets().side_bet_names())
+    assert all(entry.origin == "built-in" for name, entry in built_in_bets().items() if name in NEW_BETS)
+    assert registry().bet_registry == built_in_bets()  # the same definitions, through the host's register_bets
     docs = (Path(__file__).parents[2] / "docs" / "side-bets.md").read_text(encoding="utf-8")
     for bet in NEW_BETS:
         assert f"`{bet}`" in docs, f"{bet} has no pay table in docs/side-bets.md"
@@ -225,7 +226,7 @@ def expected_multiplier(rules: Rules, bet: str, line: str | None) -> int:
         return -10_000
     if line == "push":
         return 0
-    return int(definition(bet).table_under(rules)[line] * 10_000)
+    return int(rules.bet_registry.definition(bet).table_under(rules)[line] * 10_000)
 
 
 def test_every_pay_table_line_settles_on_a_hand_made_round() -> None:
@@ -263,7 +264,7 @@ def test_every_pay_table_line_settles_on_a_hand_made_round() -> None:
             assert got[bet][row] == expected_multiplier(SIDE_RULES, bet, line), (cards, bet, line)
     paid = {(bet, line) for _, wanted in cases for bet, line in wanted.items() if line not in (None, "push")}
     for bet in NEW_BETS:
-        for line in definition(bet).pays:
+        for line in SIDE_RULES.bet_registry.definition(bet).pays:
             assert (bet, line) in paid, f"no hand-made round pays {bet} {line}"
 
 
@@ -405,8 +406,7 @@ def plugin_dir(tmp_path: Path):
     folder = tmp_path / "plugins"
     folder.mkdir()
     (folder / "nine_nine.py").write_text(PLUGIN, encoding="utf-8")
-    yield folder
-    registry()  # the bets of no plugin folder in use again, for the tests that follow
+    return folder
 
 
 def test_the_built_in_bets_reach_the_plugin_registry_through_the_hosts_register_bets(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -420,45 +420,51 @@ def test_the_built_in_bets_reach_the_plugin_registry_through_the_hosts_register_
     monkeypatch.setattr(host, "BUILT_IN", [bet for bet in BUILT_IN if bet.main])  # the host's hook registers three bets
     clear_registry()
     try:
-        assert list(registry().bet_registry) == ["banker", "player", "tie"] == list(known_bets())
+        assert list(registry().bet_registry) == ["banker", "player", "tie"]
     finally:
         monkeypatch.undo()
         clear_registry()
     assert list(registry().bet_registry) == [bet.name for bet in BUILT_IN]
 
 
-def test_each_plugin_registry_holds_its_own_bets_and_puts_them_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+def test_each_plugin_registry_holds_its_own_bets_and_the_rules_parsed_against_it_carry_them(plugin_dir: Path, tmp_path: Path) -> None:
     other = tmp_path / "other"
     other.mkdir()
     (other / "nine_nine.py").write_text(PLUGIN.replace("Fraction(60)", "Fraction(70)"), encoding="utf-8")
     first, second, plain = registry([plugin_dir]), registry([other]), registry()
     assert first.bet_registry.definition("nine_nine").pays["win"] == 60
     assert second.bet_registry.definition("nine_nine").pays["win"] == 70  # one name in two folders: no clash
-    assert "nine_nine" not in plain.bet_registry and "nine_nine" not in known_bets()
-    assert registry([other]).bet_registry is known_bets() and definition("nine_nine").pays["win"] == 70
-    assert rules_from_mapping({"side_bets": {"nine_nine": "standard"}}, preset("punto-banco-8")).side_bets["nine_nine"] == 70
+    assert "nine_nine" not in plain.bet_registry and first.bet_registry != second.bet_registry
+    standard = {"side_bets": {"nine_nine": "standard"}}
+    assert rules_from_mapping(standard, preset("punto-banco-8"), first.bet_registry).side_bets["nine_nine"] == 60
+    assert rules_from_mapping(standard, preset("punto-banco-8"), second.bet_registry).side_bets["nine_nine"] == 70
+    # Rules given no registry know the built-in bets alone, whatever registry was built last.
+    with pytest.raises(RulesError, match="unknown side bet 'nine_nine'"):
+        rules_from_mapping(standard, preset("punto-banco-8"))
 
 
-def test_settlement_and_odds_read_the_bets_they_are_handed_not_those_in_use(plugin_dir: Path, tmp_path: Path) -> None:
+def test_settlement_and_odds_read_the_bets_of_the_rules_they_are_handed(plugin_dir: Path, tmp_path: Path) -> None:
     from baccarat.shoes.rounds import OUTCOME_CODE
     from baccarat.shoes.seeded import seeded_table
 
     other = tmp_path / "other"
     other.mkdir()
     (other / "nine_nine.py").write_text(PLUGIN.replace("r.player_total == 9", "r.player_total == 8"), encoding="utf-8")
-    nines, eights = registry([plugin_dir]).bet_registry, registry([other]).bet_registry
-    rules = rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"))
-    registry()  # the built-in bets alone in use
-    table = seeded_table(rules, 3, 1, 40)
+    nines, eights = (
+        rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"), registry([folder]).bet_registry)
+        for folder in (plugin_dir, other)
+    )
+    registry()  # the registry built last knows no nine_nine: the rules' own bets decide
+    table = seeded_table(nines, 3, 1, 40)
     tie = table.outcome == OUTCOME_CODE["tie"]
-    for bets, total in ((nines, 9), (eights, 8)):
+    for rules, total in ((nines, 9), (eights, 8)):
         hit = tie & (table.player_total == total)
         assert hit.any()
-        assert settlement_table(table, rules, bets)["nine_nine"].tolist() == [600_000 if h else -10_000 for h in hit.tolist()]
+        assert settlement_table(table, rules)["nine_nine"].tolist() == [600_000 if h else -10_000 for h in hit.tolist()]
     distribution = end_distribution(value_counts(list(shoe_counts(8))))
-    for bets, total in ((nines, 9), (eights, 8)):
+    for rules, total in ((nines, 9), (eights, 8)):
         p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == total), Fraction(0))
-        assert bet_odds(rules, bets=bets)["nine_nine"].expected_value == 61 * p - 1
+        assert bet_odds(rules)["nine_nine"].expected_value == 61 * p - 1
 
 
 def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Path) -> None:
@@ -474,7 +480,7 @@ def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Pat
 def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, tmp_path: Path) -> None:
     found = registry([plugin_dir])
     assert found.bets["nine_nine"].name == "nine_nine" and "nine_nine" in found.selectors
-    rules = rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"))
+    rules = rules_from_mapping({"side_bets": {"nine_nine": "60:1"}}, preset("punto-banco-8"), found.bet_registry)
     distribution = end_distribution(value_counts(list(shoe_counts(8))))
     p = sum((q for (pt, bt, _, _, _), q in distribution.items() if pt == bt == 9), Fraction(0))
     assert bet_odds(rules)["nine_nine"].expected_value == 61 * p - 1
@@ -487,8 +493,7 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
         encoding="utf-8",
     )
     out = tmp_path / "out"
-    registry()  # the built-in bets alone in use: the run loads the plugin itself, before the rules that offer its bet
-    assert "nine_nine" not in known_bets()
+    registry()  # built last, a registry without the plugin: the run loads the plugin itself, before the rules that offer its bet
     assert main(["run", str(experiment), "--out", str(out)]) == 0
     ledger = pl.read_parquet(out / "ledger.parquet")
     rounds = pl.read_parquet(out / "rounds.parquet")
@@ -515,7 +520,7 @@ def test_worker_processes_settle_a_plugin_bet_as_the_plugin_defines_it(
         "strategies:\n  - {name: nines, use: flat, params: {side: nine_nine, unit: 1}}\n",
         encoding="utf-8",
     )
-    registry()  # the plugin's bets not in use here: each worker process loads the plugin registry the plan names
+    registry()  # built last, a registry without the plugin: each worker process rebuilds the registry the plan's rules carry
     out = tmp_path / "out"
     assert main(["run", str(experiment), "--out", str(out), "--workers", "2", "--quiet"]) == 0
     ledger = pl.read_parquet(out / "ledger.parquet").sort("shoe", "hand")

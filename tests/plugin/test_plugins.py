@@ -306,7 +306,7 @@ def test_hook_register_bets(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, tie_six=python_blocks(ROOT / "docs" / "plugins.md")[1])
     reg = registry([folder])
     assert reg.bets["tie_on_6"].name == "tie_six" and "tie_on_6" in reg.selectors
-    rules = rules_from_mapping({"side_bets": {"tie_on_6": "35:1"}}, preset("punto-banco-8"))
+    rules = rules_from_mapping({"side_bets": {"tie_on_6": "35:1"}}, preset("punto-banco-8"), reg.bet_registry)
     p = sum((q for (pt, bt, _, _, _), q in end_distribution(value_counts(list(shoe_counts(8)))).items() if pt == bt == 6), Fraction(0))
     assert bet_odds(rules)["tie_on_6"].expected_value == 36 * p - 1
     rounds = [play_round([parse_card(c) for c in text.split()]) for text in ("6S 6H QD KC", "7S 6H QD KC", "AS AH 5D 5C")]

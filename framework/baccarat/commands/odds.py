@@ -103,7 +103,7 @@ def _ratio(value: Any) -> str:
     return f"{float(value):g}:1"
 
 
-def pays_text(rules: Any, bet: str, bets: BetRegistry) -> str:
+def pays_text(rules: Any, bet: str) -> str:
     """Return how ``bet`` pays under ``rules``, in words (``1:1 less 5%``, ``8:1``, ``30:1 by 9, ...``)."""
     from baccarat.table.payouts import PAIR_BETS
 
@@ -120,7 +120,7 @@ def pays_text(rules: Any, bet: str, bets: BetRegistry) -> str:
         return _ratio(rules.tie_pays)
     if bet in PAIR_BETS and bet not in rules.side_bets:
         return "11:1 (not offered)"
-    table = bets.definition(bet).table_under(rules)
+    table = rules.bet_registry.definition(bet).table_under(rules)
     text = (
         _ratio(next(iter(table.values())))
         if len(table) == 1
@@ -129,8 +129,8 @@ def pays_text(rules: Any, bet: str, bets: BetRegistry) -> str:
     return text if rules.offers(bet) else f"{text} (not offered)"
 
 
-def priced_bets(rules: Any, bets: BetRegistry) -> Any:
-    """Return the rules that price what ``baccarat odds`` lists: the offered bets, the pairs at 11:1 and plugins' bets (of ``bets``).
+def priced_bets(rules: Any) -> Any:
+    """Return the rules that price what ``baccarat odds`` lists: the offered bets, the pairs at 11:1 and the rules' registry's plugin bets.
 
     A bet a plugin registered and the rules do not offer is priced at its standard pay table.
     """
@@ -142,22 +142,21 @@ def priced_bets(rules: Any, bets: BetRegistry) -> Any:
     priced = priced_rules(rules)
     extra = {
         name: (dict(entry.definition.pays) if len(entry.definition.pays) > 1 else next(iter(entry.definition.pays.values())))
-        for name, entry in bets.items()
+        for name, entry in rules.bet_registry.items()
         if entry.origin != BUILT_IN_ORIGIN and not entry.definition.main and name not in priced.side_bets
     }
     return dataclasses.replace(priced, side_bets={**priced.side_bets, **extra}) if extra else priced
 
 
-def odds_document(rules: Any, counts: list[int], bets: BetRegistry) -> dict[str, Any]:
-    """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail (bets defined by ``bets``)."""
+def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
+    """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail (bets of the rules' registry)."""
     from baccarat.odds.exact_odds import round_odds
     from baccarat.table.cards import RANK_LABELS
-    from baccarat.table.payouts import offered_bets
     from baccarat.table.rules import MAIN_BETS
 
     odds = round_odds(counts, rules.decks)
-    priced = priced_bets(rules, bets)
-    found = {bet: odds.bet(priced, bet, bets) for bet in offered_bets(priced, bets)}
+    priced = priced_bets(rules)
+    found = {bet: odds.bet(priced, bet) for bet in priced.bets}
     events = {name: float(p) for name, p in odds.events().items()}
     events.update({bet: float(b.win) for bet, b in found.items() if bet not in events})
     return {
@@ -170,7 +169,7 @@ def odds_document(rules: Any, counts: list[int], bets: BetRegistry) -> dict[str,
         "bets": {
             bet: {
                 "offered": rules.offers(bet),
-                "pays": pays_text(rules, bet, bets),
+                "pays": pays_text(rules, bet),
                 "win": float(b.win),
                 "push": float(b.push),
                 "lose": float(b.lose),
@@ -218,7 +217,7 @@ def run(args: argparse.Namespace) -> int:
     found = registry(args.plugins_dir)  # the bets of installed plugins and plugin files: rules may offer them, the table lists them
     for warning in found.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
-    rules = load_rules(args.rules)
+    rules = load_rules(args.rules, found.bet_registry)
     if args.decks is not None:
         if not 1 <= args.decks <= 8:
             raise InputError(f"--decks must be between 1 and 8, not {args.decks}")
@@ -226,6 +225,6 @@ def run(args: argparse.Namespace) -> int:
     counts = [4 * rules.decks] * 13 if args.remaining is None else parse_remaining(args.remaining, rules.decks)
     if sum(counts) < 6:
         raise InputError(f"--remaining: {sum(counts)} cards left cannot complete a round that may take 6")
-    doc = odds_document(rules, counts, found.bet_registry)
+    doc = odds_document(rules, counts)
     print(json.dumps(doc, indent=2) if args.json else render_table(doc, found.bet_registry))
     return 0

@@ -37,25 +37,19 @@ from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of
 from baccarat.shoes.rounds import RoundTable
-from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 DISABLE_ENV = "BACCARAT_NO_FAST_PATH"
 """Set (to anything) in the environment, every strategy plays on the reference engine."""
 
 
-def twin_warnings(
-    runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str], definitions: BetRegistry | None = None
-) -> list[str]:
-    """Check every strategy's compiled twin before a run; return a warning for each that failed and plays the reference.
-
-    ``definitions``: the bets' definitions (the run's plugin registry's); without them, the bets in use.
-    """
+def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> list[str]:
+    """Check every strategy's compiled twin before a run; return a warning for each that failed and plays the reference."""
     if os.environ.get(DISABLE_ENV):
         return []
     out = []
     for run in runs:
-        reason = parity_failure(run, rules, config, seed, bets, definitions)
+        reason = parity_failure(run, rules, config, seed, bets)
         if reason:
             out.append(f"strategy {run.label!r} runs on the reference engine: {reason}")
     return out
@@ -70,18 +64,16 @@ def play_fast(
     seed: int,
     sessions: Sequence[tuple[int, int, int]],
     shared: dict[str, Any] | None = None,
-    definitions: BetRegistry | None = None,
 ) -> dict[str, np.ndarray] | None:
     """Return the ledger columns of ``run`` over ``sessions`` from its compiled twin, or None when the reference must play.
 
     The columns are those of :func:`baccarat.engine.reference.run_strategy`, bit for bit.
     ``shared`` (a dict kept for one table and one set of sessions) lets several
-    strategies reuse what depends on the table only. ``definitions``: the bets'
-    definitions (the run's plugin registry's) for the parity check; without them, the bets in use.
+    strategies reuse what depends on the table only.
     """
     if os.environ.get(DISABLE_ENV) or not sessions:
         return None
-    if parity_failure(run, rules, config, seed, tuple(multipliers), definitions) is not None:
+    if parity_failure(run, rules, config, seed, tuple(multipliers)) is not None:
         return None
     try:
         twin = twin_of(run, rules, config, seed)

@@ -11,7 +11,6 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.twin_play import play_twin
 from baccarat.engine.twins import TwinError, twin_of
 from baccarat.errors import BaccaratError
-from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 CHECK_SHOES = 16
@@ -21,24 +20,19 @@ CHECK_SHOES = 16
 _PARITY: dict[tuple[Any, ...], str | None] = {}
 
 
-def parity_failure(
-    run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str], definitions: BetRegistry | None = None
-) -> str | None:
+def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> str | None:
     """Check ``run``'s compiled twin against the reference on seeded shoes (once per process); return why it failed.
 
     None when it passed. A strategy without a twin, or one the reference
     reports an error for on those shoes, is "not covered": the reason is ``""``.
     """
-    defined = None if definitions is None else tuple(definitions[bet].definition for bet in bets if bet in definitions)
-    key = (run.cls, run.label, repr(sorted(run.params.items())), repr(rules), config, seed, tuple(bets), defined)
+    key = (run.cls, run.label, repr(sorted(run.params.items())), repr(rules), rules.bet_registry, config, seed, tuple(bets))
     if key not in _PARITY:
-        _PARITY[key] = _check_parity(run, rules, config, seed, tuple(bets), definitions)
+        _PARITY[key] = _check_parity(run, rules, config, seed, tuple(bets))
     return _PARITY[key]
 
 
-def _check_parity(
-    run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...], definitions: BetRegistry | None
-) -> str | None:
+def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
     from baccarat.engine.reference import session_bounds
     from baccarat.odds.settlement import settlement_table
     from baccarat.shoes.fastdeal import seeded_table_fast
@@ -50,7 +44,7 @@ def _check_parity(
     if twin is None:
         return ""
     table = seeded_table_fast(rules, seed, 1, max(CHECK_SHOES, min(2 * config.shoes_per_session, 4 * CHECK_SHOES)))
-    settled = settlement_table(table, rules, definitions)
+    settled = settlement_table(table, rules)
     if not set(bets) <= set(settled):
         return ""
     multipliers = {bet: settled[bet] for bet in bets}

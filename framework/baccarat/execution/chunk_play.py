@@ -22,7 +22,6 @@ from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.rounds import RoundTable, table_digest
-from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 
@@ -33,15 +32,9 @@ def declared_sides(run: StrategyRun) -> set[str] | None:
     declares only by overriding :meth:`baccarat.plugin.strategy.Strategy.sides`
     (the default, read from a ``side`` parameter, is a guess, not a promise).
     """
-    from baccarat.plugin.compose import StopRuled
-    from baccarat.plugin.strategy import Strategy
+    from baccarat.plugin.compose import declares_sides
 
-    cls = run.cls
-    while issubclass(cls, StopRuled):  # stop rules around a free-form strategy: its sides are the strategy's
-        cls = cls.inner
-    if getattr(cls.sides, "__func__", None) is Strategy.sides.__func__:
-        return None
-    return set(run.cls.sides(run.params))
+    return set(run.cls.sides(run.params)) if declares_sides(run.cls) else None
 
 
 def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tuple[str, ...]) -> None:
@@ -82,14 +75,12 @@ def play_strategy(
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
     reference_rounds: dict[str, Any] | None = None,
-    definitions: BetRegistry | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
 
     ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
     ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
-    Without ``compiled``, the reference plays. ``definitions``: the bets' definitions
-    (the run's plugin registry's) for the twin's parity check; without them, the bets in use.
+    Without ``compiled``, the reference plays.
     """
     from baccarat.engine.reference import run_strategy
 
@@ -97,7 +88,7 @@ def play_strategy(
     if compiled:
         from baccarat.engine.compiled import play_fast
 
-        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared, definitions)
+        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
         from baccarat.engine.reference import DealtRounds
 
@@ -131,8 +122,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
 
     runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    definitions = plan.registered_bets()
-    multipliers = settlement_table(table, plan.rules, definitions)
+    multipliers = settlement_table(table, plan.rules)  # the bets of the rules' registry: the plugins', loaded in this process
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
@@ -146,7 +136,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         before = class_state(run.cls)
         with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
             columns = play_strategy(
-                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds, definitions
+                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
             )
         check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
         check_class_unchanged(run, before)
@@ -183,7 +173,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
 
-        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers), definitions))
+        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(), plan, chunk, pa)

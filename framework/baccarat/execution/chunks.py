@@ -18,7 +18,6 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
 from baccarat.errors import StrategyError
 from baccarat.experiment.model import StrategyEntry
 from baccarat.shoes.rounds import RoundTable
-from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.rules import Rules
 
 LEDGER_ROWS_PER_CHUNK = 400_000
@@ -95,12 +94,6 @@ class RunPlan:
     def runs(self) -> tuple[StrategyRun, ...]:
         """Return the strategies resolved against the plugins of this process (once per process)."""
         return resolve_strategies(self.strategies, self.plugins_dirs)
-
-    def registered_bets(self) -> BetRegistry:
-        """Return every bet's definition: the plugin registry's of this process for ``plugins_dirs`` (built-ins and plugins')."""
-        from baccarat.plugin.manager import registry
-
-        return registry(self.plugins_dirs).bet_registry
 
 
 @dataclasses.dataclass(frozen=True)

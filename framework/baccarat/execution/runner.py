@@ -45,6 +45,7 @@ from baccarat.interrupts import check
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
+from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
 from baccarat.results.report.analysis import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
@@ -160,7 +161,7 @@ def prepare(experiment: Experiment) -> PreparedRun:
     runs = strategy_runs(experiment)
     used: set[str] = set()
     for run in runs:
-        used |= run.cls.sides(run.params)
+        used |= sides_under(run.cls, run.params, experiment.rules)
     shoes = experiment.shoes
     has_cards = shoes["source"] == "seeded" or format_has_cards(str(shoes["format"]))
     check_bets_offered(used, experiment.rules, has_cards)

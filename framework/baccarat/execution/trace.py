@@ -153,7 +153,6 @@ def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRo
     """Play session ``number`` of the strategy labelled ``label`` and return its rounds with the strategy's state."""
     from baccarat.execution.runner import strategy_runs
     from baccarat.odds.settlement import settlement_table
-    from baccarat.plugin.manager import registry
 
     runs = {run.label: run for run in strategy_runs(experiment)}
     if label not in runs:
@@ -162,7 +161,7 @@ def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRo
             f"its strategies are {', '.join(map(repr, runs))}"
         )
     table, session = session_table(experiment, number)
-    settled = settlement_table(table, experiment.rules, registry(experiment.plugins_dirs).bet_registry)
+    settled = settlement_table(table, experiment.rules)
     columns, states = play_traced(runs[label], table, settled, experiment.rules, experiment.session, experiment.seeds[0], session)
     bets = [name[len("stake_") :] for name in columns if name.startswith("stake_")]
     out = []

@@ -111,11 +111,11 @@ def check_piece(name: str, plugins_dirs: list[str], shoes: int, params: Mapping[
     reg = registry(plugins_dirs)
     kind, use, full = composed_for(reg, name, params or {})
     cls, full = reg.configure(use, full)
-    rules = preset(RULES)
+    rules = dataclasses.replace(preset(RULES), bet_registry=reg.bet_registry)  # the bets of the plugins loaded
     _check_params(name, cls, full, rules)
     run = StrategyRun(f"check {name}", cls, full)
     table = seeded_table_fast(rules, SEED, 1, shoes)
-    multipliers = settlement_table(table, rules, reg.bet_registry)
+    multipliers = settlement_table(table, rules)
     what = f"{kind} {name!r} (use: {use}, {', '.join(f'{k}: {v}' for k, v in full.items() if v is not None)})"
     lines = [f"checking {what} on {shoes:,} seeded shoes ({RULES}, seed {SEED}) under {len(CONFIGS)} session settings"]
     rounds = fast_seconds = reference_seconds = 0.0

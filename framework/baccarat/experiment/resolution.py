@@ -15,6 +15,7 @@ experiment file's folder first, then in the current folder.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
@@ -97,7 +98,7 @@ class Resolver(StrategySection):
         from baccarat.plugin.manager import registry
 
         self.registered_bets = registry(self.plugins_dirs).bet_registry  # the plugins' bets, before the rules that may offer them
-        rules = self.rules(data)
+        rules = dataclasses.replace(self.rules(data), bet_registry=self.registered_bets)  # the rules carry the run's bets
         shoes, seeds = self.shoes(data.get("shoes"))
         session = self.session(data.get("session"))
         self.check_money_fits(rules, session, shoes)
@@ -256,7 +257,7 @@ class Resolver(StrategySection):
                     cls=RulesError,
                 )
         try:
-            base = preset(str(fields.get("preset", DEFAULT_RULES)))
+            base = dataclasses.replace(preset(str(fields.get("preset", DEFAULT_RULES))), bet_registry=self.registered_bets)
         except RulesError as exc:
             raise doc.error(path + ("preset",), exc.message, cls=RulesError) from None
         current = rules_from_mapping({"name": name}, base) if name else base

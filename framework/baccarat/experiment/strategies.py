@@ -27,7 +27,7 @@ from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT
-from baccarat.table.bet_registry import BetRegistry
+from baccarat.plugin.compose import sides_under
 from baccarat.table.rules import Rules
 
 
@@ -205,7 +205,7 @@ class StrategySection(Checker):
                 cls=StrategyError,
             )
         try:
-            check_bets_offered(cls.sides(params), rules, has_cards)
+            check_bets_offered(sides_under(cls, params, rules), rules, has_cards)
         except RulesError as exc:
             where = at("side")[0] if "side" in params else at(None)[0]
             raise self.error(where, exc.message, cls=RulesError) from None
@@ -227,9 +227,7 @@ class StrategySection(Checker):
         from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
 
         if self.trial_shoe is None:
-            from baccarat.plugin.manager import registry
-
-            self.trial_shoe = _trial_shoe(rules, registry(self.plugins_dirs).bet_registry)
+            self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
         before = class_state(cls)
@@ -277,14 +275,14 @@ def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[d
         )
 
 
-def _trial_shoe(rules: Rules, bets: BetRegistry) -> tuple[Any, dict[str, np.ndarray]]:
-    """Return a small seeded table of about 80 rounds under ``rules``, and its settlement (bets defined by ``bets``)."""
+def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
+    """Return a small seeded table of about 80 rounds under ``rules``, and its settlement (bets defined by the rules' registry)."""
     from baccarat.odds.settlement import settlement_table
     from baccarat.shoes.seeded import seeded_table
 
     table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
-    settled = settlement_table(table, rules, bets)
-    again = settlement_table(table, rules, bets)  # a bet settles the same rounds the same way every time
+    settled = settlement_table(table, rules)
+    again = settlement_table(table, rules)  # a bet settles the same rounds the same way every time
     changing = next((bet for bet in settled if not np.array_equal(settled[bet], again.get(bet))), None)
     if changing is not None:
         raise StrategyError(

@@ -36,7 +36,7 @@ import numpy as np
 
 from baccarat.errors import InputError
 from baccarat.odds.compositions import SUITED, check_counts
-from baccarat.table.bet_registry import BetDefinition, BetRegistry, RoundFacts, allowed_facts, multipliers
+from baccarat.table.bet_registry import BetDefinition, RoundFacts, allowed_facts, multipliers
 from baccarat.table.cards import RANKS, SUITS
 from baccarat.table.dealer import banker_draws, player_draws
 from baccarat.table.payouts import bet_multipliers, reads_first_cards
@@ -312,11 +312,11 @@ def try_definition(bet: BetDefinition, rules: Rules | None = None) -> None:
     multipliers(bet, RoundFacts(rules, facts, allowed_facts(needs)), table, size)
 
 
-def bet_grid(rules: Rules, bet: str, bets: BetRegistry | None = None) -> tuple[bool, np.ndarray]:
+def bet_grid(rules: Rules, bet: str) -> tuple[bool, np.ndarray]:
     """Return whether ``bet`` is priced over the first two cards (else over the ends of a round), and its multipliers there.
 
-    ``bets``: the definitions (a plugin registry's); without them, the bets in use.
+    ``bet`` is defined by the rules' registry (:attr:`Rules.bet_registry`).
     """
-    first_cards = reads_first_cards(rules, bet, bets)
+    first_cards = reads_first_cards(rules, bet)
     facts = card_facts() if first_cards else end_facts()
-    return first_cards, bet_multipliers(rules, bet, facts, 16 if first_cards else CELLS, bets)
+    return first_cards, bet_multipliers(rules, bet, facts, 16 if first_cards else CELLS)

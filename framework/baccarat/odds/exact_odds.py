@@ -21,8 +21,8 @@ import numpy as np
 
 from baccarat.odds.compositions import SUITED, check_counts, falling, rank_counts, shoe_counts, suited_counts
 from baccarat.odds.enumeration import CELLS, GRID, bet_grid, card_facts, card_weights, end_facts, end_weights
-from baccarat.table.bet_registry import BetRegistry, RoundFacts, allowed_facts, multipliers
-from baccarat.table.payouts import PAIR_BETS, bet_definition, offered_bets, pay_table_bp
+from baccarat.table.bet_registry import RoundFacts, allowed_facts, multipliers
+from baccarat.table.payouts import PAIR_BETS, bet_definition, pay_table_bp
 from baccarat.table.rules import BASIS_POINTS, Rules
 
 STANDARD_PAIR_PAYS = Fraction(11)
@@ -98,12 +98,12 @@ class RoundOdds:
             "banker_six": self.probability((bt > pt) & (bt == 6)),
         }
 
-    def bet(self, rules: Rules, bet: str, bets: BetRegistry | None = None) -> BetOdds:
+    def bet(self, rules: Rules, bet: str) -> BetOdds:
         """Return the exact odds of ``bet`` (one ``rules`` offer, or price) on a round dealt from this composition.
 
-        ``bets``: the definitions (a plugin registry's); without them, the bets in use.
+        ``bet`` is defined by the rules' registry (:attr:`Rules.bet_registry`).
         """
-        first_cards, grid = bet_grid(rules, bet, bets)
+        first_cards, grid = bet_grid(rules, bet)
         if bet in PAIR_BETS:
             hand = grid.reshape(2, 2, 2, 2)
             won = hand[1, 0, 0, 0] if bet == "player_pair" else hand[0, 0, 1, 0]
@@ -121,29 +121,29 @@ class RoundOdds:
         win = sum(w for w, m in zip(weights, multipliers, strict=True) if m > 0)
         push = sum(w for w, m in zip(weights, multipliers, strict=True) if m == 0)
         value = sum(w * m for w, m in zip(weights, multipliers, strict=True))
-        lines = self._lines(rules, bet, first_cards, bets)
+        lines = self._lines(rules, bet, first_cards)
         return BetOdds(
             Fraction(win, total), Fraction(push, total), Fraction(total - win - push, total), Fraction(value, total * BASIS_POINTS), lines
         )
 
-    def _lines(self, rules: Rules, bet: str, first_cards: bool, bets: BetRegistry | None) -> tuple[tuple[str, Fraction], ...]:
+    def _lines(self, rules: Rules, bet: str, first_cards: bool) -> tuple[tuple[str, Fraction], ...]:
         """The chance of each of ``bet``'s pay lines: the rounds where that line pays."""
-        table = pay_table_bp(rules, bet, bets)
+        table = pay_table_bp(rules, bet)
         if len(table) == 1:
             return ()
         out = []
         for line in table:
             # Price the bet with only this line paying (1 basis point): the rounds it pays are this line's.
             marked = {name: (1 if name == line else 2) for name in table}
-            grid = _line_grid(rules, bet, first_cards, marked, bets)
+            grid = _line_grid(rules, bet, first_cards, marked)
             weights = self.card_weights if first_cards else self.weights
             total = falling(self.cards, 4) if first_cards else self.total
             out.append((line, Fraction(sum(w for w, m in zip(weights, grid, strict=True) if m == 1), total)))
         return tuple(out)
 
 
-def _line_grid(rules: Rules, bet: str, first_cards: bool, table: dict[str, int], bets: BetRegistry | None) -> list[int]:
-    definition = bet_definition(bet, bets)
+def _line_grid(rules: Rules, bet: str, first_cards: bool, table: dict[str, int]) -> list[int]:
+    definition = bet_definition(rules, bet)
     facts = card_facts() if first_cards else end_facts()
     needs = definition.needs_under(rules)
     return multipliers(definition, RoundFacts(rules, facts, allowed_facts(needs)), table, 16 if first_cards else CELLS).tolist()
@@ -165,13 +165,13 @@ def round_odds(counts: Sequence[int] | np.ndarray, decks: int | None = None) -> 
     return RoundOdds(tuple(c.tolist()), tuple(weights), total, int((c * (c - 1)).sum()), falling(n, 2), suited, decks)
 
 
-def bet_odds(rules: Rules, counts: Sequence[int] | np.ndarray | None = None, bets: BetRegistry | None = None) -> dict[str, BetOdds]:
+def bet_odds(rules: Rules, counts: Sequence[int] | np.ndarray | None = None) -> dict[str, BetOdds]:
     """Return the exact odds of every bet ``rules`` offer, off the top (``counts`` None) or from ``counts``.
 
-    ``bets``: the definitions (a plugin registry's); without them, the bets in use.
+    Each bet is defined by the rules' registry (:attr:`Rules.bet_registry`).
     """
     odds = round_odds(suited_counts(rules.decks) if counts is None else counts, rules.decks)
-    return {bet: odds.bet(rules, bet, bets) for bet in offered_bets(rules, bets)}
+    return {bet: odds.bet(rules, bet) for bet in rules.bets}
 
 
 def bet_distribution(rules: Rules, bet: str, counts: Sequence[int] | np.ndarray | None = None) -> dict[int, Fraction]:
@@ -180,7 +180,8 @@ def bet_distribution(rules: Rules, bet: str, counts: Sequence[int] | np.ndarray 
     Off the top of a full shoe when ``counts`` is None, else from the
     composition ``counts``. Multipliers are those that settle the ledger
     (+9500 for a Banker win at 5% commission, 0 for a push, -10000 for a
-    loss); results of zero probability are left out.
+    loss); results of zero probability are left out. ``bet`` is defined by the
+    rules' registry (:attr:`Rules.bet_registry`).
     """
     odds = round_odds(shoe_counts(rules.decks) if counts is None else counts, rules.decks)
     first_cards, grid = bet_grid(rules, bet)

@@ -24,8 +24,13 @@ from baccarat.table.rules import BASIS_POINTS, Rules
 
 
 def _payout_key(rules: Rules) -> tuple:
+    """What the payout matrices depend on: the paying rules and the bets' definitions (the registry the rules carry).
+
+    Two registries that define a bet of one name differently are two keys, so
+    one plugin folder's bet is never priced with another's definition.
+    """
     sides = tuple(sorted((bet, tuple(p.items()) if isinstance(p, Mapping) else p) for bet, p in rules.side_bets.items()))
-    return (rules.commission, rules.tie_pays, rules.banker_three_card_seven_pushes, rules.banker_six_pays, sides, rules.bets)
+    return (rules.commission, rules.tie_pays, rules.banker_three_card_seven_pushes, rules.banker_six_pays, sides, rules.bet_registry)
 
 
 @lru_cache(maxsize=64)
@@ -91,7 +96,7 @@ def _off_the_top(decks: int, key: tuple) -> tuple[tuple[str, float], ...]:
 
 
 def _rules_from_key(key: tuple) -> Rules:
-    commission, tie_pays, seven_pushes, six_pays, side_bets, _ = key
+    commission, tie_pays, seven_pushes, six_pays, side_bets, bets = key
     return Rules(
         name="payouts",
         commission=commission,
@@ -99,6 +104,7 @@ def _rules_from_key(key: tuple) -> Rules:
         banker_three_card_seven_pushes=seven_pushes,
         banker_six_pays=six_pays,
         side_bets={bet: dict(p) if isinstance(p, tuple) else p for bet, p in side_bets},
+        bet_registry=bets,
     )
 
 

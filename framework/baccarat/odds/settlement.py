@@ -16,27 +16,23 @@ import numpy as np
 
 from baccarat.errors import RulesError, did_you_mean
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
-from baccarat.table.bet_registry import BetRegistry
 from baccarat.table.cards import SUIT_SHIFT
-from baccarat.table.payouts import LOSE, PUSH, bp, needs_cards, needs_suits, offered_bets, offered_multipliers
+from baccarat.table.payouts import LOSE, PUSH, bp, needs_cards, needs_suits, offered_multipliers
 from baccarat.table.rules import Rules
 
 __all__ = ["LOSE", "PUSH", "bp", "check_bets_offered", "round_facts", "settleable_bets", "settlement_table"]
 
 
-def settleable(rules: Rules, bet: str, has_cards: bool = True, has_suits: bool = True, bets: BetRegistry | None = None) -> bool:
+def settleable(rules: Rules, bet: str, has_cards: bool = True, has_suits: bool = True) -> bool:
     """Tell whether ``bet`` can be settled on shoes with (or without) their cards and the cards' suits."""
     if not has_cards:
-        return not needs_cards(rules, bet, bets)
-    return has_suits or not needs_suits(rules, bet, bets)
+        return not needs_cards(rules, bet)
+    return has_suits or not needs_suits(rules, bet)
 
 
-def settleable_bets(rules: Rules, has_cards: bool = True, has_suits: bool = True, bets: BetRegistry | None = None) -> tuple[str, ...]:
-    """Return the bets ``rules`` offer that can be settled on shoes with (or without) their cards and suits.
-
-    ``bets``: the definitions (a plugin registry's); without them, the bets in use.
-    """
-    return tuple(bet for bet in offered_bets(rules, bets) if settleable(rules, bet, has_cards, has_suits, bets))
+def settleable_bets(rules: Rules, has_cards: bool = True, has_suits: bool = True) -> tuple[str, ...]:
+    """Return the bets ``rules`` offer that can be settled on shoes with (or without) their cards and suits."""
+    return tuple(bet for bet in rules.bets if settleable(rules, bet, has_cards, has_suits))
 
 
 def check_bets_offered(bets: set[str], rules: Rules, has_cards: bool = True, has_suits: bool = True) -> None:
@@ -109,14 +105,14 @@ def round_facts(table: RoundTable) -> Mapping[str, np.ndarray]:
     return _TableFacts(table)
 
 
-def settlement_table(table: RoundTable, rules: Rules, bets: BetRegistry | None = None) -> dict[str, np.ndarray]:
+def settlement_table(table: RoundTable, rules: Rules) -> dict[str, np.ndarray]:
     """Return, for every bet the rules offer that the table can settle, each round's multiplier in basis points (int64).
 
     Outcome-only tables settle only the bets decided by the winner alone
     (:func:`settleable_bets`): Banker is left out when its pay depends on the
-    cards; tables recorded by rank only leave out bets that read suits.
-    ``bets``: the definitions (the plugin registry's that the run loaded);
-    without them, the bets in use.
+    cards; tables recorded by rank only leave out bets that read suits. Each
+    bet settles by its definition in the rules' registry (:attr:`Rules.bet_registry`:
+    the bets of the plugin registry the run loaded).
     """
-    names = settleable_bets(rules, table.has_cards, table.has_suits(), bets)
-    return offered_multipliers(rules, names, round_facts(table), len(table), bets)
+    names = settleable_bets(rules, table.has_cards, table.has_suits())
+    return offered_multipliers(rules, names, round_facts(table), len(table))

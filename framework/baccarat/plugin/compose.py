@@ -49,6 +49,7 @@ from baccarat.plugin.params import positive_amount
 from baccarat.plugin.pieces import Progression, Selector, StopRule
 from baccarat.plugin.strategy import Bets, Strategy
 from baccarat.plugin.view import SessionInfo, TableView
+from baccarat.table.rules import Rules
 
 _ZERO = Decimal(0)
 
@@ -200,6 +201,27 @@ class StopRuled(_StopsFirst, Strategy):
     def settle(self, view: TableView, nets: Mapping[str, Decimal]) -> None:
         """Pass the result to the inner strategy."""
         self.strategy.settle(view, nets)
+
+
+def declares_sides(cls: type[Strategy]) -> bool:
+    """Tell whether ``cls`` declares the bets it may place: composed, or a strategy overriding :meth:`Strategy.sides`.
+
+    Stop rules around a free-form strategy declare what the strategy declares.
+    The default ``sides`` (read from a ``side`` parameter) is a guess, not a promise.
+    """
+    while issubclass(cls, StopRuled):
+        cls = cls.inner
+    return getattr(cls.sides, "__func__", None) is not Strategy.sides.__func__
+
+
+def sides_under(cls: type[Strategy], params: Mapping[str, Any], rules: Rules) -> set[str]:
+    """Return the bets ``cls`` with ``params`` may place at a table of ``rules``, to check against them before a run.
+
+    What it declares (:meth:`Strategy.sides`); the default's guess is kept
+    only where the ``side`` parameter names one of the rules' bets (``rules.bet_registry``).
+    """
+    sides = set(cls.sides(params))
+    return sides if declares_sides(cls) else sides & set(rules.bet_registry)
 
 
 def stop_rule_names(cls: type[Strategy]) -> tuple[str, ...]:

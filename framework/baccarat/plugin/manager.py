@@ -54,7 +54,7 @@ from baccarat.plugin.registry import (
     failure,
     plugin_code,
 )
-from baccarat.table.bet_registry import forget_bets, use_bets
+from baccarat.table.bet_registry import BetRegistry
 
 ENTRY_POINT_GROUP = "baccarat"
 """Entry-point group that installed packages register their plugin modules in."""
@@ -239,21 +239,32 @@ def registry(plugins_dirs: Iterable[str | Path] = ()) -> Registry:
 
     Built once per process for each set of folders and disabled names; call
     :func:`clear_registry` after installing or changing plugins in a process.
-    Its bets (:attr:`Registry.bet_registry`) become the process's bets in use
-    (:func:`baccarat.table.bet_registry.known_bets`).
+    Its bets (:attr:`Registry.bet_registry`) are what rules parsed against
+    them carry (``load_rules(spec, found.bet_registry)``), and through the
+    rules, what settlement and odds read; nothing is put in use process-wide.
     """
     dirs = tuple(dict.fromkeys(plugins_folder(d) for d in plugins_dirs))  # a folder named twice is one folder
-    key = (dirs, disabled_plugins())
+    return _registry(dirs, disabled_plugins())
+
+
+def _registry(dirs: tuple[str, ...], disabled: frozenset[str]) -> Registry:
+    """The registry of the plugin folders ``dirs`` (resolved) without the ``disabled`` plugins, built once per process."""
+    key = (dirs, disabled)
     if key not in _CACHE:
         pm = get_plugin_manager()
-        plugins, warnings = load_plugins(pm, dirs, key[1])
+        plugins, warnings = load_plugins(pm, dirs, disabled)
         found = Registry(plugins=plugins, warnings=warnings, manager=pm)
         collect_pieces(pm, plugins, found)
         collect_bets(pm, plugins, found)
         check_parameter_names(found)
+        found.bet_registry.rebuilt_by(registered_bets, dirs, disabled)  # rules sent to a worker bring its bets, loaded there
         _CACHE[key] = found
-    use_bets(_CACHE[key].bet_registry)  # rules, settlement and odds read the bets of the registry asked for last
     return _CACHE[key]
+
+
+def registered_bets(dirs: tuple[str, ...], disabled: frozenset[str]) -> BetRegistry:
+    """Return the bets of the plugin registry of ``dirs`` without the ``disabled`` plugins (how a pickled registry is rebuilt)."""
+    return _registry(dirs, disabled).bet_registry
 
 
 def left_out() -> list[str]:
@@ -263,6 +274,5 @@ def left_out() -> list[str]:
 
 
 def clear_registry() -> None:
-    """Forget every registry built so far (the next :func:`registry` call loads the plugins again), and the bets in use."""
+    """Forget every registry built so far (the next :func:`registry` call loads the plugins again)."""
     _CACHE.clear()
-    forget_bets()

@@ -17,6 +17,7 @@ import os
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -91,7 +92,9 @@ class Registry:
     bets: dict[str, Plugin] = field(default_factory=dict)
     """The plugin that registered each plugin's bet, by bet name (the built-ins are not here)."""
     bet_registry: BetRegistry = field(default_factory=BetRegistry)
-    """Every bet, by name: the built-ins, then the plugins' (what rules, settlement and odds read)."""
+    """Every bet, by name: the built-ins, then the plugins'; rules read against it carry it (``load_rules(spec, found.bet_registry)``)."""
+    bet_sides: dict[type, str] = field(default_factory=dict, repr=False, compare=False)
+    """The fixed sides made for plugins' bets (:func:`collect_bets`): selector class -> the bet it backs."""
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
@@ -103,9 +106,17 @@ class Registry:
         return self._kernels
 
     def exact_forms(self) -> dict[type, Any]:
-        """Exact forms by piece class, from the ``register_exact_forms`` hook (called the first time they are asked for)."""
+        """Exact forms by piece class, from the ``register_exact_forms`` hook (called the first time they are asked for).
+
+        The fixed side made for a plugin's bet has one too: it backs its bet
+        every round, so ``baccarat exact`` prices it by the bet's definition.
+        """
         if self._exact_forms is None:
-            self._exact_forms = {} if self.manager is None else collect_exact_forms(self.manager, self)
+            from baccarat.plugin.exact_forms import ExactSelector
+
+            forms = {} if self.manager is None else collect_exact_forms(self.manager, self)
+            made = {cls: ExactSelector(_backs_its_bet) for cls in self.bet_sides if cls not in forms}
+            self._exact_forms = {**forms, **made}
         return self._exact_forms
 
     @property
@@ -201,6 +212,11 @@ class Registry:
         return f" (it is a parameter of side {owners[0]!r})" if owners else ""
 
 
+def _backs_its_bet(selector: Any) -> dict[str, Fraction]:
+    """The exact form of a fixed side made for a plugin's bet: that bet, every round."""
+    return {selector.side: Fraction(1)}
+
+
 def default_session(
     rules: Rules | None = None, bankroll_cents: int = 100_000, table_min_cents: int = 1_000, table_max_cents: int = 100_000
 ) -> SessionInfo:
@@ -283,6 +299,7 @@ def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registr
         if plugin is not None and name not in found.entries["selector"]:
             cls = fixed_side_selector(name, entry.definition.label)
             _add(found, Entry(name, "selector", cls, plugin))
+            found.bet_sides[cls] = name
 
 
 def _plugin_bets(impl: Any, plugin: Plugin, found: Registry) -> list[Any]:

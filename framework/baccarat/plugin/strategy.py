@@ -25,14 +25,13 @@ from decimal import Decimal
 from typing import Any, ClassVar
 
 from baccarat.plugin.view import SessionInfo, TableView
-from baccarat.table.bet_registry import bet_names
 from baccarat.table.rules import MAIN_BETS, SIDE_BETS
 
 Bets = Mapping[str, Any] | None
 """What ``bets`` returns: ``{side: amount}``; ``None`` or ``{}`` sits the round out."""
 
 FIXED_SIDES: tuple[str, ...] = MAIN_BETS + SIDE_BETS
-"""The built-in bets: the main bets, then the side bets (plugins may register more: :func:`bet_names`)."""
+"""The built-in bets: the main bets, then the side bets (plugins may register more: a table's are ``rules.bet_registry``)."""
 
 OPPOSITE = {"banker": "player", "player": "banker"}
 """The other main side."""
@@ -68,11 +67,12 @@ class Strategy:
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
         """Return the bets this strategy may place with ``params`` (checked against the rules before a run).
 
-        The default reads a ``side`` parameter naming a fixed bet; override it
-        when the strategy bets elsewhere.
+        The default reads a ``side`` parameter naming a fixed bet, a guess the
+        run keeps only when it names one of the table's bets (``rules.bet_registry``);
+        override it when the strategy bets elsewhere.
         """
         side = params.get("side")
-        return {side} if isinstance(side, str) and side in bet_names() else set()
+        return {side} if isinstance(side, str) else set()
 
     def bets(self, view: TableView) -> Bets:
         """Return this round's bets as ``{side: amount}``, or None to sit out."""

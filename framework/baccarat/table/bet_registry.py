@@ -24,13 +24,13 @@ the table's rules to bets whose pay depends on them (Banker's commission).
 
 The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
 registered through the ``register_bets`` hook, into the :class:`BetRegistry`
-of the plugin registry (:func:`baccarat.plugin.manager.registry`). Settlement
-and exact odds take that registry as an argument (``bets``) from where the
-plugins are loaded (a run's plan, ``baccarat odds``, ``strategies check``,
-``trace``). What is not handed bets reads the *bets in use*
-(:func:`known_bets`): those of the plugin registry built or asked for last
-in the process, or before any, the built-in bets alone. Rules parsing
-(:mod:`baccarat.table.rules`) reads them so.
+of the plugin registry (:func:`baccarat.plugin.manager.registry`). There is no
+process-wide set of bets: the rules carry the registry they were parsed
+against (:attr:`baccarat.table.rules.Rules.bet_registry`; the built-in bets
+alone, :func:`built_in_bets`, unless a registry is given), and settlement,
+exact odds, fast expected values and counting read the bets from the rules
+they are given. Two plugin registries in one process (two plugin folders
+each defining a bet of the same name) each get their own answers.
 """
 
 from __future__ import annotations
@@ -217,93 +217,165 @@ BUILT_IN_ORIGIN = "built-in"
 class BetRegistry(Mapping[str, RegisteredBet]):
     """The bets of one plugin registry, by name, in registration order: the built-ins (the host's ``register_bets``), then the plugins'.
 
-    Built by the plugin layer (:func:`baccarat.plugin.manager.registry`); the
-    layers below take it, or the definitions it holds, as an argument.
+    Built by the plugin layer (:func:`baccarat.plugin.manager.registry`) and
+    carried by the rules parsed against it (:attr:`baccarat.table.rules.Rules.bet_registry`).
+    Two registries are equal when they hold the same definitions under the
+    same names. A copy of it is itself (rules copied for a strategy share their
+    bets). Pickled (to a worker process or a Ray task), it travels as the call
+    :meth:`rebuilt_by` names, made the first time it is read there: the bets'
+    code is loaded in the process that runs it, when it is first needed.
     """
 
     def __init__(self) -> None:
         self._bets: dict[str, RegisteredBet] = {}
+        self._key: tuple[tuple[str, int, str], ...] = ()
+        self._hash = hash(self._key)
+        self._rebuild: tuple[Callable[..., BetRegistry], tuple[Any, ...]] | None = None
+        self._pending: tuple[Callable[..., BetRegistry], tuple[Any, ...]] | None = None
+        """For a registry unpickled: the call that makes it, not made yet."""
+
+    def _entries(self) -> dict[str, RegisteredBet]:
+        """The bets, made first if this registry was unpickled and not read since."""
+        if self._pending is not None:
+            function, args = self._pending
+            found = function(*args)
+            self._bets, self._key, self._hash = dict(found._entries()), found._key, found._hash
+            self._pending = None
+        return self._bets
 
     def __getitem__(self, name: str) -> RegisteredBet:
-        return self._bets[name]
+        return self._entries()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._bets)
+        return iter(self._entries())
 
     def __len__(self) -> int:
-        return len(self._bets)
+        return len(self._entries())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, BetRegistry):
+            return NotImplemented
+        self._entries(), other._entries()
+        return self._key == other._key
+
+    def __hash__(self) -> int:
+        self._entries()
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"BetRegistry({', '.join(self._entries())})"
+
+    def __copy__(self) -> BetRegistry:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> BetRegistry:
+        return self
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        if self._rebuild is not None:
+            return (_made_when_read, self._rebuild)
+        return (_registry_of, (tuple((entry.definition, entry.origin) for entry in self._entries().values()),))
+
+    def rebuilt_by(self, function: Callable[..., BetRegistry], *args: Any) -> None:
+        """Pickle this registry as the call ``function(*args)`` (a module-level function that returns it again where it runs)."""
+        self._rebuild = (function, args)
 
     def add(self, bet: Any, origin: str) -> None:
         """Add a bet (checked); a name registered twice is an error naming both origins."""
         checked = check_definition(bet)
-        other = self._bets.get(checked.name)
+        other = self._entries().get(checked.name)
         if other is not None and other.definition is not checked and other.origin != origin:
             raise ValueError(f"bet name {checked.name!r} is registered twice: by {other.origin} and by {origin}")
         self._bets[checked.name] = RegisteredBet(checked, origin)
+        self._key = tuple((name, id(entry.definition), entry.origin) for name, entry in self._bets.items())
+        self._hash = hash(self._key)
 
     def definition(self, name: str) -> BetDefinition:
         """Return the definition of the bet called ``name``; KeyError when no plugin registered it."""
-        return self._bets[name].definition
+        return self._entries()[name].definition
 
     def bet_names(self) -> tuple[str, ...]:
         """Return the names of every bet, main bets first."""
-        return tuple(self._bets)
+        return tuple(self._entries())
 
     def side_bet_names(self) -> tuple[str, ...]:
         """Return the names of every side bet (not Banker, Player, Tie), in registration order."""
-        return tuple(name for name, entry in self._bets.items() if not entry.definition.main)
+        return tuple(name for name, entry in self._entries().items() if not entry.definition.main)
 
 
-# --- the process's bets: a facade over the plugin registry in use -------------------------
-
-_IN_USE: list[BetRegistry] = []
-_FALLBACK: list[BetRegistry] = []
-
-
-def use_bets(bets: BetRegistry) -> None:
-    """Make ``bets`` the process's bets, read by the functions below (the plugin registry last built or asked for)."""
-    _IN_USE[:] = [bets]
+def _made_when_read(function: Callable[..., BetRegistry], args: tuple[Any, ...]) -> BetRegistry:
+    """A registry unpickled: ``function(*args)`` makes it the first time it is read (in the process that reads it)."""
+    found = BetRegistry()
+    found._pending = found._rebuild = (function, args)
+    return found
 
 
-def forget_bets() -> None:
-    """Forget the bets in use: until a plugin registry is built again, only the built-in bets are known."""
-    _IN_USE.clear()
+def _registry_of(entries: tuple[tuple[BetDefinition, str], ...]) -> BetRegistry:
+    """A registry of ``(definition, origin)`` pairs (how a registry built by hand is pickled)."""
+    found = BetRegistry()
+    for bet, origin in entries:
+        found.add(bet, origin)
+    return found
 
 
-def _built_in() -> BetRegistry:
-    if not _FALLBACK:
+_BUILT_IN: list[BetRegistry] = []
+
+
+def built_in_bets() -> BetRegistry:
+    """Return the registry of the built-in bets alone (:mod:`baccarat.table.builtin_bets`): the bets of rules given no registry.
+
+    Built once per process; the same definitions the host's ``register_bets``
+    gives every plugin registry, so it equals the registry of a run without
+    plugin bets.
+    """
+    if not _BUILT_IN:
         from baccarat.table.builtin_bets import BUILT_IN
 
         found = BetRegistry()
         for bet in BUILT_IN:
             found.add(bet, BUILT_IN_ORIGIN)
-        _FALLBACK.append(found)
-    return _FALLBACK[0]
+        found.rebuilt_by(built_in_bets)
+        _BUILT_IN.append(found)
+    return _BUILT_IN[0]
 
 
 def known_bets() -> BetRegistry:
-    """Return the bets in use: those of the plugin registry built or asked for last; before one, the built-in bets alone.
-
-    Rules parsing reads them, and settlement and exact odds when not handed
-    bets: the plugin registry (:func:`baccarat.plugin.manager.registry`) puts
-    its bets in use each time it is built or returned.
-    """
-    return _IN_USE[0] if _IN_USE else _built_in()
+    """Deprecated: the registry of the built-in bets (:func:`built_in_bets`); a table's bets are ``rules.bet_registry``."""
+    _deprecated("known_bets()", "rules.bet_registry")
+    return built_in_bets()
 
 
 def bet_names() -> tuple[str, ...]:
-    """Return the names of every bet in use, main bets first."""
-    return known_bets().bet_names()
+    """Deprecated: the names of the built-in bets, main bets first.
+
+    The bets a table knows are those of its rules: ``rules.bet_registry.bet_names()``
+    (a strategy reads ``session.rules``); those it offers, ``rules.bets``.
+    """
+    _deprecated("bet_names()", "rules.bet_registry.bet_names() (a strategy's session.rules), or rules.bets for the bets offered")
+    return built_in_bets().bet_names()
 
 
 def side_bet_names() -> tuple[str, ...]:
-    """Return the names of every side bet in use (not Banker, Player, Tie), in registration order."""
-    return known_bets().side_bet_names()
+    """Deprecated: the names of the built-in side bets, in registration order (``rules.bet_registry.side_bet_names()``)."""
+    _deprecated("side_bet_names()", "rules.bet_registry.side_bet_names()")
+    return built_in_bets().side_bet_names()
 
 
 def definition(name: str) -> BetDefinition:
-    """Return the definition of the bet in use called ``name``; KeyError when no plugin registered it."""
-    return known_bets().definition(name)
+    """Deprecated: the definition of the built-in bet called ``name`` (``rules.bet_registry.definition(name)``)."""
+    _deprecated("definition(name)", "rules.bet_registry.definition(name)")
+    return built_in_bets().definition(name)
+
+
+def _deprecated(old: str, new: str) -> None:
+    import warnings
+
+    warnings.warn(
+        f"baccarat's module-level {old} answers for the built-in bets only and is deprecated (removed in 0.4); "
+        f"a plugin's bets live in the rules' registry: use {new}",
+        DeprecationWarning,
+        stacklevel=3,
+    )
 
 
 def check_definition(bet: Any) -> BetDefinition:
@@ -343,4 +415,4 @@ def check_definition(bet: Any) -> BetDefinition:
 def _any_rules() -> Rules:
     from baccarat.table.rules import Rules
 
-    return Rules(name="registry")
+    return Rules(name="registry", bet_registry=BetRegistry())  # no side bets: needs no registry (and may be building the built-ins')

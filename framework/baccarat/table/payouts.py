@@ -9,7 +9,9 @@ exact odds (:mod:`baccarat.odds.exact_odds`) apply them to every way a round can
 the house edge is computed from exactly the rules that settle the ledger.
 
 The bets themselves, built-in or from plugins, are defined in
-:mod:`baccarat.table.builtin_bets` and registered through the ``register_bets`` hook.
+:mod:`baccarat.table.builtin_bets` and registered through the ``register_bets`` hook;
+each function here reads a bet's definition from the rules it is given
+(:attr:`baccarat.table.rules.Rules.bet_registry`, the bets they were parsed against).
 """
 
 from __future__ import annotations
@@ -20,8 +22,8 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.errors import RulesError, StrategyError, raised_at
-from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, BetRegistry, RoundFacts, allowed_facts, known_bets, multipliers
-from baccarat.table.rules import BASIS_POINTS, MAIN_BETS, Rules
+from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, RoundFacts, allowed_facts, multipliers
+from baccarat.table.rules import BASIS_POINTS, Rules
 
 LOSE = -BASIS_POINTS
 """Multiplier of a lost bet."""
@@ -41,48 +43,41 @@ def bp(ratio: Fraction) -> int:
     return int(value)
 
 
-def bet_definition(bet: str, bets: BetRegistry | None = None) -> BetDefinition:
-    """Return the definition of ``bet`` in ``bets`` (a plugin registry's bets); without them, in the bets in use."""
-    return (bets if bets is not None else known_bets()).definition(bet)
+def bet_definition(rules: Rules, bet: str) -> BetDefinition:
+    """Return the definition of ``bet`` in the bets ``rules`` were parsed against (:attr:`Rules.bet_registry`)."""
+    return rules.bet_registry.definition(bet)
 
 
-def offered_bets(rules: Rules, bets: BetRegistry | None = None) -> tuple[str, ...]:
-    """Return every bet ``rules`` offer, main bets first, side bets in the order ``bets`` registered them (:attr:`Rules.bets`)."""
-    if bets is None:
-        return rules.bets
-    return MAIN_BETS + tuple(bet for bet in bets.side_bet_names() if bet in rules.side_bets)
-
-
-def needs(rules: Rules, bet: str, bets: BetRegistry | None = None) -> frozenset[str]:
+def needs(rules: Rules, bet: str) -> frozenset[str]:
     """Return what settling ``bet`` under ``rules`` reads of a round (keys of :data:`baccarat.table.bet_registry.FACTS`)."""
-    return bet_definition(bet, bets).needs_under(rules)
+    return bet_definition(rules, bet).needs_under(rules)
 
 
-def needs_cards(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
+def needs_cards(rules: Rules, bet: str) -> bool:
     """Tell whether settling ``bet`` under ``rules`` needs the cards, not only the winner (so outcome-only shoes cannot)."""
-    return bool(needs(rules, bet, bets))
+    return bool(needs(rules, bet))
 
 
-def needs_suits(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
+def needs_suits(rules: Rules, bet: str) -> bool:
     """Tell whether settling ``bet`` under ``rules`` needs the cards' suits (so shoes recorded by rank only cannot)."""
-    return "suits" in needs(rules, bet, bets)
+    return "suits" in needs(rules, bet)
 
 
-def reads_first_cards(rules: Rules, bet: str, bets: BetRegistry | None = None) -> bool:
+def reads_first_cards(rules: Rules, bet: str) -> bool:
     """Tell whether ``bet`` is decided by the first two cards of each hand (ranks, suits), not by how the round ended."""
-    return bool(needs(rules, bet, bets) & CARD_NEEDS)
+    return bool(needs(rules, bet) & CARD_NEEDS)
 
 
-def pay_table_bp(rules: Rules, bet: str, bets: BetRegistry | None = None) -> dict[str, int]:
+def pay_table_bp(rules: Rules, bet: str) -> dict[str, int]:
     """Return ``bet``'s pay table under ``rules``: line -> payout in basis points."""
-    return {line: bp(pays) for line, pays in bet_definition(bet, bets).table_under(rules).items()}
+    return {line: bp(pays) for line, pays in bet_definition(rules, bet).table_under(rules).items()}
 
 
-def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], size: int, bets: BetRegistry | None = None) -> np.ndarray:
+def bet_multipliers(rules: Rules, bet: str, facts: Mapping[str, np.ndarray], size: int) -> np.ndarray:
     """Return ``bet``'s multiplier (basis points, int64) on each of ``size`` rounds described by ``facts``."""
-    definition = bet_definition(bet, bets)
+    definition = bet_definition(rules, bet)
     allowed = allowed_facts(definition.needs_under(rules))
-    table = pay_table_bp(rules, bet, bets)
+    table = pay_table_bp(rules, bet)
     try:
         return multipliers(definition, RoundFacts(rules, facts, allowed), table, size)
     except Exception as exc:  # the bet's own code (a plugin's): one line naming the bet and its line, never a traceback
@@ -100,11 +95,6 @@ def _homes(function: object) -> list[str]:
     return [code.co_filename] if code is not None else []
 
 
-def offered_multipliers(
-    rules: Rules, names: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int, bets: BetRegistry | None = None
-) -> dict[str, np.ndarray]:
-    """Return the multipliers of each bet of ``names`` (offered by ``rules``) on rounds described by ``facts``.
-
-    ``bets``: the definitions (a plugin registry's); without them, the bets in use.
-    """
-    return {bet: bet_multipliers(rules, bet, facts, size, bets) for bet in names}
+def offered_multipliers(rules: Rules, names: tuple[str, ...], facts: Mapping[str, np.ndarray], size: int) -> dict[str, np.ndarray]:
+    """Return the multipliers of each bet of ``names`` (offered by ``rules``) on rounds described by ``facts``."""
+    return {bet: bet_multipliers(rules, bet, facts, size) for bet in names}

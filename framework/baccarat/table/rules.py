@@ -20,7 +20,7 @@ from typing import Any
 
 from baccarat.errors import RulesError, did_you_mean
 from baccarat.money import EXACT
-from baccarat.table.bet_registry import known_bets, side_bet_names
+from baccarat.table.bet_registry import BetRegistry, built_in_bets
 
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
 """Bets every table offers."""
@@ -116,8 +116,18 @@ class Rules:
     banker_three_card_seven_pushes: bool = False
     banker_six_pays: Fraction | None = None
     side_bets: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
+    bet_registry: BetRegistry = dataclasses.field(default=None, repr=False, kw_only=True)  # type: ignore[assignment]
+    """The bets these rules were parsed against: what each side bet means and pays (:mod:`baccarat.table.bet_registry`).
+
+    The plugin registry's bets (:attr:`baccarat.plugin.registry.Registry.bet_registry`)
+    when given, else the built-in bets alone (:func:`baccarat.table.bet_registry.built_in_bets`).
+    Settlement, exact odds, expected values and counting read a bet's
+    definition from here. Not a rule field: never written to a rules file.
+    """
 
     def __post_init__(self) -> None:
+        if self.bet_registry is None:
+            object.__setattr__(self, "bet_registry", built_in_bets())
         if not 1 <= self.decks <= 8:
             raise RulesError(f"decks must be between 1 and 8, not {self.decks}")
         if not self.reshuffle_every_round and not 6 <= self.cut_card < 52 * self.decks:
@@ -128,12 +138,12 @@ class Rules:
         _payout(self.tie_pays, "tie_pays")
         if self.banker_six_pays is not None:
             _payout(self.banker_six_pays, "banker_six_pays")
-        object.__setattr__(self, "side_bets", {bet: _side_bet_pays(bet, pays) for bet, pays in self.side_bets.items()})
+        object.__setattr__(self, "side_bets", {bet: _side_bet_pays(bet, pays, self.bet_registry) for bet, pays in self.side_bets.items()})
 
     @property
     def bets(self) -> tuple[str, ...]:
         """Every bet this table offers, main bets first."""
-        return MAIN_BETS + tuple(b for b in side_bet_names() if b in self.side_bets)
+        return MAIN_BETS + tuple(b for b in self.bet_registry.side_bet_names() if b in self.side_bets)
 
     def offers(self, bet: str) -> bool:
         """Tell whether this table takes ``bet``."""
@@ -147,18 +157,18 @@ class Rules:
                 return int(v) if v.denominator == 1 else str(v)
             return v
 
-        out = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        out = {name: getattr(self, name) for name in RULE_FIELDS}
         out["side_bets"] = {
             k: {line: plain(p) for line, p in v.items()} if isinstance(v, Mapping) else plain(v) for k, v in self.side_bets.items()
         }
         return {k: plain(v) for k, v in out.items()}
 
 
-def _side_bet_pays(bet: str, pays: Any) -> Fraction | dict[str, Fraction]:
-    """Check a side bet's pay table: a registered side bet; one payout, or line -> payout for a bet of several lines."""
-    entry = known_bets().get(bet)
+def _side_bet_pays(bet: str, pays: Any, bets: BetRegistry) -> Fraction | dict[str, Fraction]:
+    """Check a side bet's pay table: a side bet of ``bets``; one payout, or line -> payout for a bet of several lines."""
+    entry = bets.get(bet)
     if entry is None or entry.definition.main:
-        names = side_bet_names()
+        names = bets.side_bet_names()
         raise RulesError(f"unknown side bet {bet!r}{did_you_mean(bet, names)}; side bets are {', '.join(names)}")
     definition = entry.definition
     if isinstance(pays, Mapping):
@@ -180,10 +190,10 @@ def _side_bet_pays(bet: str, pays: Any) -> Fraction | dict[str, Fraction]:
     return _payout(pays, f"side_bets.{bet}")
 
 
-def _parse_pays(bet: str, value: Any) -> Any:
-    """Read a side bet's value in ``side_bets``: a payout, a mapping of pay lines to payouts, or ``standard``."""
+def _parse_pays(bet: str, value: Any, bets: BetRegistry) -> Any:
+    """Read a side bet's value in ``side_bets``: a payout, a mapping of pay lines to payouts, or ``standard`` (its table in ``bets``)."""
     if isinstance(value, str) and value.strip().lower() == STANDARD:
-        entry = known_bets().get(bet)
+        entry = bets.get(bet)
         if entry is None:
             return Fraction(1)  # refused as an unknown side bet by Rules
         pays = dict(entry.definition.pays)
@@ -193,23 +203,28 @@ def _parse_pays(bet: str, value: Any) -> Any:
     return parse_ratio(value, f"side_bets.{bet}")
 
 
-RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules))
+RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "bet_registry")
+"""The fields a rules file or mapping may set (the bets the rules are parsed against are not one of them)."""
 _RATIO_FIELDS = {"commission", "tie_pays", "banker_six_pays"}
 _BOOL_FIELDS = {"burn", "reshuffle_every_round", "banker_three_card_seven_pushes"}
 _INT_FIELDS = {"decks", "cut_card"}
 
 
-def rules_from_mapping(data: Mapping[str, Any], base: Rules | None = None) -> Rules:
+def rules_from_mapping(data: Mapping[str, Any], base: Rules | None = None, bets: BetRegistry | None = None) -> Rules:
     """Build rules from YAML-like values, starting from ``base`` (or the defaults).
 
-    A mapping may name a preset to start from with ``preset: NAME``.
+    A mapping may name a preset to start from with ``preset: NAME``. Side
+    bets are those of ``bets`` (a plugin registry's); without it, of ``base``'s
+    registry, or the built-in bets alone.
     """
     values = dict(data)
+    registry = bets if bets is not None else base.bet_registry if base is not None else built_in_bets()
     if "preset" in values:
         base = preset(str(values.pop("preset")))
-    fields: dict[str, Any] = dataclasses.asdict(base) if base else {}
+    fields: dict[str, Any] = {name: getattr(base, name) for name in RULE_FIELDS} if base else {}
     if base is not None:
-        fields["side_bets"] = dict(base.side_bets)
+        fields["side_bets"] = {bet: dict(pays) if isinstance(pays, Mapping) else pays for bet, pays in base.side_bets.items()}
+    fields["bet_registry"] = registry
     for key, value in values.items():
         if key not in RULE_FIELDS:
             raise RulesError(f"unknown rule field {key!r}{did_you_mean(key, RULE_FIELDS)}")
@@ -228,7 +243,7 @@ def rules_from_mapping(data: Mapping[str, Any], base: Rules | None = None) -> Ru
                 value = {}
             if not isinstance(value, Mapping):
                 raise RulesError(f"side_bets must be a mapping of bet to payout, not {value!r}")
-            fields[key] = {str(k): _parse_pays(str(k), v) for k, v in value.items()}
+            fields[key] = {str(k): _parse_pays(str(k), v, registry) for k, v in value.items()}
         else:
             fields[key] = str(value)
     return Rules(**fields)
@@ -259,10 +274,13 @@ def preset(name: str) -> Rules:
     return rules_from_mapping({"name": name, **data})
 
 
-def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
-    """Return rules from a preset name, a YAML file path, or a mapping of rule fields."""
+def load_rules(spec: str | Mapping[str, Any] | Path, bets: BetRegistry | None = None) -> Rules:
+    """Return rules from a preset name, a YAML file path, or a mapping of rule fields.
+
+    ``bets``: the bets the rules may offer (a plugin registry's, :attr:`Rules.bet_registry`); without it, the built-in bets.
+    """
     if isinstance(spec, Mapping):
-        return rules_from_mapping(spec, preset("punto-banco-8") if "preset" not in spec else None)
+        return rules_from_mapping(spec, preset("punto-banco-8") if "preset" not in spec else None, bets)
     text = str(spec)
     if text.endswith((".yaml", ".yml")) or (Path(text).exists() and not Path(text).is_dir()):  # a device: "not a regular file"
         from baccarat.errors import InputError
@@ -278,11 +296,11 @@ def load_rules(spec: str | Mapping[str, Any] | Path) -> Rules:
             raise RulesError("a rules file must hold a mapping of rule fields", path=text)
         data = {"name": path.stem, **data}
         try:
-            return load_rules(data)
+            return load_rules(data, bets)
         except RulesError as exc:
             raise RulesError(exc.message, path=text) from None
-    return preset(text)
+    return preset(text) if bets is None else dataclasses.replace(preset(text), bet_registry=bets)
 
 
-SIDE_BETS: tuple[str, ...] = side_bet_names()
-"""The built-in side bets a rule set may offer (plugins may register more: :func:`baccarat.table.bet_registry.side_bet_names`)."""
+SIDE_BETS: tuple[str, ...] = built_in_bets().side_bet_names()
+"""The built-in side bets a rule set may offer (plugins may register more: ``rules.bet_registry.side_bet_names()``)."""
