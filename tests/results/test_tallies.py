@@ -79,6 +79,18 @@ def test_histograms_give_numpys_percentiles_and_polars_median_bit_for_bit(values
     assert counts.ranked(np.arange(len(values))).tolist() == sorted(values)
 
 
+def test_a_histogram_counts_the_same_whenever_it_merges_what_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    values = np.random.default_rng(2).integers(-50, 50, size=997)
+    eager, lazy = tallies.Counts(), tallies.Counts()
+    monkeypatch.setattr(tallies, "PENDING_VALUES", 2)  # merged at almost every add
+    for part in np.array_split(values, 37):
+        eager.add(part)
+        lazy._pending.append(part.copy())  # merged only when read
+    found, counts = np.unique(values, return_counts=True)
+    for histogram in (eager, lazy):
+        assert histogram.values.tolist() == found.tolist() and histogram.counts.tolist() == counts.tolist()
+
+
 def random_sessions(rng: np.random.Generator, strategies: int, n: int, expected: bool = True) -> pl.DataFrame:
     """A session table of ``n`` sessions per strategy with awkward amounts (not binary fractions), some ruined."""
     frames = []

@@ -121,23 +121,51 @@ class FloatSum:
 
 
 class Counts:
-    """An exact histogram of int64 values: the distinct values, sorted, and how many times each was added."""
+    """An exact histogram of int64 values: the distinct values, sorted, and how many times each was added.
+
+    Values added wait in a buffer until it holds more than the histogram
+    has distinct values (and at least :data:`PENDING_VALUES`), then are
+    counted in one pass: a chunk at a time costs no sort of the histogram.
+    """
 
     def __init__(self) -> None:
-        self.values = np.zeros(0, dtype=np.int64)
-        self.counts = np.zeros(0, dtype=np.int64)
+        self._values = np.zeros(0, dtype=np.int64)
+        self._counts = np.zeros(0, dtype=np.int64)
+        self._pending: list[np.ndarray] = []
+        self._waiting = 0
 
     def add(self, values: np.ndarray) -> None:
         """Count each value of an int64 array."""
         if not len(values):
             return
-        found, counts = np.unique(np.asarray(values, dtype=np.int64), return_counts=True)
-        if len(self.values):
-            found, where = np.unique(np.concatenate([self.values, found]), return_inverse=True)
+        self._pending.append(np.array(values, dtype=np.int64))
+        self._waiting += len(values)
+        if self._waiting > max(PENDING_VALUES, len(self._values)):
+            self._merge()
+
+    def _merge(self) -> None:
+        if not self._pending:
+            return
+        found, counts = np.unique(np.concatenate(self._pending), return_counts=True)
+        self._pending, self._waiting = [], 0
+        if len(self._values):
+            found, where = np.unique(np.concatenate([self._values, found]), return_inverse=True)
             merged = np.zeros(len(found), dtype=np.int64)
-            np.add.at(merged, where, np.concatenate([self.counts, counts]))
+            np.add.at(merged, where, np.concatenate([self._counts, counts]))
             counts = merged
-        self.values, self.counts = found, counts.astype(np.int64)
+        self._values, self._counts = found, counts.astype(np.int64)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The distinct values, sorted."""
+        self._merge()
+        return self._values
+
+    @property
+    def counts(self) -> np.ndarray:
+        """How many times each of :attr:`values` was added."""
+        self._merge()
+        return self._counts
 
     @property
     def total(self) -> int:
@@ -147,6 +175,10 @@ class Counts:
     def ranked(self, ranks: np.ndarray) -> np.ndarray:
         """Return the values at 0-based ``ranks`` (each below :attr:`total`) of the values added, sorted."""
         return self.values[np.searchsorted(np.cumsum(self.counts), np.asarray(ranks, dtype=np.int64), side="right")]
+
+
+PENDING_VALUES = 1 << 16
+"""Values a :class:`Counts` holds uncounted at least (see there)."""
 
 
 def _percentile_ranks(n: int, percentiles: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
