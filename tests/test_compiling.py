@@ -68,14 +68,38 @@ def test_exact_decimals_hold_every_value_times_its_scale() -> None:
         assert [int(v.scaleb(6)) for v in array.to_pylist()] == [int(v) * scale for v in values]
 
 
+def test_ledger_money_as_decimal64_reads_back_as_the_decimal128_it_replaces(tmp_path) -> None:
+    import polars as pl
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from baccarat.engine.reference import MAX_MICROS
+
+    rng = np.random.default_rng(3)
+    values = np.concatenate([rng.integers(-(2**40), 2**40, 500), [0, -1, 1, MAX_MICROS // 10_000, -(MAX_MICROS // 10_000)]]).astype(
+        np.int64
+    )
+    for scale in (1, 10_000):
+        wide, narrow = columnar.decimal_micros(values, scale, 18), columnar.decimal64_micros(values, scale)
+        assert narrow.type == pa.decimal64(18, 6) and narrow.to_pylist() == wide.to_pylist()
+        frames = []
+        for name, array in (("wide", wide), ("narrow", narrow)):
+            pq.write_table(pa.table({"money": array}), tmp_path / f"{name}.parquet", store_decimal_as_integer=True)
+            assert str(pq.read_metadata(tmp_path / f"{name}.parquet").schema.column(0).logical_type) == "Decimal(precision=18, scale=6)"
+            frames.append(pl.read_parquet(tmp_path / f"{name}.parquet"))
+        assert frames[0].schema == frames[1].schema == {"money": pl.Decimal(18, 6)} and frames[0].equals(frames[1])
+
+
 def test_card_lists_label_every_card_in_order() -> None:
     rng = np.random.default_rng(2)
     valid = [code for code in range(1, 128) if code % 16 and code % 16 <= 13 and code // 16 <= 4]
     codes = rng.choice(valid, size=(300, 3)).astype(np.int8)
     codes[rng.random((300, 3)) < 0.3] = 0  # rows with two cards, or none
-    got = columnar.card_lists(codes).to_pylist()
-    assert got == [[card_label(int(code)) for code in row if code] for row in codes]
-    assert any(len(row) == 3 for row in got) and any(len(row) < 3 for row in got)
+    for compiled_kernel in (False, True):
+        got = columnar.card_lists(codes, compiled_kernel).to_pylist()
+        assert got == [[card_label(int(code)) for code in row if code] for row in codes]
+        assert any(len(row) == 3 for row in got) and any(len(row) < 3 for row in got)
+    assert columnar.card_lists(codes[:0], True).to_pylist() == []
 
 
 def test_session_folds_compiled_and_interpreted_are_equal() -> None:

@@ -34,6 +34,10 @@ whole too. The fixed cost is shown apart: both commands run over one shoe
 (``baccarat run`` on the compiled dealer's path, as the full run takes it),
 and a second ratio compares the rates with that cost subtracted from each
 (a diagnostic of where the time goes; the headline ratio is the whole command).
+Last, the CPU of a strategy-round split in two: the command with the
+strategies compiled (what the command costs around them), and what the
+plain-Python strategies on the reference engine add; the first alone bounds
+how fast plain Python through the command can go.
 """
 
 from __future__ import annotations
@@ -229,6 +233,27 @@ def main() -> None:
     )
     ratio = without_fixed(best["engine"], best["engine fixed"]) / without_fixed(best["naive"], best["naive fixed"])
     print(f"plain Python vs the naive loop, each without its one-shoe cost: {ratio:.2f}x")
+    print_wall(naive, engine, compiled)
+
+
+def print_wall(naive: float, engine: float, compiled: float) -> None:
+    """Say how the plain-Python run's CPU splits, per strategy-round, and how fast the rest of the command lets it go.
+
+    The built-in run plays the same rounds through the same command with the strategies compiled: its CPU a
+    strategy-round is the command's cost around the strategies, plus their compiled play (on the fast path, about a
+    tenth of a microsecond a strategy-round: ``bench_strategies.py``). Plain Python through the command can go
+    no faster than the command around it.
+    """
+    whole, rest = 1e6 / engine, 1e6 / compiled
+    print(
+        f"CPU a strategy-round: the naive loop {1e6 / naive:.2f} us; baccarat run with plain Python {whole:.2f} us: "
+        f"the same command with the strategies compiled {rest:.2f} us ({rest / whole:.0%} of it), and the plain-Python "
+        f"strategies on the reference engine in place of the compiled ones {whole - rest:.2f} us more ({(whole - rest) / whole:.0%})"
+    )
+    print(
+        f"the command with the strategies compiled runs at {compiled / naive:.2f}x the naive loop, about the most plain "
+        f"Python through it can reach; 1.5x the naive loop leaves the whole run {1e6 / naive / 1.5:.2f} us a strategy-round"
+    )
 
 
 if __name__ == "__main__":

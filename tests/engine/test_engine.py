@@ -72,3 +72,42 @@ def test_amount_to_cents() -> None:
     for bad in (0.001, float("nan"), "ten", Decimal("1.005")):
         with pytest.raises(ValueError):
             amount_to_cents(bad)
+
+
+def test_sessions_apart_in_the_table_play_as_each_alone_and_share_the_tables_conversion() -> None:
+    import numpy as np
+
+    from baccarat.engine.reference import DealtRounds, SessionConfig, StrategyRun, run_strategy, session_bounds
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.plugin import Strategy
+    from baccarat.shoes.seeded import seeded_table
+    from baccarat.table.rules import preset
+
+    class Doubling(Strategy):
+        name = "doubling"
+
+        def __init__(self, session, **params):
+            super().__init__(session)
+            self.stake = 10
+
+        def bets(self, view):
+            return {"banker" if view.last_decided is None else view.last_decided: self.stake}
+
+        def settle(self, view, nets):
+            self.stake = 10 if sum(nets.values()) > 0 or self.stake >= 640 else self.stake * 2
+
+    rules = preset("punto-banco-8")
+    table = seeded_table(rules, 3, 1, 8)
+    multipliers = settlement_table(table, rules)
+    config = SessionConfig(100_000, 1_000, 100_000, 1)
+    bounds = session_bounds(table, 1)
+    apart = [bounds[6], bounds[1], bounds[4]]  # out of order, with rows between them
+    run = StrategyRun("doubling", Doubling, {})
+    dealt = DealtRounds(table, multipliers)
+    together = run_strategy(run, table, multipliers, rules, config, 1, apart, dealt)
+    alone = [run_strategy(run, table, multipliers, rules, config, 1, [session]) for session in apart]
+    assert together["stake"].any()
+    for name, column in together.items():
+        assert np.array_equal(column, np.concatenate([one[name] for one in alone])), name
+    again = run_strategy(run, table, multipliers, rules, config, 1, apart, dealt)  # the conversion kept for the next strategy
+    assert all(np.array_equal(again[name], column) for name, column in together.items())

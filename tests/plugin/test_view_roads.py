@@ -49,3 +49,37 @@ def test_view_roads_hold_exactly_the_rounds_before_this_one() -> None:
             assert "".join(o[0].upper() for o in outcomes) == past
             assert big == expected.big_road
             assert cockroach == expected.cockroach_pig
+
+
+class Tallier(Strategy):
+    name = "tallier"
+    params = {"every": 1}
+    seen: list[tuple[int, int, str | None, int, int]] = []
+
+    def bets(self, view):
+        if view.hand % self.every == 0:
+            Tallier.seen.append((view.shoe, view.hand, view.last_decided, view.decided_in_shoe, view.streak_length))
+        return None
+
+
+def tallies(past: str) -> tuple[str | None, int, int]:
+    """The last decided winner, the decided rounds and the streak of ``past`` (letters B, P, T), counted directly."""
+    decided = past.replace("T", "")
+    if not decided:
+        return None, 0, 0
+    last = decided[-1]
+    return {"B": "banker", "P": "player"}[last], len(decided), len(decided) - len(decided.rstrip(last))
+
+
+def test_the_last_decided_winner_and_streak_count_the_shoes_rounds_so_far_ties_skipped() -> None:
+    rng = np.random.default_rng(5)
+    shoes = ["".join(rng.choice(list("BBPPTTT"), size=n)) for n in (40, 55, 31)]  # many ties, runs of them
+    rules = preset("punto-banco-8")
+    table = table_of(shoes)
+    for every in (1, 2, 5):  # read every round, or now and then (the tallies catch up)
+        Tallier.seen = []
+        run = StrategyRun("tally", Tallier, {"every": every})
+        run_strategy(run, table, settlement_table(table, rules), rules, SessionConfig(100000, 1000, 100000, 2), seed=1)
+        assert len(Tallier.seen) == sum(len(s) // every for s in shoes)
+        for shoe, hand, last, decided, streak in Tallier.seen:
+            assert (last, decided, streak) == tallies(shoes[shoe - 1][: hand - 1])

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import decimal
 import functools
+import itertools
 import math
 import numbers
 import threading
@@ -170,29 +171,72 @@ def amount_to_cents(amount: Any) -> int:
     return int(cents)
 
 
+Rounds = tuple[tuple[tuple[int, int | None, int], ...], tuple[tuple[int, int], ...], tuple[int | None, ...], tuple[tuple[Any, ...], ...]]
+"""What the loop plays (:meth:`DealtRounds.rounds`): the sessions, the shoes' starts, the hands, what each round shows."""
+
+
 class DealtRounds:
     """A table's rounds as the reference engine's loop reads them, converted once for every strategy of the table.
 
-    ``before`` holds what is known of each round before it is dealt (its shoe, hand, and the card turned to start
-    its shoe's burn); ``after`` what is shown once it is dealt (its outcome by name and what each offered bet pays
-    on it, in basis points); the rounds' cards are converted only for a strategy that reads them (:meth:`after_with_cards`).
+    What is known of each round before it is dealt: its shoe, its hand and the card turned to start its shoe's burn.
+    What is shown once it is dealt: its outcome by name and what each offered bet pays on it, in basis points; a table
+    has few distinct such pairs, so each is one shared tuple. The rounds' cards are converted only for a strategy that
+    reads them. All of it is immutable (tuples), so the strategies of a table share it.
     """
 
     def __init__(self, table: RoundTable, multipliers: Mapping[str, np.ndarray]) -> None:
         self.has_cards = bool(table.has_cards)
         self.offered = {bet: k for k, bet in enumerate(multipliers)}
-        self.before = list(zip(table.shoe.tolist(), table.hand.tolist(), table.turned.tolist(), strict=True))
-        pays = list(zip(*(arr.tolist() for arr in multipliers.values()), strict=True)) if multipliers else [()] * len(table)
-        self.after = list(zip([OUTCOMES[code] for code in table.outcome.tolist()], pays, strict=True))
         self.digest = table_digest(table, dict(multipliers))
+        outcomes = [OUTCOMES[code] for code in table.outcome.tolist()]
+        pays = zip(*(arr.tolist() for arr in multipliers.values()), strict=True) if multipliers else [()] * len(table)
+        shared: dict[tuple[str, tuple[int, ...]], tuple[str, tuple[int, ...]]] = {}
+        self._after = [shared.setdefault(dealt, dealt) for dealt in zip(outcomes, pays, strict=True)]
+        self._with_cards: list[tuple[str, tuple[int, ...], tuple[int, ...]]] | None = None
         self._table = table
-        self._with_cards: list[tuple[str, tuple[int, ...], list[int]]] | None = None
+        self._kept: dict[Any, Rounds] = {}
 
-    def after_with_cards(self) -> list[tuple[str, tuple[int, ...], list[int]]]:
-        """``after`` with each round's cards (a list of its own: the player's three, then the banker's), made when first asked."""
+    def rounds(self, sessions: Sequence[tuple[int, int, int]], cards: bool) -> Rounds:
+        """What the loop plays for ``sessions``, in order (kept for the table's next strategy).
+
+        Four sequences: the sessions, each as ``(session, first shoe, number of shoes)``; each shoe's start, ``(shoe,
+        card turned to start its burn)``; the hands of each shoe's rounds, then ``None`` where the shoe ends; what each
+        round shows once dealt, ``(outcome, pays)`` (with ``cards``, when the table has them, ``(outcome, pays, cards)``).
+        So the loop holds no count of a shoe's rounds before they are dealt.
+        """
+        key = (tuple(map(tuple, sessions)), cards and self.has_cards)
+        if key not in self._kept:
+            if len(self._kept) >= 2:  # one set of sessions at a time, with and without the cards
+                self._kept.clear()
+            table = self._table
+            after = self._with_cards_made() if key[1] else self._after
+            bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+            rows = np.concatenate([np.arange(start, stop) for _, start, stop in sessions]) if sessions else np.zeros(0, np.int64)
+            if len(rows) and (np.diff(rows) == 1).all():  # sessions one after the other: one slice
+                dealt = tuple(after[rows[0] : rows[-1] + 1])
+            else:
+                dealt = tuple(map(after.__getitem__, rows.tolist()))
+            shoe_starts = np.flatnonzero(np.diff(table.shoe)) + 1
+            inner = shoe_starts.tolist()
+            first = np.searchsorted(shoe_starts, bounds[:, 1], side="right").tolist()  # each session's shoes after its first
+            last = np.searchsorted(shoe_starts, bounds[:, 2], side="left").tolist()
+            shoe, turned, hand = table.shoe.tolist(), table.turned.tolist(), table.hand.tolist()
+            plays, starts, hands = [], [], []
+            for (session, start, stop), i, j in zip(sessions, first, last, strict=True):
+                cuts = [start, *inner[i:j], stop] if start < stop else []
+                for a, b in itertools.pairwise(cuts):
+                    starts.append((shoe[a], turned[a]))
+                    hands += hand[a:b]
+                    hands.append(None)
+                plays.append((session, shoe[start] if cuts else None, len(cuts) - 1 if cuts else 0))
+            self._kept[key] = (tuple(plays), tuple(starts), tuple(hands), dealt)
+        return self._kept[key]
+
+    def _with_cards_made(self) -> list[tuple[str, tuple[int, ...], tuple[int, ...]]]:
+        """Each round's ``(outcome, pays)`` with its cards (the player's three, then the banker's: a tuple, as nothing may change them)."""
         if self._with_cards is None:
-            cards = np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist()
-            self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self.after, cards, strict=True)]
+            cards = map(tuple, np.concatenate([self._table.player_cards, self._table.banker_cards], axis=1).tolist())
+            self._with_cards = [(outcome, pays, dealt) for (outcome, pays), dealt in zip(self._after, cards, strict=True)]
         return self._with_cards
 
 
@@ -260,16 +304,9 @@ def _play_apart(
     cards: bool,
 ) -> Logs | None:
     """Play the sessions on a thread of its own, handing it the rounds as iterators; None when the strategy wants the cards."""
-    after = dealt.after_with_cards() if cards and dealt.has_cards else dealt.after
-    before = dealt.before
-    plays = iter(
-        [
-            (session, before[start][0] if start < stop else None, iter(before[start:stop]), iter(after[start:stop]))
-            for session, start, stop in sessions
-        ]
-    )
-    handoff = [plays]
-    del plays, after, before
+    plays, starts, hands, after = (iter(part) for part in dealt.rounds(sessions, cards))
+    handoff = [(plays, starts, hands, after)]
+    del plays, starts, hands, after
     box: dict[str, Any] = {}
     halt: list[bool] = []  # set when this thread stops waiting (Ctrl-C): the loop then ends at the next session
     args = (handoff, box, halt, run, rules, config, seed, dealt.offered, dealt.has_cards, cards)
@@ -282,10 +319,11 @@ def _play_apart(
         raise
     if "error" in box:
         raise box["error"]
-    played, logs = box["played"]
+    played, rows, logs = box["played"]
     if logs == WANTS_CARDS:
         return None
-    if logs == TOOK_ROUNDS or played != len(sessions):  # the strategy's code took rounds or sessions from the loop
+    if logs == TOOK_ROUNDS or played != len(sessions) or rows != sum(stop - start for _, start, stop in sessions):
+        # the strategy's code took rounds or sessions from the loop
         raise StrategyError(
             f"strategy {run.label!r} took rounds not dealt yet from the engine's loop (a strategy may read only the "
             "rounds dealt, through its view); nothing is written"
@@ -312,7 +350,7 @@ def _on_thread(handoff: list[Any], box: dict[str, Any], halt: list[bool], *args:
 
 
 def _play_sessions(  # noqa: C901 - the reference engine's round loop, one readable piece: the definition the compiled path is held to
-    plays: Iterator[tuple[int, int | None, Iterator[tuple[int, int, int]], Iterator[tuple[Any, ...]]]],
+    rounds: tuple[Iterator[tuple[int, int | None, int]], Iterator[tuple[int, int]], Iterator[int | None], Iterator[tuple[Any, ...]]],
     halt: list[bool],
     run: StrategyRun,
     rules: Rules,
@@ -321,10 +359,16 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     offered: Mapping[str, int],
     has_cards: bool,
     cards: bool,
-) -> tuple[int, Logs | str]:
-    """The loop of :func:`run_strategy`: return the sessions played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`)."""
+) -> tuple[int, int, Logs | str]:
+    """The loop of :func:`run_strategy`: return the sessions and rounds played and the logs (or :data:`WANTS_CARDS`, :data:`TOOK_ROUNDS`).
+
+    ``rounds`` are four iterators over what :meth:`DealtRounds.rounds` gives: the sessions, the shoes' starts, the hands
+    (known before a round is dealt; ``None`` ends a shoe) and what each round shows once dealt.
+    """
+    plays, starts, hands, after = rounds
     table_min, table_max = config.table_min_cents, config.table_max_cents
     min_micros = table_min * MICROS_PER_CENT
+    lowest = max(table_min, 1)  # the smallest stake placed: the table minimum, and never nothing
     largest = cents_to_decimal(table_max)  # a Decimal bet up to this converts to cents without overflow
     initial = config.bankroll_cents * MICROS_PER_CENT
     bankroll_amount, min_amount, max_amount = (cents_to_decimal(c) for c in (config.bankroll_cents, table_min, table_max))
@@ -339,9 +383,9 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
     stop_names = stop_rule_names(run.cls)
     out_row = -1  # the ledger row of the round being played: the sessions' rounds, session after session
     played = 0
-    for session, first_shoe, before, after in plays:
+    for session, first_shoe, shoe_count in plays:
         if halt:  # the caller stopped waiting: no one reads what follows
-            return played, TOOK_ROUNDS
+            return played, out_row + 1, TOOK_ROUNDS
         played += 1
         info = SessionInfo(
             session, rules, bankroll_amount, min_amount, max_amount, functools.partial(strategy_rng, seed, run.label, session)
@@ -358,99 +402,98 @@ def _play_sessions(  # noqa: C901 - the reference engine's round loop, one reada
         settle = None if type(strategy).settle is Strategy.settle else strategy.settle  # the base settle does nothing
         bankroll = initial
         watch_stop = bool(stop_names) and hasattr(strategy, "stopped_by")
-        previous_shoe = None
-        for shoe, hand, turned in before:
-            out_row += 1
-            if shoe != previous_shoe:  # the view forgets the last shoe
-                view._enter_shoe(shoe, turned, cards)
-                previous_shoe = shoe
-                shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
-            view._hand = hand
-            view.round += 1
-            k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
-            placed = None  # else the bets placed as {side: cents}, once checked and cut
-            if bankroll >= min_micros:
-                try:
-                    wanted = bets(view)
-                except BaseException as exc:
-                    if is_stop(exc):
-                        raise
-                    if view._cards_wanted:
-                        return played, WANTS_CARDS
-                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
-                if wanted is None:
-                    if watch_stop and strategy.stopped_by is not None:
-                        stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
-                        watch_stop = False
-                else:
-                    # The common bet, one whole amount on one offered side within the limits, needs no cut; any
-                    # other is checked, cut or refused by _check_bets.
-                    if type(wanted) is dict and len(wanted) == 1:
-                        ((side, amount),) = wanted.items()
-                        index = offered.get(side) if type(side) is str else None
-                        kind = type(amount)
-                        if kind is int:
-                            cents = amount * CENTS_PER_UNIT
-                        elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
-                            numerator, denominator = amount.as_integer_ratio()
-                            cents, rest = divmod(numerator * CENTS_PER_UNIT, denominator)
-                            if rest:  # a fraction of a cent: _check_bets refuses it
+        for shoe, turned in itertools.islice(starts, shoe_count):
+            view._enter_shoe(shoe, turned, cards)  # the view forgets the last shoe
+            shoe_seen, cards_seen = view._outcomes.append, (view._dealt.append if view._dealt is not None else None)
+            for hand in iter(hands.__next__, None):  # the shoe's hands, up to the mark that ends it
+                out_row += 1
+                view._hand = hand
+                view.round += 1
+                k = -1  # the one bet placed within the limits: its index, side and cents (else k < 0)
+                placed = None  # else the bets placed as {side: cents}, once checked and cut
+                if bankroll >= min_micros:
+                    try:
+                        wanted = bets(view)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        if view._cards_wanted:
+                            return played, out_row + 1, WANTS_CARDS
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+                    if wanted is None:
+                        if watch_stop and strategy.stopped_by is not None:
+                            stop_log.append((out_row, stop_names.index(strategy.stopped_by) + 1))
+                            watch_stop = False
+                    else:
+                        # The common bet, one whole amount on one offered side within the limits, needs no cut; any
+                        # other is checked, cut or refused by _check_bets.
+                        if type(wanted) is dict and len(wanted) == 1:
+                            ((side, amount),) = wanted.items()
+                            index = offered.get(side) if type(side) is str else None
+                            kind = type(amount)
+                            if kind is int:
+                                cents = amount * CENTS_PER_UNIT
+                            elif kind is Decimal and amount.is_finite() and 0 < amount <= largest:
+                                numerator, denominator = amount.as_integer_ratio()
+                                cents, rest = divmod(numerator * CENTS_PER_UNIT, denominator)
+                                if rest:  # a fraction of a cent: _check_bets refuses it
+                                    cents = 0
+                            else:
                                 cents = 0
-                        else:
-                            cents = 0
-                        if index is not None and 0 < cents <= table_max and cents >= table_min and cents * MICROS_PER_CENT <= bankroll:
-                            k = index
-                    if k < 0:
-                        placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
-                        if capped:
-                            capped_log.append((out_row, capped))
-            # The round is dealt: the view shows it (also to the strategy settling it).
-            try:
-                if cards_seen is None:
-                    outcome, pays = next(after)
-                else:
-                    outcome, pays, round_cards = next(after)
-                    cards_seen(round_cards)
-            except StopIteration:  # the strategy's code took rounds from the loop's iterator
-                return played, TOOK_ROUNDS
-            shoe_seen(outcome)
-            if k >= 0:
-                won = cents * pays[k]
-                bankroll += won
-                placed_log.extend((out_row, k, cents, won))
-                if view._card_reads:
-                    priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
-                if settle is None:  # no nets to make
-                    view._bankroll_micros = bankroll
-                    continue
-                nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
-            elif placed:
-                nets = {}
-                for bet, cents in placed.items():
-                    k = offered[bet]
+                            if index is not None and lowest <= cents <= table_max and cents * MICROS_PER_CENT <= bankroll:
+                                k = index
+                        if k < 0:
+                            placed, capped = _check_bets(run, view, wanted, offered, bankroll, table_min, table_max)
+                            if capped:
+                                capped_log.append((out_row, capped))
+                # The round is dealt: the view shows it (also to the strategy settling it).
+                try:
+                    if cards_seen is None:
+                        outcome, pays = next(after)
+                    else:
+                        outcome, pays, round_cards = next(after)
+                        cards_seen(round_cards)
+                except StopIteration:  # the strategy's code took rounds from the loop's iterator
+                    return played, out_row + 1, TOOK_ROUNDS
+                shoe_seen(outcome)
+                if k >= 0:
                     won = cents * pays[k]
-                    nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
                     bankroll += won
                     placed_log.extend((out_row, k, cents, won))
                     if view._card_reads:
-                        priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
-            else:
-                continue
-            view._bankroll_micros = bankroll
-            if settle is not None:
-                try:
-                    settle(view, nets)
-                except BaseException as exc:
-                    if is_stop(exc):
-                        raise
-                    if view._cards_wanted:
-                        return played, WANTS_CARDS
-                    raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
+                        priced_log.append((out_row, k, cents, _seen_ev(view, names[k])))
+                    if settle is None:  # no nets to make
+                        view._bankroll_micros = bankroll
+                        continue
+                    nets = {side: amounts[won] if won in amounts else _amount(amounts, won)}
+                elif placed:
+                    nets = {}
+                    for bet, cents in placed.items():
+                        k = offered[bet]
+                        won = cents * pays[k]
+                        nets[bet] = amounts[won] if won in amounts else _amount(amounts, won)
+                        bankroll += won
+                        placed_log.extend((out_row, k, cents, won))
+                        if view._card_reads:
+                            priced_log.append((out_row, k, cents, _seen_ev(view, bet)))
+                else:
+                    continue
+                view._bankroll_micros = bankroll
+                if settle is not None:
+                    try:
+                        settle(view, nets)
+                    except BaseException as exc:
+                        if is_stop(exc):
+                            raise
+                        if view._cards_wanted:
+                            return played, out_row + 1, WANTS_CARDS
+                        raise _plugin_error(_misbehaved(run, view, _raised(exc, run)), exc) from None
         if view._cards_wanted:  # it asked for a card, caught what the view raised and went on
-            return played, WANTS_CARDS
-        if next(after, None) is not None:  # rounds left over: its code took some from the loop's other iterator
-            return played, TOOK_ROUNDS
-    return played, (placed_log, capped_log, stop_log, priced_log)
+            return played, out_row + 1, WANTS_CARDS
+    if next(starts, None) is not None or next(hands, None) is not None or next(after, None) is not None:
+        # left over: its code took rounds from the loop
+        return played, out_row + 1, TOOK_ROUNDS
+    return played, out_row + 1, (placed_log, capped_log, stop_log, priced_log)
 
 
 def _seen_ev(view: TableView, bet: str) -> float:

@@ -176,7 +176,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
-    rounds = _with_seed(table.to_arrow(), plan, chunk, pa)
+    rounds = _with_seed(table.to_arrow(plan.compiled), plan, chunk, pa)
     # Columns that never hold a null in a run are written as required: the same values, encoded faster. Which
     # they are depends on the run only (every chunk of a run has cards or none), so every part has one schema.
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())

@@ -69,7 +69,7 @@ class TableView:
     session's past outcomes, the current shoe's outcomes and cards, the
     bankroll and the table limits. It holds no reference, public or private,
     to the table of rounds: the engine hands it each round once the round is
-    dealt (its outcome, and its cards as a list of their own), so that no
+    dealt (its outcome, and its cards as a tuple), so that no
     strategy can reach a round not yet dealt through it.
     """
 
@@ -111,7 +111,7 @@ class TableView:
         self._cards_wanted = False
         """Set when a strategy asked for cards the engine does not hand over (it then plays the strategy again with them)."""
         self._shoe = self._hand = self._turned = 0
-        self._dealt: list[list[int]] | None = None
+        self._dealt: list[tuple[int, ...]] | None = None
         """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none); None
         while the engine does not hand over the cards (a strategy that reads no card costs nothing for them)."""
         self.rules = rules
@@ -211,7 +211,12 @@ class TableView:
     @property
     def last_decided(self) -> str | None:
         """Winner of this shoe's last round that was not a tie, or None."""
-        if self._tallied < len(self._outcomes):
+        outcomes = self._outcomes
+        if outcomes:  # the last round, unless it was a tie: read every round, it needs no tally
+            last = outcomes[-1]
+            if last != "tie":
+                return last
+        if self._tallied < len(outcomes):
             self._tally()
         return self._last_decided
 
@@ -327,7 +332,7 @@ class TableView:
             raise ValueError("this table view was made without rules, so it cannot price bets")
         return self.rules
 
-    def _cards_dealt(self) -> list[list[int]]:
+    def _cards_dealt(self) -> list[tuple[int, ...]]:
         """The cards of this shoe's rounds so far; when the engine does not hand them over, ask for them (see below)."""
         dealt = self._dealt
         if dealt is None:
@@ -364,7 +369,7 @@ class TableView:
         Round by round, the engine then sets ``_hand`` and ``round`` before the
         strategy bets, and appends the round's outcome to ``_outcomes`` and,
         when it hands over the ``cards``, the round's
-        cards (a list of their own) to ``_dealt`` once it is dealt, before the
+        cards (a tuple) to ``_dealt`` once it is dealt, before the
         strategy settles. Without ``cards``, a strategy that reads a card
         raises :class:`CardsNotHandedOver` and the view remembers it was asked
         (``_cards_wanted``): the engine then plays the strategy from the start

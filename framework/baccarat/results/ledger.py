@@ -59,10 +59,20 @@ def ledger_columns(bets: tuple[str, ...]) -> dict[str, pl.DataType]:
 
 @cache
 def ledger_schema(bets: tuple[str, ...]):  # -> pyarrow.Schema
-    """Return the Arrow schema of the ledger (as polars writes and reads it)."""
+    """Return the Arrow schema of the ledger (as polars writes and reads it, money as ``decimal64(18, 6)``).
+
+    polars gives its decimals as ``decimal128``; the ledger's money, 18
+    digits at most, is ``decimal64``, whose buffer is the engine's int64
+    micro-units as they are (:func:`baccarat.shoes.columnar.decimal64_micros`).
+    """
+    import pyarrow as pa
+
     from baccarat.shoes.columnar import arrow_schema
 
-    return arrow_schema(ledger_columns(bets))
+    schema = arrow_schema(ledger_columns(bets))
+    money = pa.decimal64(LEDGER_DIGITS, 6)
+    fields = [field.with_type(money) if pa.types.is_decimal(field.type) else field for field in schema]
+    return pa.schema(fields, metadata=schema.metadata)
 
 
 def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float]) -> np.ndarray:
@@ -111,8 +121,8 @@ def ledger_table(
         "hand": pa.array(np.asarray(columns["hand"], dtype=np.int32)),
         "round": pa.array(np.asarray(columns["round"], dtype=np.int32)),
         "outcome": columnar.enum_array(columns["outcome"], OUTCOMES),
-        "stake": columnar.decimal_micros(columns["stake"], MICROS_PER_CENT, LEDGER_DIGITS),
-        "net": columnar.decimal_micros(columns["net"], 1, LEDGER_DIGITS),
+        "stake": columnar.decimal64_micros(columns["stake"], MICROS_PER_CENT),
+        "net": columnar.decimal64_micros(columns["net"]),
         "expected_net": (
             pa.array(columns["expected_net"])
             if "expected_net" in columns
@@ -120,12 +130,12 @@ def ledger_table(
             if expected is not None
             else pa.nulls(n, pa.float64())
         ),
-        "bankroll": columnar.decimal_micros(columns["bankroll"], 1, LEDGER_DIGITS),
+        "bankroll": columnar.decimal64_micros(columns["bankroll"]),
         "capped": pa.array(np.asarray(columns["capped"], dtype=np.int32)),
     }
     for bet in bets:
-        data[stake_column(bet)] = columnar.decimal_micros(columns[stake_column(bet)], MICROS_PER_CENT, LEDGER_DIGITS)
-        data[net_column(bet)] = columnar.decimal_micros(columns[net_column(bet)], 1, LEDGER_DIGITS)
+        data[stake_column(bet)] = columnar.decimal64_micros(columns[stake_column(bet)], MICROS_PER_CENT)
+        data[net_column(bet)] = columnar.decimal64_micros(columns[net_column(bet)])
     return columnar.table(data, ledger_schema(bets))
 
 

@@ -145,8 +145,11 @@ class RoundTable:
         stops = np.concatenate([change, [len(self)]])
         return list(zip(starts.tolist(), stops.tolist(), strict=True))
 
-    def to_arrow(self):  # -> pyarrow.Table
-        """Return the rounds as an Arrow table with the columns of the ``rounds`` contract."""
+    def to_arrow(self, compiled_kernel: bool = False):  # -> pyarrow.Table
+        """Return the rounds as an Arrow table with the columns of the ``rounds`` contract.
+
+        ``compiled_kernel``: the card lists are built by a compiled kernel (:func:`baccarat.shoes.columnar.card_lists`).
+        """
         import pyarrow as pa
 
         from baccarat.shoes import columnar
@@ -155,8 +158,8 @@ class RoundTable:
         columns = {"shoe": pa.array(self.shoe), "hand": pa.array(self.hand), "outcome": columnar.enum_array(self.outcome, OUTCOMES)}
         if self.has_cards:
             columns.update(
-                player_cards=columnar.card_lists(self.player_cards),
-                banker_cards=columnar.card_lists(self.banker_cards),
+                player_cards=columnar.card_lists(self.player_cards, compiled_kernel),
+                banker_cards=columnar.card_lists(self.banker_cards, compiled_kernel),
                 player_total=pa.array(self.player_total),
                 banker_total=pa.array(self.banker_total),
                 natural=pa.array(self.natural),
