@@ -13,8 +13,9 @@ Runs, one after the other and each in its own process:
    lists in memory;
 3. ``baccarat run`` again on 100,000, 400,000 and 2,000,000 shoes
    (``--memory-shoes``), to show that peak memory does not grow with the
-   number of shoes: the ledger is streamed, and the session table goes to
-   the run folder as the chunks arrive (target: at most 1.2 GB at 2,000,000).
+   number of shoes: the ledger is streamed, the session table goes to the
+   run folder as the chunks arrive, and the summary and comparison are made
+   from exact aggregates folded meanwhile (target: at most 1.2 GB at 2,000,000).
 
 Prints wall times, peak memory (the resident memory of the process and its
 workers, sampled; also with the pages they share counted once), the ratios, and checks that each strategy's total net in

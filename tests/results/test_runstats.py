@@ -13,7 +13,7 @@ from polars.testing import assert_frame_equal
 
 from baccarat.engine.compiled import DISABLE_ENV
 from baccarat.execution import chunks as chunking
-from baccarat.execution.runner import run_experiment, run_to_folder
+from baccarat.execution.runner import prepare, run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
 from baccarat.experiment.report_facts import run_facts
 from baccarat.results.report import analysis as report
@@ -50,7 +50,7 @@ def reference_engine_stops(exp, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame
 
 
 def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) -> None:
-    for name in ("sessions", "summary", "comparison", "bands", "ruin"):
+    for name in ("sessions", "summary", "comparison", "bands", "ruin", "finals", "paths"):
         assert_frame_equal(getattr(gathered, name), getattr(reference, name), check_exact=True)
 
 
@@ -176,3 +176,28 @@ def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Pat
 
     # 350 chunks more of 2 x 500 sessions: 39 MB of session rows were they kept; a block's shape per chunk is what grows.
     assert kept(400) - kept(50) < 350 * 2 * 200
+
+
+@pytest.mark.parametrize("sessions_per_chunk", [1, 3, 7])
+def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definition(
+    tmp_path: Path, sessions_per_chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(chunking, "sessions_per_chunk", lambda *_: sessions_per_chunk)
+    exp = experiment(
+        shoes={"source": "seeded", "seed": 5, "count": 38},
+        session={"bankroll": 250, "shoes_per_session": 3, "table_min": 10, "table_max": 160},
+    )
+    assert len(prepare(exp).chunks) == -(-13 // sessions_per_chunk)  # 13 sessions of 3 shoes
+    result = run_to_folder(exp, tmp_path / "run", baseline="random flat")
+    reference = report.analyse(
+        pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
+        run_facts(exp).bankroll,
+        run_facts(exp).table_min,
+        baseline="random flat",
+        stops=reference_engine_stops(exp, monkeypatch),
+    )
+    assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
+    assert_same_analysis(result.analysis, reference)
+    for name in ("summary.csv", "comparison.csv"):  # the files too, byte for byte
+        written = (tmp_path / "run" / name).read_bytes()
+        assert written == getattr(reference, name.split(".")[0]).write_csv().encode("utf-8")

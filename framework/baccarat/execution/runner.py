@@ -366,7 +366,8 @@ class RunWriter:
         """Gather the statistics of every chunk added from now on (session rows, and bankrolls for the plots' bands)."""
         from baccarat.results.statistics.folded import RunStatsCollector
 
-        self.statistics = RunStatsCollector(self._open(), [entry.name for entry in self.experiment.strategies], bankrolls=bankrolls)
+        labels = [entry.name for entry in self.experiment.strategies]
+        self.statistics = RunStatsCollector(self._open(), labels, bankrolls=bankrolls, baseline=self.baseline)
         return self.statistics
 
     def add_chunk(self, output: ChunkOutput) -> None:

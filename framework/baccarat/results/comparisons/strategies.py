@@ -5,11 +5,26 @@ Both reduce the session table (:func:`baccarat.results.statistics.ledger_stats.s
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import polars as pl
 
+from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.comparisons.verdict import with_verdicts
 from baccarat.results.ledger import MONEY
-from baccarat.results.statistics.ledger_stats import Z95, as_float, by_strategy, ratio_se, strategies_of
+from baccarat.results.statistics.ledger_stats import (
+    TALLIED_COLUMNS,
+    Z95,
+    as_float,
+    by_strategy,
+    decimal,
+    ratio_se,
+    session_values,
+    strategies_of,
+    units,
+)
+from baccarat.results.statistics.tallies import FLOAT_OFFSET, FloatSum, PairTally, pair_rows
 
 COMPARISON_COLUMNS = (
     "strategy",
@@ -48,81 +63,127 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
     ``net_diff_mean`` per session with a paired 95% interval, the difference
     of realised edges ``edge_diff`` with a paired delta-method interval, the
     difference of ruin shares with a paired interval, and the shares of
-    sessions that ended better or worse than the baseline's.
+    sessions that ended better or worse than the baseline's. Every figure is
+    made from exact aggregates of the pairs (:class:`~baccarat.results.statistics.tallies.PairTally`),
+    one strategy's rows read at a time; a run folds the same aggregates as
+    its chunks arrive.
     """
     order = strategies_of(sessions)
+    baseline = chosen_baseline(order, baseline)
+    lazy = sessions.lazy()
+
+    def rows(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray | None]:
+        part = lazy.filter(pl.col("strategy") == name).select("session", *TALLIED_COLUMNS).collect(engine="streaming")
+        return (part.get_column("session").to_numpy(), *session_values(part))
+
+    base_session, base_values, base_expected = rows(baseline)
+    tallies = []
+    for name in order:
+        if name == baseline:
+            continue
+        session, values, expected = rows(name)
+        mine, theirs = pair_rows(session, base_session)
+        tally = PairTally()
+        tally.add(
+            values[mine],
+            None if expected is None else expected[mine],
+            base_values[theirs],
+            None if base_expected is None else base_expected[theirs],
+        )
+        tallies.append((name, tally))
+    return comparison_of_tallies(baseline, tallies)
+
+
+def chosen_baseline(order: list[str], baseline: str | None) -> str:
+    """Return the baseline of a comparison: ``baseline``, or the first strategy; a label not among ``order`` is refused."""
     if baseline is None:
         baseline = order[0] if order else ""
     if baseline not in order:
         from baccarat.errors import InputError, did_you_mean
 
         raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
-    base = (
-        sessions.lazy()
-        .filter(pl.col("strategy") == baseline)
-        .select(  # lazy: only these columns are filtered
-            "session",
-            pl.col("net").alias("b_net"),
-            pl.col("wagered").alias("b_wagered"),
-            pl.col("ruined").alias("b_ruined"),
-            pl.col("expected_net").cast(pl.Float64).alias("b_expected_net"),
-        )
-        .collect()
+    return baseline
+
+
+def _spread(k: int, total: int, squares: int, scale: int) -> float | None:
+    """The sample standard deviation (ddof=1) of ``k`` values from their exact sum and sum of squares (over ``scale``²)."""
+    if k < 2:
+        return None
+    return math.sqrt((k * squares - total * total) / (k * (k - 1) * scale * scale))
+
+
+def _edge_diff_se(t: PairTally) -> float | None:
+    """The paired delta-method standard error of the difference of edges, its sum of squared influences exact."""
+    n, w, bn, bw = (int(v) for v in t.sums)
+    if t.pairs < 2 or w <= 0 or bw <= 0:
+        return None
+    # Each pair's influence times (w·bw)²: (net·w - n·wagered)·bw² - (b_net·bw - bn·b_wagered)·w².
+    c = [w * bw * bw, -n * bw * bw, -bw * w * w, bn * w * w]
+    squares = sum(c[a] * c[b] * int(t.gram[a, b]) for a in range(4) for b in range(4))
+    k = float(t.pairs)
+    return math.sqrt(k / (k - 1) * (squares / (w * bw) ** 4))
+
+
+def _pair_row(label: str, baseline: str, t: PairTally) -> dict[str, object]:
+    """The comparison row of a strategy's pairs with the baseline (see :func:`paired_comparison`)."""
+    k = t.pairs
+    n, w, bn, bw = (int(v) for v in t.sums)
+    g = [[int(v) for v in row] for row in t.gram]
+    diff_sum, diff_squares = n - bn, g[0][0] - 2 * g[0][2] + g[2][2]
+    ruin_sum, ruin_squares = t.ruined - t.base_ruined, t.ruined + t.base_ruined - 2 * t.both_ruined
+    mean = (lambda total: total / k) if k else (lambda total: None)
+    diff_mean = mean(units(diff_sum))
+    diff_sd = _spread(k, diff_sum, diff_squares, MICROS)
+    ruin_mean = mean(float(ruin_sum))
+    ruin_sd = _spread(k, ruin_sum, ruin_squares, 1)
+    edge_diff = (-units(n) / units(w) + units(bn) / units(bw)) if w > 0 and bw > 0 else None
+    edge_se = _edge_diff_se(t)
+    known = t.expected_known and k > 0
+    expected_edge = None
+    if known and w > 0 and bw > 0:
+        expected_edge = -t.expected.value() / units(w) - -t.base_expected.value() / units(bw)
+    luck_mean = t.luck.value() / k if known else None
+    luck_sd = _float_spread(k, t.luck, t.luck_squares) if known else None
+
+    def interval(centre: float | None, sd: float | None) -> tuple[float | None, float | None]:
+        if centre is None or sd is None:
+            return None, None
+        se = sd / math.sqrt(k)
+        return centre - Z95 * se, centre + Z95 * se
+
+    row: dict[str, object] = {"strategy": label, "baseline": baseline, "sessions": k, "net_diff": decimal(diff_sum)}
+    row["net_diff_mean"] = diff_mean
+    row["net_diff_ci_low"], row["net_diff_ci_high"] = interval(diff_mean, diff_sd)
+    row["edge_diff"] = edge_diff
+    row["edge_diff_ci_low"], row["edge_diff_ci_high"] = (
+        (edge_diff - Z95 * edge_se, edge_diff + Z95 * edge_se) if edge_diff is not None and edge_se is not None else (None, None)
     )
-    pairs = sessions.lazy().select("strategy", "session", "net", "wagered", "ruined", pl.col("expected_net").cast(pl.Float64))
-    k = pl.len().cast(pl.Float64)
-    diff = as_float("net") - as_float("b_net")
-    ruin_diff = pl.col("ruined").cast(pl.Float64) - pl.col("b_ruined").cast(pl.Float64)
-    w, bw = as_float("wagered"), as_float("b_wagered")
-    # Influence of each session on edge - baseline edge (delta method on both ratios).
-    influence = (
-        -(-as_float("net") + as_float("net").sum() / w.sum() * w) / w.sum()
-        + (-as_float("b_net") + as_float("b_net").sum() / bw.sum() * bw) / bw.sum()
-    )
-    edge_diff = pl.when((w.sum() > 0) & (bw.sum() > 0)).then(-as_float("net").sum() / w.sum() + as_float("b_net").sum() / bw.sum())
-    edge_se = pl.when(pl.len() >= 2).then((k / (k - 1) * (influence**2).sum()).sqrt())
-    diff_se = diff.std(ddof=1) / k.sqrt()
-    ruin_se = ruin_diff.std(ddof=1) / k.sqrt()
-    expected, b_expected = pl.col("expected_net"), pl.col("b_expected_net")
-    luck_diff = (diff - expected) + b_expected
-    luck_se = luck_diff.std(ddof=1) / k.sqrt()
-    out = by_strategy(
-        pairs,
-        [
-            pl.lit(baseline).alias("baseline"),
-            pl.len().cast(pl.Int64).alias("sessions"),
-            (pl.col("net").sum() - pl.col("b_net").sum()).alias("net_diff"),
-            diff.mean().alias("net_diff_mean"),
-            (diff.mean() - Z95 * diff_se).alias("net_diff_ci_low"),
-            (diff.mean() + Z95 * diff_se).alias("net_diff_ci_high"),
-            edge_diff.alias("edge_diff"),
-            (edge_diff - Z95 * edge_se).alias("edge_diff_ci_low"),
-            (edge_diff + Z95 * edge_se).alias("edge_diff_ci_high"),
-            ruin_diff.mean().alias("risk_of_ruin_diff"),
-            (ruin_diff.mean() - Z95 * ruin_se).alias("risk_of_ruin_diff_ci_low"),
-            (ruin_diff.mean() + Z95 * ruin_se).alias("risk_of_ruin_diff_ci_high"),
-            (pl.col("net") > pl.col("b_net")).mean().alias("sessions_better"),
-            (pl.col("net") < pl.col("b_net")).mean().alias("sessions_worse"),
-            (w - bw).mean().alias("wagered_diff_mean"),
-            _expected_edge(expected, w) - _expected_edge(b_expected, bw),
-            (expected - b_expected).mean().alias("expected_net_diff_mean"),
-            luck_diff.mean().alias("luck_diff_mean"),
-            (luck_diff.mean() - Z95 * luck_se).alias("luck_diff_ci_low"),
-            (luck_diff.mean() + Z95 * luck_se).alias("luck_diff_ci_high"),
-        ],
-        join=lambda part: part.join(base.lazy(), on="session", how="inner", maintain_order="left"),
-        strategies=[name for name in order if name != baseline],
-    )
-    if out.is_empty():
-        out = pl.DataFrame(
-            schema={
-                "strategy": pl.String,
-                "baseline": pl.String,
-                "sessions": pl.Int64,
-                "net_diff": MONEY,
-                **{c: pl.Float64 for c in COMPARISON_COLUMNS[4:-3]},
-            }
-        )
+    row["risk_of_ruin_diff"] = ruin_mean
+    row["risk_of_ruin_diff_ci_low"], row["risk_of_ruin_diff_ci_high"] = interval(ruin_mean, ruin_sd)
+    row["sessions_better"], row["sessions_worse"] = mean(float(t.better)), mean(float(t.worse))
+    row["wagered_diff_mean"] = mean(units(w - bw))
+    row["expected_edge_diff"] = expected_edge
+    row["expected_net_diff_mean"] = t.expected_diff.value() / k if known else None
+    row["luck_diff_mean"] = luck_mean
+    row["luck_diff_ci_low"], row["luck_diff_ci_high"] = interval(luck_mean, luck_sd)
+    return row
+
+
+def _float_spread(k: int, total: FloatSum, squares: FloatSum) -> float | None:
+    """The sample standard deviation (ddof=1) of ``k`` floats from their exact sum and exact sum of squares."""
+    if k < 2:
+        return None
+    if total.special != 0 or total.special != total.special or squares.special != 0 or squares.special != squares.special:
+        return math.nan
+    s1, s2, scale = total.scaled, squares.scaled, 1 << FLOAT_OFFSET
+    return math.sqrt((k * s2 * scale - s1 * s1) / (k * (k - 1) * scale * scale))
+
+
+def comparison_of_tallies(baseline: str, tallies: list[tuple[str, PairTally]]) -> pl.DataFrame:
+    """Return :func:`paired_comparison` from each strategy's exact aggregates of its pairs with ``baseline``."""
+    schema = {"strategy": pl.String, "baseline": pl.String, "sessions": pl.Int64, "net_diff": MONEY}
+    schema |= {c: pl.Float64 for c in COMPARISON_COLUMNS[4:-3]}
+    out = pl.DataFrame([_pair_row(label, baseline, t) for label, t in tallies], schema=schema, orient="row")
     return with_verdicts(out).select(COMPARISON_COLUMNS)
 
 
@@ -144,12 +205,7 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
     ``sessions_better`` and ``sessions_worse`` are null (nothing pairs).
     """
     order = strategies_of(sessions)
-    if baseline is None:
-        baseline = order[0] if order else ""
-    if baseline not in order:
-        from baccarat.errors import InputError, did_you_mean
-
-        raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
+    baseline = chosen_baseline(order, baseline)
     wagered, net = as_float("wagered"), as_float("net")
     edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
     k = pl.len().cast(pl.Float64)

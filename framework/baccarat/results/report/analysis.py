@@ -172,6 +172,11 @@ def analyse(
     background: Executor | None = None,
     plots: bool = True,
     stops: pl.DataFrame | None = None,
+    summary: pl.DataFrame | None = None,
+    comparison: pl.DataFrame | None = None,
+    ruin: pl.DataFrame | None = None,
+    finals: pl.DataFrame | None = None,
+    sample_sessions: list[int] | None = None,
 ) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
@@ -183,7 +188,11 @@ def analyse(
     waited for when first used. Without ``plots``, what only the plots draw
     (the bands and the sample paths) is not computed: those frames are None.
     ``stops`` (:func:`stats.stopped_sessions`) gives the session table's
-    ``stopped_by`` when it is folded from the ledger here.
+    ``stopped_by`` when it is folded from the ledger here. ``summary``,
+    ``comparison``, ``ruin``, ``finals`` and the sample paths' ``sample_sessions``,
+    when given, are already known (a run makes them from the aggregates it folds
+    as its chunks arrive, :class:`baccarat.results.statistics.folded.RunStatsCollector`):
+    nothing then reads the session table for them.
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
@@ -200,12 +209,12 @@ def analyse(
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
     return Analysis(
         _sessions=sessions,
-        _summary=later(stats.summary_table, sessions),
-        _comparison=later(comparisons.paired_comparison, sessions, baseline),
+        _summary=later(stats.summary_table, sessions) if summary is None else summary,
+        _comparison=later(comparisons.paired_comparison, sessions, baseline) if comparison is None else comparison,
         _bands=pending_bands,
-        ruin=curves.ruin_curve(sessions),
-        _paths=later(curves.sample_paths, ledger, sessions, initial, samples) if plots else None,
-        _finals=later(curves.final_quantiles, sessions) if plots else None,
+        ruin=curves.ruin_curve(sessions) if ruin is None else ruin,
+        _paths=later(curves.sample_paths, ledger, sessions, initial, samples, sample_sessions) if plots else None,
+        _finals=finals if finals is not None else later(curves.final_quantiles, sessions) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,
     )

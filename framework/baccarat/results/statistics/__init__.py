@@ -3,8 +3,10 @@
 - :mod:`~baccarat.results.statistics.ledger_stats`: statistics of a run: pure functions of the ledger, in polars.
 - :mod:`~baccarat.results.statistics.folded`: statistics gathered while a run plays, so that its summary and plots
   never read the ledger back.
+- :mod:`~baccarat.results.statistics.tallies`: exact aggregates of sessions (integer sums, exact histograms) that add
+  up chunk by chunk: the summary and the paired comparison are made from them.
 - :mod:`~baccarat.results.statistics.curves`: per-round aggregates the plots draw: bankroll bands over sessions, the
   ruin curve, a few sample paths.
 """
 
-__all__ = ["curves", "folded", "ledger_stats"]
+__all__ = ["curves", "folded", "ledger_stats", "tallies"]

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
 from baccarat.results.statistics.ledger_stats import Ledger, strategy_rows
+
+if TYPE_CHECKING:
+    from baccarat.results.statistics.tallies import SessionTally
 
 BAND_CELLS = 4_000_000
 """Bankroll values (sessions x rounds) held at once by :func:`bankroll_bands`."""
@@ -72,6 +77,28 @@ def bankroll_bands(
     return pl.concat(frames)
 
 
+def ruin_curve_of_tallies(tallies: Sequence[tuple[str, SessionTally]]) -> pl.DataFrame:
+    """Return :func:`ruin_curve` from each strategy's exact aggregates (its histogram of rounds to ruin)."""
+    frames = []
+    for strategy, tally in tallies:
+        horizon = tally.longest_session
+        ruined = np.zeros(horizon + 1, dtype=np.int64)
+        kept = tally.ruin_rounds.values <= horizon
+        np.add.at(ruined, tally.ruin_rounds.values[kept], tally.ruin_rounds.counts[kept])
+        frames.append(
+            pl.DataFrame(
+                {
+                    "strategy": [strategy] * (horizon + 1),
+                    "round": np.arange(horizon + 1, dtype=np.int64),
+                    "ruined": np.cumsum(ruined) / tally.sessions,
+                }
+            )
+        )
+    if not frames:
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, "ruined": pl.Float64})
+    return pl.concat(frames)
+
+
 def ruin_curve(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return the share of sessions ruined by each round, per strategy: ``strategy``, ``round`` (from 0), ``ruined``."""
     frames = []
@@ -89,13 +116,19 @@ def ruin_curve(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 
 def sample_paths(
-    ledger: Ledger, sessions: pl.DataFrame | pl.LazyFrame, initial_bankroll: Decimal | int | str, count: int = 5
+    ledger: Ledger,
+    sessions: pl.DataFrame | pl.LazyFrame,
+    initial_bankroll: Decimal | int | str,
+    count: int = 5,
+    chosen: list[int] | None = None,
 ) -> pl.DataFrame:
     """Return the bankroll path of the first ``count`` sessions of every strategy (round 0 is the start).
 
-    Columns ``strategy``, ``session``, ``round``, ``bankroll`` (float).
+    Columns ``strategy``, ``session``, ``round``, ``bankroll`` (float). ``chosen``, when given, are those
+    first sessions' numbers, known already (a run gathers them as its chunks arrive).
     """
-    chosen = sessions.lazy().select(pl.col("session").unique().sort().head(count)).collect().to_series().to_list()
+    if chosen is None:
+        chosen = sessions.lazy().select(pl.col("session").unique().sort().head(count)).collect().to_series().to_list()
     paths = (
         ledger.lazy()
         .filter(pl.col("session").is_in(chosen))
@@ -119,10 +152,32 @@ FINAL_QUANTILES = {"min": 0, "p5": 5, "p25": 25, "median": 50, "p75": 75, "p95":
 
 def final_quantiles(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return the final bankroll's percentiles (:data:`FINAL_QUANTILES`), mean and session count, one row per strategy."""
+    from baccarat.results.statistics.ledger_stats import money_micros
+    from baccarat.results.statistics.tallies import exact_sum
+
     found = []
     for name, part in strategy_rows(sessions, "final_bankroll"):  # one strategy's finals at a time, for every percentile
-        values = part.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-        figures = dict(zip(FINAL_QUANTILES, np.percentile(values, list(FINAL_QUANTILES.values())).tolist(), strict=True))
-        found.append({"strategy": name, **figures, "mean": float(values.mean()), "sessions": len(values)})
+        micros = money_micros(part.get_column("final_bankroll"))
+        figures = dict(zip(FINAL_QUANTILES, np.percentile(micros / 1e6, list(FINAL_QUANTILES.values())).tolist(), strict=True))
+        mean = exact_sum(micros) / (len(micros) * 10**6)  # the exact mean, rounded once
+        found.append({"strategy": name, **figures, "mean": mean, "sessions": len(micros)})
+    schema = {"strategy": pl.String, **dict.fromkeys(FINAL_QUANTILES, pl.Float64), "mean": pl.Float64, "sessions": pl.Int64}
+    return pl.DataFrame(found, schema=schema)
+
+
+def final_quantiles_of_tallies(tallies: Sequence[tuple[str, SessionTally]]) -> pl.DataFrame:
+    """Return :func:`final_quantiles` from each strategy's exact aggregates (its histogram of final bankrolls).
+
+    The percentiles are numpy's of every session's final bankroll, bit for
+    bit; the mean is the exact sum's, rounded once.
+    """
+    from baccarat.results.statistics.tallies import money_floats, percentiles_of_counts
+
+    found = []
+    for name, tally in tallies:
+        floats = money_floats(tally.finals.values)
+        figures = percentiles_of_counts(floats, tally.finals.counts, list(FINAL_QUANTILES.values())).tolist()
+        mean = tally.final_sum / (tally.sessions * 10**6)
+        found.append({"strategy": name, **dict(zip(FINAL_QUANTILES, figures, strict=True)), "mean": mean, "sessions": tally.sessions})
     schema = {"strategy": pl.String, **dict.fromkeys(FINAL_QUANTILES, pl.Float64), "mean": pl.Float64, "sessions": pl.Int64}
     return pl.DataFrame(found, schema=schema)

@@ -6,15 +6,16 @@ Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
 integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
 :func:`baccarat.results.statistics.ledger_stats.session_table`). The main
-process memory does not grow with the run: :class:`RunStatsCollector`
-appends each chunk's session rows and its bankroll column, round by round
+process memory does not grow with the run: :class:`RunStatsCollector` adds
+each chunk's session rows to exact aggregates
+(:mod:`baccarat.results.statistics.tallies`), from which the summary, the
+comparison, the ruin curve and the final bankrolls' percentiles are made at
+the end, and appends the rows and the bankroll column, round by round
 (:func:`bankroll_block`), to spool files of the run folder as the chunks
 arrive; at the end the session rows become ``sessions.parquet``, written
-slice by slice, the summary and comparison are computed from a scan of it
-one strategy at a time, and :func:`bankroll_bands` computes the plots'
-percentiles from the spool exactly as
-:func:`baccarat.results.statistics.curves.bankroll_bands` does. Parity
-tests hold both to the definition.
+slice by slice, and :func:`bankroll_bands` computes the plots' percentiles
+from the spool exactly as :func:`baccarat.results.statistics.curves.bankroll_bands`
+does. Parity tests hold all of them to the definition.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import polars as pl
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
+from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows, percentiles_of_sorted
 from baccarat.shoes.columnar import decimal_micros
 
 SESSION_FILE_COLUMNS = (
@@ -254,7 +256,7 @@ SESSION_RECORD = SESSION_VALUES + 2
 """Integers per session in a session spool: the session, the values of :class:`SessionRows`, and ``expected``'s bits."""
 
 
-READ_SESSIONS = 1 << 18
+READ_SESSIONS = 1 << 16
 """Sessions read from a session spool at once (a slice of ``sessions.parquet``: one row group)."""
 
 
@@ -297,7 +299,7 @@ def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 def bankroll_bands(
     spool: BankrollSpool,
     blocks: Sequence[Sequence[tuple[int, int]]],
-    sessions: pl.DataFrame | pl.LazyFrame,
+    labels: Sequence[str],
     initial_bankroll: Decimal | int | str,
     points: int | None = None,
     cells: int | None = None,
@@ -306,23 +308,24 @@ def bankroll_bands(
 
     Each strategy's spool holds its chunks' :func:`bankroll_block` one after
     the other; ``blocks[k]`` gives their shapes (rounds, sessions) for the
-    ``k``-th strategy. Sessions must be those the spool holds, in the same
-    order. As the definition does, at most ``cells`` values (sessions x
-    rounds) are held at once; each pass reads from every block only the rows
-    of the rounds it evaluates, so the spool is read about once in all.
+    strategy labelled ``labels[k]`` (a strategy without blocks has no bands).
+    A block's last row holds each session's final bankroll, so a session
+    that has ended keeps it, as the definition has it. As the definition
+    does, at most ``cells`` values (sessions x rounds) are held at once;
+    each pass reads from every block only the rows of the rounds it
+    evaluates, so the spool is read about once in all.
     """
     from baccarat.results.statistics import curves
-    from baccarat.results.statistics import ledger_stats as stats
 
     points = curves.CURVE_POINTS if points is None else points
     cells = curves.BAND_CELLS if cells is None else cells
     initial = float(Decimal(str(initial_bankroll)))
     names = [f"p{p}" for p in curves.BAND_PERCENTILES]
-    groups = [(k, *named) for k, named in enumerate(stats.strategy_rows(sessions, "rounds_dealt", "final_bankroll"))]
+    groups = [(k, label) for k, label in enumerate(labels) if k < len(blocks) and blocks[k]]
 
-    def strategy(item: tuple[int, str, pl.DataFrame]) -> pl.DataFrame:
-        k, label, group = item
-        return _strategy_bands(spool, blocks[k] if k < len(blocks) else (), k, label, group, initial, points, cells, names)
+    def strategy(item: tuple[int, str]) -> pl.DataFrame:
+        k, label = item
+        return _strategy_bands(spool, blocks[k], k, label, initial, points, cells, names)
 
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(strategy, groups))
@@ -336,7 +339,6 @@ def _strategy_bands(
     blocks: Sequence[tuple[int, int]],
     k: int,
     label: str,
-    group: pl.DataFrame,
     initial: float,
     points: int,
     cells: int,
@@ -345,24 +347,23 @@ def _strategy_bands(
     """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
     from baccarat.results.statistics import curves
 
-    last = group.get_column("rounds_dealt").to_numpy().astype(np.int64)
-    final = group.get_column("final_bankroll").cast(pl.Float64).to_numpy()
-    grid = curves.curve_rounds(int(last.max()) if len(last) else 0, points)
-    chunk = max(1, cells // max(len(last), 1))
+    sessions = sum(width for _, width in blocks)
+    grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
+    chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
-        matrix = np.empty((len(part), len(last)))  # a row per round, a column per session
-        # Mapped for one pass only: the pages a pass reads leave the process's memory with the mapping.
-        spooled = np.memmap(spool.paths[k], dtype=np.int64, mode="r") if blocks else None
-        offset = column = 0
-        for height, width in blocks:
-            block = spooled[offset : offset + height * width].reshape(height, width)
-            np.divide(block[np.minimum(part, height) - 1], 1e6, out=matrix[:, column : column + width])
-            offset, column = offset + height * width, column + width
-        spooled = block = None  # the mapping goes
-        ended = last[None, :] < part[:, None]  # a session that has ended keeps its final bankroll
-        matrix[ended] = np.broadcast_to(final, matrix.shape)[ended]
+        matrix = np.empty((len(part), sessions))  # a row per round, a column per session
+        # Read, not mapped: the pages of a mapped spool would count in the process's memory while it is mapped.
+        with spool.paths[k].open("rb") as handle:
+            offset = column = 0
+            for height, width in blocks:
+                rows_read = np.minimum(part, height) - 1  # a block's last row holds the final bankrolls
+                first = int(rows_read[0])
+                handle.seek(offset + first * width * 8)
+                span = np.fromfile(handle, dtype=np.int64, count=(int(rows_read[-1]) - first + 1) * width).reshape(-1, width)
+                np.divide(span[rows_read - first], 1e6, out=matrix[:, column : column + width])  # as polars casts
+                offset, column = offset + height * width * 8, column + width
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
@@ -372,38 +373,19 @@ def _strategy_bands(
     )
 
 
-def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
-    """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
-
-    The same numbers, bit for bit, as numpy computes them (virtual index
-    ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
-    without numpy's partition of every row, which sorted rows do not need.
-    No value may be NaN (there is none in a bankroll).
-    """
-    n = rows.shape[1]
-    virtual = (n - 1) * np.true_divide(np.asarray(percentiles), 100)
-    previous = np.floor(virtual)
-    following = previous + 1
-    above = virtual >= n - 1
-    previous[above] = -1
-    following[above] = -1
-    previous, following = previous.astype(np.intp), following.astype(np.intp)
-    gamma = np.asarray(virtual - previous, dtype=virtual.dtype)
-    a, b = rows[:, previous], rows[:, following]
-    diff = b - a
-    result = a + diff * gamma
-    np.subtract(b, diff * (1 - gamma), out=result, where=np.broadcast_to(gamma >= 0.5, result.shape))
-    return result
-
-
 class RunStatsCollector:
     """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
 
-    Both go to spool files of the run folder as the chunks arrive, so that
-    the memory of the main process does not grow with the run; at the end
-    the session rows become the folder's ``sessions.parquet`` (``sessions_file``),
-    written slice by slice, and the statistics are computed from a scan of it,
-    one strategy at a time.
+    Each chunk's sessions are added to exact aggregates as it arrives
+    (:mod:`baccarat.results.statistics.tallies`: one tally per strategy, one
+    per strategy paired with the ``baseline``), from which the summary, the
+    comparison, the ruin curve and the final bankrolls' percentiles are made
+    at the end without reading any session back. The rows themselves and
+    the bankroll columns go to spool files of the run folder, so that the
+    memory of the main process does not grow with the run; at the end the
+    session rows become the folder's ``sessions.parquet`` (``sessions_file``),
+    written slice by slice, and the bankroll bands are computed from the
+    bankroll spool.
     """
 
     def __init__(
@@ -413,6 +395,8 @@ class RunStatsCollector:
         has_expected: bool = True,
         bankrolls: bool = True,
         sessions_file: str = "sessions.parquet",
+        baseline: str | None = None,
+        samples: int = 5,
     ) -> None:
         self.labels = list(labels)
         self.has_expected = has_expected
@@ -424,16 +408,55 @@ class RunStatsCollector:
         self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
         self.blocks: list[list[tuple[int, int]]] = [[] for _ in self.labels]
         """The shapes (rounds, sessions) of each strategy's spooled bankroll blocks, in order."""
+        self.tallies = [SessionTally() for _ in self.labels]
+        self.baseline = baseline
+        base = self.labels.index(baseline) if baseline in self.labels else 0 if baseline is None and self.labels else None
+        self.base = base
+        """The position of the baseline among the strategies (None: it names none, refused at the end)."""
+        self.pairs = {k: PairTally() for k in range(len(self.labels)) if base is not None and k != base}
+        self.samples = samples
+        self.first_sessions = np.zeros(0, dtype=np.int64)
+        """The ``samples`` smallest session numbers (the sample paths of the plots)."""
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
             spool_sessions(self.session_spool, k, rows)
             self.stop_names[k] = rows.stop_names
+            self._tally(k, rows, sessions)
             if self.bankrolls:
                 block = bankroll_block(bankroll, rows.values[:, 0])
                 self.spool.append(k, block)
                 self.blocks[k].append(block.shape)
+
+    def _tally(self, k: int, rows: SessionRows, chunk: Sequence[SessionRows]) -> None:
+        """Add strategy ``k``'s sessions of a chunk to its tally, and paired with the baseline's to its pair tally."""
+        expected = rows.expected if self.has_expected else None
+        self.tallies[k].add(rows.values, expected)
+        if k in self.pairs:
+            base = chunk[self.base]
+            mine, theirs = pair_rows(rows.session, base.session)
+            base_expected = base.expected[theirs] if self.has_expected else None
+            self.pairs[k].add(rows.values[mine], None if expected is None else expected[mine], base.values[theirs], base_expected)
+        self.first_sessions = np.union1d(self.first_sessions, rows.session)[: self.samples]
+
+    def statistics(self) -> dict[str, Any]:
+        """Return what the tallies give (keyword arguments of ``write_results``): summary, comparison, ruin curve,
+        final bankrolls' percentiles and the sessions of the sample paths."""
+        from baccarat.results.comparisons.strategies import chosen_baseline, comparison_of_tallies
+        from baccarat.results.statistics import curves
+        from baccarat.results.statistics.ledger_stats import summary_of_tallies
+
+        played = [(label, tally) for label, tally in zip(self.labels, self.tallies, strict=True) if tally.sessions]
+        baseline = chosen_baseline([label for label, _ in played], self.baseline)
+        pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
+        return {
+            "summary": summary_of_tallies(played),
+            "comparison": comparison_of_tallies(baseline, pairs),
+            "ruin": curves.ruin_curve_of_tallies(played),
+            "finals": curves.final_quantiles_of_tallies(played),
+            "sample_sessions": self.first_sessions.tolist(),
+        }
 
     def write_sessions(self) -> pl.LazyFrame:
         """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
@@ -462,7 +485,7 @@ class RunStatsCollector:
         return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
 
     def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
-        """Return the session table and the bankroll bands (keyword arguments of ``write_results``).
+        """Return the session table, the statistics of the tallies and the bankroll bands (keyword arguments of ``write_results``).
 
         The session table is a scan of the ``sessions.parquet`` just written
         (``sessions_written``). The bands come as a function that computes
@@ -471,15 +494,15 @@ class RunStatsCollector:
         """
         try:
             sessions = self.write_sessions()
+            found = {"sessions": sessions, "sessions_written": True, **self.statistics()}
         except BaseException:
             self.spool.remove()
             raise
 
         def bands() -> pl.DataFrame:
             try:
-                return bankroll_bands(self.spool, self.blocks, sessions, initial_bankroll)
+                return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
             finally:
                 self.spool.remove()
 
-        found = {"sessions": sessions, "sessions_written": True}
         return {**found, "bands": bands} if self.bankrolls else found

@@ -17,13 +17,20 @@ Definitions are in docs/results.md.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from statistics import NormalDist
+from typing import TYPE_CHECKING
 
+import numpy as np
 import polars as pl
 
+from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.ledger import MONEY
+
+if TYPE_CHECKING:
+    from baccarat.results.statistics.tallies import SessionTally
 
 Z95 = NormalDist().inv_cdf(0.975)
 """Two-sided 95% quantile of the standard normal distribution (1.95996...)."""
@@ -286,57 +293,196 @@ def bankroll_for_ruin(p: float, z: float = Z95) -> list[pl.Expr]:
     ]
 
 
-def summary_table(sessions: pl.DataFrame) -> pl.DataFrame:
+def summary_table(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     """Return one summary row per strategy (in the order of ``sessions``) from :func:`session_table`.
 
     Realised ``edge`` is ``-net / wagered`` (null when nothing was wagered),
     its 95% interval ``edge +- 1.96 * se`` with the delta-method standard
-    error of the ratio clustered by session. Shares (``risk_of_ruin``,
-    ``sessions_in_profit``) are fractions of sessions, each with its 95%
-    Wilson interval (:func:`wilson_interval`). ``bankroll_for_ruin_*`` are
-    :func:`bankroll_for_ruin` (null for a session table without ``bankroll_needed``).
+    error of the ratio clustered by session (:func:`ratio_se`). Shares
+    (``risk_of_ruin``, ``sessions_in_profit``) are fractions of sessions,
+    each with its 95% Wilson interval (:func:`wilson_interval`).
+    ``bankroll_for_ruin_*`` are :func:`bankroll_for_ruin` (null for a
+    session table without ``bankroll_needed``). Every figure is made from
+    exact aggregates of the sessions (:class:`~baccarat.results.statistics.tallies.SessionTally`:
+    integer sums of money, exact histograms for medians and quantiles, the
+    sessions' floats summed exactly), one strategy's rows read at a time; a
+    run folds the same aggregates as its chunks arrive, so the two give the
+    same numbers.
     """
-    if "bankroll_needed" not in sessions.lazy().collect_schema().names():  # a sessions.parquet written before the column
-        sessions = sessions.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed"))
-    wagered, net = as_float("wagered"), as_float("net")
-    se = ratio_se(-net, wagered)
-    edge = pl.when(wagered.sum() > 0).then(-net.sum() / wagered.sum())
-    ruin_rounds = as_float("rounds_to_ruin").filter(pl.col("ruined"))
-    expected = pl.when(pl.col("expected_net").is_not_null().any()).then(pl.col("expected_net").sum())
-    ruin_low, ruin_high = wilson_interval(pl.col("ruined").sum(), pl.len())
-    profit_low, profit_high = wilson_interval((pl.col("net") > 0).sum(), pl.len())
-    summary = by_strategy(
-        sessions,
-        [
-            pl.len().cast(pl.Int64).alias("sessions"),
-            pl.col("rounds").sum(),
-            pl.col("wagered").sum(),
-            pl.col("net").sum(),
-            as_float("final_bankroll").mean().alias("final_bankroll_mean"),
-            as_float("final_bankroll").median().alias("final_bankroll_median"),
-            edge.alias("edge"),
-            (edge - Z95 * se).alias("edge_ci_low"),
-            (edge + Z95 * se).alias("edge_ci_high"),
-            expected.alias("expected_net"),
-            pl.when(wagered.sum() > 0).then(-expected / wagered.sum()).alias("expected_edge"),
-            pl.col("ruined").mean().alias("risk_of_ruin"),
-            ruin_low.alias("risk_of_ruin_ci_low"),
-            ruin_high.alias("risk_of_ruin_ci_high"),
-            ruin_rounds.mean().alias("rounds_to_ruin_mean"),
-            ruin_rounds.median().alias("rounds_to_ruin_median"),
-            pl.col("max_drawdown").max(),
-            as_float("max_drawdown").mean().alias("max_drawdown_mean"),
-            pl.col("longest_losing_streak").max(),
-            pl.col("max_stake").max(),
-            pl.col("capped_bets").sum(),
-            (pl.col("net") > 0).mean().alias("sessions_in_profit"),
-            profit_low.alias("sessions_in_profit_ci_low"),
-            profit_high.alias("sessions_in_profit_ci_high"),
-            *(expr for p in RUIN_TARGETS for expr in bankroll_for_ruin(p)),
-        ],
-    )
+    present = sessions.lazy().collect_schema().names()
+    columns = [name for name in TALLIED_COLUMNS if name in present]  # a table made by hand may lack some (none: not known)
+    return summary_of_tallies([(name, tally_sessions(rows)) for name, rows in strategy_rows(sessions, *columns)])
+
+
+TALLIED_COLUMNS = (
+    "rounds_dealt",
+    "rounds",
+    "wagered",
+    "net",
+    "expected_net",
+    "final_bankroll",
+    "rounds_to_ruin",
+    "max_drawdown",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "bankroll_needed",
+)
+"""The session table's columns a :class:`~baccarat.results.statistics.tallies.SessionTally` adds up."""
+
+
+def money_micros(column: pl.Series, missing: int = -1) -> np.ndarray:
+    """Return a money column as integer micro-units (int64), exactly; ``missing`` where it is null."""
+    array = column.cast(MONEY).to_arrow()
+    array = array.combine_chunks() if hasattr(array, "combine_chunks") else array
+    words = np.frombuffer(array.buffers()[1], dtype=np.int64)[2 * array.offset : 2 * (array.offset + len(array))].reshape(-1, 2)
+    if not np.array_equal(words[:, 1], words[:, 0] >> 63):
+        raise ValueError(f"{column.name}: an amount beyond 9.2 million million units")
+    micros = words[:, 0].copy()
+    if column.null_count():
+        micros[column.is_null().to_numpy()] = missing
+    return micros
+
+
+def session_values(rows: pl.DataFrame) -> tuple[np.ndarray, np.ndarray | None]:
+    """Return session-table rows as the integers of :class:`~baccarat.results.statistics.folded.SessionRows` and the
+    ``expected_net`` floats (None when not known)."""
+    from baccarat.results.statistics import tallies
+
+    values = np.zeros((rows.height, 13), dtype=np.int64)
+    integers = {tallies.DEALT: "rounds_dealt", tallies.ROUNDS: "rounds", tallies.STREAK: "longest_losing_streak"}
+    integers |= {tallies.CAPPED: "capped_bets"}
+    for j, name in integers.items():
+        if name in rows.columns:
+            values[:, j] = rows.get_column(name).fill_null(0).to_numpy()
+    values[:, tallies.TO_RUIN] = rows.get_column("rounds_to_ruin").fill_null(-1).to_numpy()
+    money_columns = {tallies.WAGERED: "wagered", tallies.NET: "net", tallies.FINAL: "final_bankroll"}
+    money_columns |= {tallies.DRAWDOWN: "max_drawdown", tallies.STAKE: "max_stake"}
+    for j, name in money_columns.items():
+        values[:, j] = money_micros(rows.get_column(name), 0)
+    if "bankroll_needed" in rows.columns:  # a sessions.parquet written before the column has none: not known
+        values[:, tallies.NEEDED] = money_micros(rows.get_column("bankroll_needed"))
+    else:
+        values[:, tallies.NEEDED] = -1
+    expected = rows.get_column("expected_net").cast(pl.Float64)
+    return values, (None if expected.null_count() == rows.height else expected.fill_null(0.0).to_numpy())
+
+
+def tally_sessions(rows: pl.DataFrame) -> SessionTally:
+    """Return the exact aggregates of one strategy's rows of the session table (:data:`TALLIED_COLUMNS`)."""
+    from baccarat.results.statistics.tallies import SessionTally
+
+    tally = SessionTally()
+    tally.add(*session_values(rows))
+    return tally
+
+
+def units(micros: int) -> float:
+    """Return an exact amount in micro-units as the nearest float of its units."""
+    return micros / MICROS
+
+
+def decimal(micros: int | None) -> Decimal | None:
+    """Return an amount in micro-units as an exact decimal (None stays None)."""
+    return None if micros is None else Decimal(micros).scaleb(-6)
+
+
+def wilson_of(successes: int, n: int) -> tuple[float | None, float | None]:
+    """Return :func:`wilson_interval` of counts, computed by the very same expressions."""
+    low, high = wilson_interval(pl.col("s"), pl.col("n"))
+    return pl.DataFrame({"s": [successes], "n": [n]}).select(low.alias("low"), high.alias("high")).row(0)
+
+
+def ruin_bankrolls(tally: SessionTally, p: float, z: float = Z95) -> list[int | None]:
+    """Return :func:`bankroll_for_ruin` (estimate, low, high; micro-units) from a tally's histogram of ``bankroll_needed``."""
+    n = tally.sessions
+    k = float(n)
+    q = 1 - p
+    spread = z * math.sqrt(k * q * (1 - q))
+    found = []
+    for value in (math.ceil(k * q - 1e-9), math.floor(k * q - spread), math.ceil(k * q + spread)):
+        index = int(value) - 1  # 1-based rank; unknown figures sort last
+        inside = 0 <= index < n and index < tally.needed.total
+        found.append(int(tally.needed.ranked([index])[0]) if inside else None)
+    return found
+
+
+def _ratio_se(tally: SessionTally) -> float | None:
+    """:func:`ratio_se` of ``-net`` over ``wagered`` from exact sums: the spread ``Σ(num - ratio·den)²`` is exact."""
+    n, w = tally.net, tally.wagered
+    if tally.sessions < 2 or w == 0:
+        return None
+    (nn, nw), (_, ww) = tally.moments
+    spread = (w * w * nn - 2 * n * w * nw + n * n * ww) / (w * w * MICROS * MICROS)
+    k = float(tally.sessions)
+    return math.sqrt(k / (k - 1) * spread) / abs(units(w))
+
+
+def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
+    """The summary row of one strategy's tally (see :func:`summary_table`)."""
+    from baccarat.results.statistics.tallies import median_of, money_floats
+
+    n = tally.sessions
+    wagered = units(tally.wagered)
+    edge = -units(tally.net) / wagered if tally.wagered > 0 else None
+    se = _ratio_se(tally)
+    expected = tally.expected.value() if tally.expected_known else None
+    ruined_rounds = int((tally.ruin_rounds.values * tally.ruin_rounds.counts).sum())
+    ruin_low, ruin_high = wilson_of(tally.ruined, n)
+    profit_low, profit_high = wilson_of(tally.in_profit, n)
+    row: dict[str, object] = {
+        "strategy": label,
+        "sessions": n,
+        "rounds": tally.rounds,
+        "wagered": decimal(tally.wagered),
+        "net": decimal(tally.net),
+        "final_bankroll_mean": units(tally.final_sum) / n,
+        "final_bankroll_median": median_of(tally.finals, money_floats(tally.finals.values)),
+        "edge": edge,
+        "edge_ci_low": None if edge is None or se is None else edge - Z95 * se,
+        "edge_ci_high": None if edge is None or se is None else edge + Z95 * se,
+        "expected_net": expected,
+        "expected_edge": -expected / wagered if expected is not None and tally.wagered > 0 else None,
+        "risk_of_ruin": tally.ruined / n,
+        "risk_of_ruin_ci_low": ruin_low,
+        "risk_of_ruin_ci_high": ruin_high,
+        "rounds_to_ruin_mean": float(ruined_rounds) / tally.ruined if tally.ruined else None,
+        "rounds_to_ruin_median": median_of(tally.ruin_rounds),
+        "max_drawdown": decimal(tally.drawdown_max),
+        "max_drawdown_mean": units(tally.drawdown_sum) / n,
+        "longest_losing_streak": tally.streak_max,
+        "max_stake": decimal(tally.stake_max),
+        "capped_bets": tally.capped,
+        "sessions_in_profit": tally.in_profit / n,
+        "sessions_in_profit_ci_low": profit_low,
+        "sessions_in_profit_ci_high": profit_high,
+    }
+    for p in RUIN_TARGETS:
+        name = f"bankroll_for_ruin_{round(p * 100)}pct"
+        for suffix, micros in zip(("", "_ci_low", "_ci_high"), ruin_bankrolls(tally, p), strict=True):
+            row[name + suffix] = decimal(micros)
+    return row
+
+
+SUMMARY_SCHEMA = {
+    name: pl.String
+    if name == "strategy"
+    else pl.Int64
+    if name in ("sessions", "rounds", "longest_losing_streak", "capped_bets")
+    else MONEY
+    if name in ("wagered", "net", "max_drawdown", "max_stake") or name.startswith("bankroll_for_ruin")
+    else pl.Float64
+    for name in SUMMARY_COLUMNS
+}
+"""Types of the columns of ``summary.csv``."""
+
+
+def summary_of_tallies(tallies: Sequence[tuple[str, SessionTally]]) -> pl.DataFrame:
+    """Return :func:`summary_table` from each strategy's exact aggregates (strategies without a session give no row)."""
+    rows = [_summary_row(label, tally) for label, tally in tallies if tally.sessions]
+    summary = pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
     # NaN: a bet whose expected value is not known (docs/results.md); shown empty, as any unknown figure
-    return summary.select(SUMMARY_COLUMNS).with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
+    return summary.with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
 
 
 def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:

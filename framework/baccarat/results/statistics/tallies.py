@@ -1,0 +1,353 @@
+"""Exact aggregates of session rows that add up chunk by chunk: the summary and the paired comparison are made from them.
+
+Money inside a run is integer micro-units, so its sums, sums of squares and
+sums of products are exact integers (:func:`exact_sum`, :func:`exact_gram`),
+its medians, quantiles and ``bankroll_for_ruin`` are read off exact
+histograms (:class:`Counts`: each value with its count), and the floats of a
+session (its ``expected_net``) are summed exactly and rounded once
+(:class:`FloatSum`). A :class:`SessionTally` (one strategy's sessions) and
+a :class:`PairTally` (a strategy's sessions paired with the baseline's) hold
+those aggregates: adding the sessions a chunk at a time or all at once gives
+the very same tally, so the statistics folded while a run plays
+(:mod:`baccarat.results.statistics.folded`) are those of the whole session
+table (:func:`baccarat.results.statistics.ledger_stats.summary_table`, the
+definition), and memory holds no column of every session.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+import numpy as np
+import polars as pl
+
+LIMB_BITS = 16
+"""Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
+
+BLOCK_ROWS = 1 << 20
+"""Rows added at once by :func:`exact_gram` (with :data:`LIMB_BITS`, every partial sum is below 2**53)."""
+
+FLOAT_OFFSET = 1126
+"""A float's exact value times 2**FLOAT_OFFSET is an integer (the smallest subnormal is 2**-1074, its mantissa 2**52 of it)."""
+
+SPLITTER = 134217729.0
+"""2**27 + 1: Dekker's split of a float into two halves whose products are exact."""
+
+
+def exact_sum(values: np.ndarray) -> int:
+    """Return the exact sum of an int64 array (as a Python int: no overflow)."""
+    values = np.asarray(values, dtype=np.int64)
+    if not len(values):
+        return 0
+    top = max(int(np.abs(values).max()), 1)
+    step = max(1, (1 << 62) // top)  # a block's sum stays within int64
+    return sum(int(values[start : start + step].sum()) for start in range(0, len(values), step))
+
+
+def exact_gram(columns: np.ndarray) -> np.ndarray:
+    """Return ``X.T @ X`` of an ``(n, m)`` int64 matrix exactly, as an ``(m, m)`` array of Python ints.
+
+    Each value is cut into signed limbs of :data:`LIMB_BITS` bits; the limbs'
+    products, added :data:`BLOCK_ROWS` rows at a time, are exact in float64,
+    so one matrix product (BLAS) per block gives every sum of products.
+    """
+    x = np.asarray(columns, dtype=np.int64)
+    n, m = x.shape
+    gram = np.zeros((m, m), dtype=object)
+    if not n:
+        return gram
+    limbs = max(1, -(-int(np.abs(x).max()).bit_length() // LIMB_BITS))
+    mask = (1 << LIMB_BITS) - 1
+    for start in range(0, n, BLOCK_ROWS):
+        part = x[start : start + BLOCK_ROWS]
+        sign, magnitude = np.where(part < 0, -1.0, 1.0), np.abs(part)
+        # Column (i, j): the i-th limb of column j, with the value's sign.
+        split = np.concatenate([sign * ((magnitude >> (LIMB_BITS * i)) & mask) for i in range(limbs)], axis=1)
+        products = split.T @ split
+        for a in range(limbs):
+            for b in range(limbs):
+                block = products[a * m : (a + 1) * m, b * m : (b + 1) * m]
+                gram += np.vectorize(int, otypes=[object])(block) * (1 << (LIMB_BITS * (a + b)))
+    return gram
+
+
+class FloatSum:
+    """The exact sum of floats, added array by array and rounded once (:meth:`value`); NaN once a NaN is added."""
+
+    def __init__(self) -> None:
+        self.scaled = 0
+        """The finite values' exact sum times 2**FLOAT_OFFSET."""
+        self.special = 0.0
+        """The sum of the infinite and NaN values."""
+        self.count = 0
+
+    def add(self, values: np.ndarray) -> None:
+        """Add each value of a float64 array."""
+        values = np.asarray(values, dtype=np.float64)
+        self.count += len(values)
+        finite = np.isfinite(values)
+        if not finite.all():
+            self.special += float(values[~finite].sum())
+            values = values[finite]
+        if not len(values):
+            return
+        fraction, exponent = np.frexp(values)
+        mantissa = (fraction * float(1 << 53)).astype(np.int64)  # exact: a float has 53 bits of mantissa
+        exponents, group = np.unique(exponent, return_inverse=True)
+        high = np.bincount(group, weights=(mantissa >> 26).astype(np.float64))  # sums of 27-bit halves: exact in float64
+        low = np.bincount(group, weights=(mantissa & ((1 << 26) - 1)).astype(np.float64))
+        for e, h, lo in zip(exponents.tolist(), high.tolist(), low.tolist(), strict=True):
+            self.scaled += ((int(h) << 26) + int(lo)) << (e - 53 + FLOAT_OFFSET)
+
+    def add_squares(self, values: np.ndarray) -> None:
+        """Add the exact square of each value (Dekker: ``x = a + b`` with ``a²``, ``2ab`` and ``b²`` exact floats).
+
+        Exact for values whose squares neither underflow nor overflow (magnitudes between about 1e-140 and 1e140).
+        """
+        values = np.asarray(values, dtype=np.float64)
+        scaled = SPLITTER * values
+        high = scaled - (scaled - values)
+        low = values - high
+        for part in (high * high, 2 * high * low, low * low):
+            self.add(part)
+        self.count -= 2 * len(values)
+
+    def value(self) -> float:
+        """The sum, rounded once to the nearest float."""
+        if self.special != 0 or self.special != self.special:
+            return self.special + float(self.scaled / (1 << FLOAT_OFFSET))
+        return self.scaled / (1 << FLOAT_OFFSET)  # int / int: correctly rounded
+
+
+class Counts:
+    """An exact histogram of int64 values: the distinct values, sorted, and how many times each was added.
+
+    Values added wait in a buffer until it holds more than the histogram
+    has distinct values (and at least :data:`PENDING_VALUES`), then are
+    counted in one pass: a chunk at a time costs no sort of the histogram.
+    """
+
+    def __init__(self) -> None:
+        self._values = np.zeros(0, dtype=np.int64)
+        self._counts = np.zeros(0, dtype=np.int64)
+        self._pending: list[np.ndarray] = []
+        self._waiting = 0
+
+    def add(self, values: np.ndarray) -> None:
+        """Count each value of an int64 array."""
+        if not len(values):
+            return
+        self._pending.append(np.array(values, dtype=np.int64))
+        self._waiting += len(values)
+        if self._waiting > max(PENDING_VALUES, len(self._values)):
+            self._merge()
+
+    def _merge(self) -> None:
+        if not self._pending:
+            return
+        found, counts = np.unique(np.concatenate(self._pending), return_counts=True)
+        self._pending, self._waiting = [], 0
+        if len(self._values):
+            found, where = np.unique(np.concatenate([self._values, found]), return_inverse=True)
+            merged = np.zeros(len(found), dtype=np.int64)
+            np.add.at(merged, where, np.concatenate([self._counts, counts]))
+            counts = merged
+        self._values, self._counts = found, counts.astype(np.int64)
+
+    @property
+    def values(self) -> np.ndarray:
+        """The distinct values, sorted."""
+        self._merge()
+        return self._values
+
+    @property
+    def counts(self) -> np.ndarray:
+        """How many times each of :attr:`values` was added."""
+        self._merge()
+        return self._counts
+
+    @property
+    def total(self) -> int:
+        """How many values were added."""
+        return int(self.counts.sum())
+
+    def ranked(self, ranks: np.ndarray) -> np.ndarray:
+        """Return the values at 0-based ``ranks`` (each below :attr:`total`) of the values added, sorted."""
+        return self.values[np.searchsorted(np.cumsum(self.counts), np.asarray(ranks, dtype=np.int64), side="right")]
+
+
+PENDING_VALUES = 1 << 16
+"""Values a :class:`Counts` holds uncounted at least (see there)."""
+
+
+def _percentile_ranks(n: int, percentiles: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """numpy's linear percentile of ``n`` sorted values: the ranks of the two neighbours and the weight of the second."""
+    virtual = (n - 1) * np.true_divide(np.asarray(percentiles), 100)
+    previous = np.floor(virtual)
+    following = previous + 1
+    above = virtual >= n - 1
+    previous[above] = -1
+    following[above] = -1
+    previous, following = previous.astype(np.intp), following.astype(np.intp)
+    return previous, following, np.asarray(virtual - previous, dtype=virtual.dtype)
+
+
+def _interpolate(a: np.ndarray, b: np.ndarray, gamma: np.ndarray) -> np.ndarray:
+    """numpy's two-sided linear interpolation between neighbours ``a`` and ``b`` (weight ``gamma`` on ``b``)."""
+    diff = b - a
+    result = a + diff * gamma
+    np.subtract(b, diff * (1 - gamma), out=result, where=np.broadcast_to(gamma >= 0.5, result.shape))
+    return result
+
+
+def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
+    """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
+
+    The same numbers, bit for bit, as numpy computes them (virtual index
+    ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
+    without numpy's partition of every row, which sorted rows do not need.
+    No value may be NaN (there is none in a bankroll).
+    """
+    previous, following, gamma = _percentile_ranks(rows.shape[1], percentiles)
+    return _interpolate(rows[:, previous], rows[:, following], gamma)
+
+
+def percentiles_of_counts(values: np.ndarray, counts: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
+    """Return ``np.percentile`` (linear) of the sorted ``values`` each repeated ``counts`` times, bit for bit (none empty)."""
+    n = int(counts.sum())
+    previous, following, gamma = _percentile_ranks(n, percentiles)
+    ends = np.cumsum(counts)
+    at = lambda ranks: values[np.searchsorted(ends, np.where(ranks < 0, n - 1, ranks), side="right")]  # noqa: E731
+    return _interpolate(at(previous), at(following), gamma)
+
+
+def money_floats(micros: np.ndarray) -> np.ndarray:
+    """Return amounts in micro-units as the floats polars gives for their ``Decimal(38, 6)`` (``micros / 10**6``)."""
+    return np.asarray(micros, dtype=np.int64) / 1e6
+
+
+def median_of(counts: Counts, floats: np.ndarray | None = None) -> float | None:
+    """Return polars' median of the values counted (as floats: ``floats``, one a distinct value; default the values)."""
+    n = counts.total
+    if not n:
+        return None
+    values = counts.values.astype(np.float64) if floats is None else floats
+    middle = values[np.searchsorted(np.cumsum(counts.counts), [(n - 1) // 2, n // 2], side="right")]
+    return pl.Series(middle if n % 2 == 0 else middle[:1], dtype=pl.Float64).median()
+
+
+# Columns of SessionRows.values (baccarat.results.statistics.folded).
+DEALT, ROUNDS, WAGERED, NET, FINAL, TO_RUIN, DRAWDOWN, STREAK, STAKE, CAPPED, PEAK, STOPPED, NEEDED = range(13)
+
+
+@dataclasses.dataclass
+class SessionTally:
+    """Exact aggregates of one strategy's sessions (money in micro-units); :meth:`add` takes them a chunk at a time."""
+
+    sessions: int = 0
+    rounds: int = 0
+    rounds_dealt: int = 0
+    longest_session: int = 0
+    wagered: int = 0
+    net: int = 0
+    moments: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((2, 2), dtype=object))
+    """Sums of products of (net, wagered), session by session: ``[[Σnet², Σnet·wagered], [.., Σwagered²]]``."""
+    final_sum: int = 0
+    finals: Counts = dataclasses.field(default_factory=Counts)
+    expected: FloatSum = dataclasses.field(default_factory=FloatSum)
+    expected_known: bool = False
+    ruined: int = 0
+    ruin_rounds: Counts = dataclasses.field(default_factory=Counts)
+    drawdown_sum: int = 0
+    drawdown_max: int = 0
+    streak_max: int = 0
+    stake_max: int = 0
+    capped: int = 0
+    in_profit: int = 0
+    needed: Counts = dataclasses.field(default_factory=Counts)
+    """The sessions' ``bankroll_needed`` where known (the others need more than any)."""
+
+    def add(self, values: np.ndarray, expected: np.ndarray | None) -> None:
+        """Add sessions: ``values`` as :class:`baccarat.results.statistics.folded.SessionRows` holds them, ``expected``
+        their ``expected_net`` (None: not known)."""
+        if not len(values):
+            return
+        first = self.sessions == 0
+        self.sessions += len(values)
+        self.rounds += exact_sum(values[:, ROUNDS])
+        self.rounds_dealt += exact_sum(values[:, DEALT])
+        self.longest_session = max(self.longest_session, int(values[:, DEALT].max()))
+        self.wagered += exact_sum(values[:, WAGERED])
+        self.net += exact_sum(values[:, NET])
+        self.moments = self.moments + exact_gram(values[:, [NET, WAGERED]])
+        self.final_sum += exact_sum(values[:, FINAL])
+        self.finals.add(values[:, FINAL])
+        if expected is not None:
+            self.expected.add(expected)
+            self.expected_known = True
+        ruin = values[:, TO_RUIN]
+        self.ruined += int((ruin >= 0).sum())
+        self.ruin_rounds.add(ruin[ruin >= 0])
+        self.drawdown_sum += exact_sum(values[:, DRAWDOWN])
+        self.drawdown_max = int(values[:, DRAWDOWN].max()) if first else max(self.drawdown_max, int(values[:, DRAWDOWN].max()))
+        self.streak_max = max(self.streak_max, int(values[:, STREAK].max()))
+        self.stake_max = int(values[:, STAKE].max()) if first else max(self.stake_max, int(values[:, STAKE].max()))
+        self.capped += exact_sum(values[:, CAPPED])
+        self.in_profit += int((values[:, NET] > 0).sum())
+        needed = values[:, NEEDED]
+        self.needed.add(needed[needed >= 0])
+
+
+@dataclasses.dataclass
+class PairTally:
+    """Exact aggregates of a strategy's sessions paired with the baseline's (the same session); :meth:`add` a chunk at a time."""
+
+    pairs: int = 0
+    sums: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(4, dtype=object))
+    """Σnet, Σwagered, the baseline's Σnet, Σwagered (micro-units)."""
+    gram: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros((4, 4), dtype=object))
+    """Sums of products of (net, wagered, baseline net, baseline wagered), pair by pair."""
+    ruined: int = 0
+    base_ruined: int = 0
+    both_ruined: int = 0
+    better: int = 0
+    worse: int = 0
+    expected: FloatSum = dataclasses.field(default_factory=FloatSum)
+    base_expected: FloatSum = dataclasses.field(default_factory=FloatSum)
+    expected_diff: FloatSum = dataclasses.field(default_factory=FloatSum)
+    luck: FloatSum = dataclasses.field(default_factory=FloatSum)
+    luck_squares: FloatSum = dataclasses.field(default_factory=FloatSum)
+    expected_known: bool = True
+
+    def add(self, values: np.ndarray, expected: np.ndarray | None, base: np.ndarray, base_expected: np.ndarray | None) -> None:
+        """Add pairs of sessions: the strategy's rows and the baseline's of the same sessions, in the same order."""
+        if not len(values):
+            return
+        self.pairs += len(values)
+        money = np.stack([values[:, NET], values[:, WAGERED], base[:, NET], base[:, WAGERED]], axis=1)
+        self.sums = self.sums + np.array([exact_sum(money[:, j]) for j in range(4)], dtype=object)
+        self.gram = self.gram + exact_gram(money)
+        ruined, base_ruined = values[:, TO_RUIN] >= 0, base[:, TO_RUIN] >= 0
+        self.ruined += int(ruined.sum())
+        self.base_ruined += int(base_ruined.sum())
+        self.both_ruined += int((ruined & base_ruined).sum())
+        self.better += int((values[:, NET] > base[:, NET]).sum())
+        self.worse += int((values[:, NET] < base[:, NET]).sum())
+        if expected is None or base_expected is None:
+            self.expected_known = False
+            return
+        self.expected.add(expected)
+        self.base_expected.add(base_expected)
+        self.expected_diff.add(expected - base_expected)
+        luck = ((money_floats(values[:, NET]) - money_floats(base[:, NET])) - expected) + base_expected
+        self.luck.add(luck)
+        self.luck_squares.add_squares(luck)
+
+
+def pair_rows(session: np.ndarray, base_session: np.ndarray) -> tuple[np.ndarray | slice, np.ndarray | slice]:
+    """Return the positions of the sessions two strategies both played, in each one's rows (sessions unique in each)."""
+    if len(session) == len(base_session) and np.array_equal(session, base_session):
+        return slice(None), slice(None)
+    _, mine, theirs = np.intersect1d(session, base_session, assume_unique=True, return_indices=True)
+    return mine, theirs
