@@ -243,6 +243,17 @@ def run(
     the folder holds that run and nothing else).
     ``workers`` processes play the chunks (the results are the same for any
     number); with more than one, call ``run`` under ``if __name__ == "__main__":``.
+
+    Signals keep the script's own handlers. Ctrl-C raises the usual
+    ``KeyboardInterrupt`` within a second, once the temporary folder and
+    the folder's lock are removed (``out`` is left as it was), even while a
+    plugin's compiled twin never returns: compiled code plays on a thread
+    of its own, which goes on until the process ends (a line on stderr says
+    so; a worker process is stopped). SIGTERM and SIGHUP end the script at
+    once, as Python's defaults do; the next run into the same ``out``
+    removes the temporary folder a dead process left. The library takes no
+    signal from the script: taking SIGTERM would change how the whole
+    program ends, and no handler can end compiled code inside the process.
     """
     from baccarat.execution.main_guard import check_main_guard
     from baccarat.execution.runner import run_experiment, run_to_folder

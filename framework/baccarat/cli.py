@@ -7,6 +7,7 @@ Each subcommand lives in ``baccarat.commands.<name>`` with ``add_parser`` and
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -70,16 +71,19 @@ def debugging(args: argparse.Namespace | None) -> bool:
     return bool(getattr(args, "debug", False)) or os.environ.get(DEBUG_ENV, "0").strip() not in ("", "0")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, *, ending: bool = False) -> int:
     """Run the command line; return the exit status.
 
     0 on success; 2 for bad input and 1 for results that could not be
     written (standard output included: a full device), each with one line on
     stderr; 128 + the signal's number when stopped by Ctrl-C (130), SIGTERM
     (143) or SIGHUP (129), after cleaning up. A closed standard output is
-    refused before any work (status 2).
+    refused before any work (status 2). With ``--json``, standard output
+    holds the JSON alone (:func:`baccarat.commands.json_output`; ``ending``:
+    the process ends when this returns, so it stays held).
     """
     from baccarat import interrupts
+    from baccarat.commands import json_output
     from baccarat.errors import BaccaratError, ReportedRunFailure
     from baccarat.execution import memorylimit
 
@@ -97,7 +101,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 parser.print_help()
                 return 0
             module = importlib.import_module(f"baccarat.commands.{args.command}")
-            status = int(module.run(args) or 0)
+            with json_output(keep=ending) if getattr(args, "json", False) else contextlib.nullcontext():
+                status = int(module.run(args) or 0)
             sys.stdout.flush()
             return status
     except ReportedRunFailure as exc:  # its process said it already, in one line
@@ -119,8 +124,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (MemoryError, RuntimeError) as exc:  # out of memory, or of address space for a thread's stack
         if not memorylimit.ran_out(exc):
             raise
-        print(f"baccarat: error: {memorylimit.describe()}", file=sys.stderr)
+        print(f"baccarat: error: {memorylimit.describe(_memory_remedy(args))}", file=sys.stderr)
         return 1
+
+
+def _memory_remedy(args: argparse.Namespace | None) -> str:
+    """What the command that ran out of memory can change: its module's ``MEMORY_REMEDY``, else to allow more memory."""
+    from baccarat.execution.memorylimit import REMEDY
+
+    command = getattr(args, "command", None)
+    module = sys.modules.get(f"baccarat.commands.{command}") if command else None
+    return getattr(module, "MEMORY_REMEDY", REMEDY)
 
 
 def _why_unknown(exc: Exception) -> str:
@@ -149,7 +163,7 @@ def console() -> NoReturn:
     if sys.stdout is not None:
         sys.stdout = _Stdout(sys.stdout)
     try:
-        status = main()
+        status = main(ending=True)
     except SystemExit as exc:  # --help and --version end through argparse; their output is flushed below
         status = exc.code if isinstance(exc.code, int) else int(exc.code is not None)
     exit_now(status)
@@ -178,6 +192,7 @@ def exit_now(status: int) -> NoReturn:
             _say(f"baccarat: error: {exc}")
             status = status or 1
     _output_complete()
+    sys.unraisablehook = _exit_handler_failed
     atexit._run_exitfuncs()
     for stream in (sys.stdout, sys.stderr):
         try:
@@ -186,6 +201,26 @@ def exit_now(status: int) -> NoReturn:
         except (OSError, ValueError, StdoutError):
             pass
     os._exit(status)
+
+
+def _exit_handler_failed(unraisable: Any) -> None:
+    """Say in one line that an exit handler (a plugin's ``atexit`` function, say) raised: its name, file and line.
+
+    The command's work is done and its status stands; ``BACCARAT_DEBUG=1``
+    also prints the handler's traceback.
+    """
+    import traceback
+
+    exc = unraisable.exc_value
+    handler = unraisable.object
+    name = getattr(handler, "__qualname__", None) or repr(handler)
+    frames = traceback.extract_tb(unraisable.exc_traceback) if unraisable.exc_traceback is not None else []
+    where = f" at {frames[-1].filename}:{frames[-1].lineno}" if frames else ""
+    what = type(exc).__name__ if exc is not None else getattr(unraisable.exc_type, "__name__", "an exception")
+    text = " ".join(str(exc).split()) if exc is not None else ""
+    if debugging(None) and frames:
+        _say("".join(traceback.format_exception(unraisable.exc_type, exc, unraisable.exc_traceback)).rstrip("\n"))
+    _say(f"baccarat: warning: the exit handler {name} raised {what}{': ' + text if text else ''}{where}; the command had finished its work")
 
 
 def _output_complete() -> None:
@@ -280,10 +315,12 @@ def _say(line: str) -> None:
 
 
 def _silence_stdout() -> None:
-    """Point stdout at /dev/null, so that flushing it at exit cannot fail again."""
+    """Point standard output at /dev/null, so that flushing it at exit cannot fail again."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
+        if sys.stdout is not sys.stderr:  # not held for the JSON (baccarat.commands.json_output), where it is stderr
+            os.dup2(devnull, sys.stdout.fileno())
+        os.dup2(devnull, 1)
         os.close(devnull)
-    except (OSError, ValueError):
+    except (OSError, ValueError, AttributeError):
         pass

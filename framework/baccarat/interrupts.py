@@ -10,9 +10,15 @@ from inside a signal handler, so no code is cut in the middle (an import,
 a finalizer, a compiler loading a kernel, the rename of a finished run),
 and a second signal cannot cut the cleaning short: a stop is raised once.
 
-Code that never reaches a check point (a compiled plugin loop never
-returns to the interpreter, where Python runs signal handlers) is stopped
-by a watchdog thread. It learns of the signal from the file descriptor the
+Compiled code (a plugin's twin, which may never return to the
+interpreter, where Python runs signal handlers) plays on a thread of its
+own while the main thread waits at check points (:func:`call_stoppably`):
+a stop acts within a fraction of a second, under the command line's flag
+as under a script's own handlers (the Python API leaves them alone, so
+Ctrl-C is the ``KeyboardInterrupt`` every Python script knows, raised once
+the run's temporaries are removed). Code that never reaches a check point
+all the same (a plain-Python strategy's endless loop) is stopped by a
+watchdog thread. It learns of the signal from the file descriptor the
 interpreter's own C handler writes to (:func:`signal.set_wakeup_fd`), in
 whatever thread the signal lands; when the main thread has not reached a
 check point within :data:`CHECK_POINT_SECONDS`, or not finished cleaning up
@@ -281,6 +287,66 @@ def wait_interruptibly(
         except timeout_errors:
             if check_more is not None:
                 check_more()
+
+
+def call_stoppably(function: Callable[..., T], *args: object, what: str = "compiled code") -> T:
+    """Return ``function(*args)``, called on a thread of its own while the main thread waits at check points.
+
+    Compiled code (a plugin's twin in the session loop, ``nogil``) never
+    comes back to the interpreter, where Python runs signal handlers, so the
+    main thread must not be the one running it. Waiting here instead, the
+    main thread acts on a stop within :data:`WAKE_SECONDS`, whoever handles
+    the signal: the command line's flag (:func:`check`), or, through the
+    Python API, the script's own handlers (Python's raises
+    ``KeyboardInterrupt`` here, and every ``finally`` on the way up removes
+    the run's temporary folder and lock). The stop is raised at once in
+    either case; code that never returns cannot be ended inside its process,
+    so the thread is left to end with the process (a daemon), and when the
+    process may go on (the Python API: a notebook, a script that catches the
+    stop) one line on stderr says that ``what`` still runs. Called from any
+    other thread, ``function`` simply runs there.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        return function(*args)
+    box: dict[str, object] = {}
+    done = threading.Event()  # not Thread.join: a join cut by Ctrl-C may mark the thread as ended while it runs
+
+    def body() -> None:
+        try:
+            box["value"] = function(*args)
+        except BaseException as exc:  # re-raised on the main thread
+            box["error"] = exc
+        finally:
+            done.set()
+
+    check()  # a stop already received is raised here: nothing starts that would go on after it
+    threading.Thread(target=body, name=what, daemon=True).start()
+    try:
+        wait_interruptibly(lambda seconds: _waited(done, seconds), (TimeoutError,))
+    except BaseException:
+        if not done.is_set() and not _ours:  # the command line ends its process at once; a script may go on
+            _say_still_running(what)
+        raise
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
+
+
+def _waited(done: threading.Event, seconds: float) -> None:
+    """Wait up to ``seconds`` for ``done``; raise TimeoutError when it is not set by then."""
+    if not done.wait(seconds):
+        raise TimeoutError
+
+
+def _say_still_running(what: str) -> None:
+    try:
+        os.write(
+            2,
+            f"baccarat: warning: stopped while {what} ran; it cannot be ended inside this process and goes on, "
+            "on a thread of its own, until the process ends\n".encode(),
+        )
+    except OSError:
+        pass
 
 
 def signal_received() -> bool:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TextIO
 
 
 @contextmanager
@@ -21,3 +23,74 @@ def saying_what_was_written(written: str) -> Iterator[None]:
         sys.stdout.flush()
     except StdoutError as exc:
         raise StdoutError(f"{exc.message}; {written}") from None
+
+
+_json_streams: list[TextIO] = []
+"""Where :func:`print_json` writes while :func:`json_output` holds standard output (the innermost last)."""
+
+
+@contextmanager
+def json_output(keep: bool = False) -> Iterator[None]:
+    """Hold standard output for the command's JSON alone: everything else written to it goes to standard error.
+
+    While the block runs, ``sys.stdout`` is standard error and so is file
+    descriptor 1, so that nothing plugin code prints reaches the JSON: at
+    import, in a strategy, a bet or an exact form, from a thread it
+    started, through ``os.write(1, ...)`` or C code, or in the worker
+    processes started meanwhile (they inherit the descriptor).
+    :func:`print_json` alone writes to the standard output as it was. With
+    ``keep`` the block ends with both left on standard error (the process
+    is about to end: a plugin's thread printing then must not reach the
+    JSON, nor fail on a standard output that cannot be written).
+    """
+    real = sys.stdout
+    real.flush()
+    kept = _duplicate_fd_1(real)
+    stream = real if kept is None else open(kept, "w", encoding=real.encoding, errors=real.errors, closefd=False)  # noqa: SIM115
+    if kept is not None:
+        os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    _json_streams.append(stream)
+    try:
+        yield
+    finally:
+        _json_streams.remove(stream)
+        if not keep:
+            sys.stdout = real
+        if kept is not None:
+            try:
+                stream.close()  # flushed by print_json already, or failed: closing writes nothing more
+            except OSError:
+                pass
+            if not keep:
+                os.dup2(kept, 1)
+            os.close(kept)
+
+
+def _duplicate_fd_1(stream: TextIO) -> int | None:
+    """A duplicate of file descriptor 1 when ``stream`` writes to it (not a test's capture, say); else None."""
+    try:
+        if stream.fileno() != 1:
+            return None
+        return os.dup(1)
+    except (AttributeError, ValueError, OSError):
+        return None
+
+
+def print_json(text: str) -> None:
+    """Print ``text``, the command's JSON, to standard output (the one :func:`json_output` holds) and flush it.
+
+    A standard output that cannot be written is a
+    :class:`~baccarat.errors.StdoutError`; a reader that went away, a
+    ``BrokenPipeError`` (the command ends quietly with status 1).
+    """
+    from baccarat.errors import StdoutError, os_reason
+
+    stream = _json_streams[-1] if _json_streams else sys.stdout
+    try:
+        stream.write(text + "\n")
+        stream.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise StdoutError(f"cannot write to standard output: {os_reason(exc)}") from None

@@ -21,12 +21,13 @@ def run(args: argparse.Namespace) -> int:
     import json
 
     from baccarat.api import load
+    from baccarat.commands import print_json
     from baccarat.results.comparisons.runs import check_run_count, compare_runs, comparison_records, format_comparison
 
     check_run_count(args.runs)
     comparison = compare_runs(args.runs, [load(folder) for folder in args.runs], args.baseline)
     if args.json:
-        print(json.dumps(comparison_records(comparison), allow_nan=False))
+        print_json(json.dumps(comparison_records(comparison), allow_nan=False))
     else:
         print(format_comparison(comparison))
     return 0

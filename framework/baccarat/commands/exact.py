@@ -17,7 +17,11 @@ import argparse
 import json
 from typing import Any
 
+from baccarat.commands import print_json
 from baccarat.commands.strategies import add_plugins_dir_option
+
+MEMORY_REMEDY = "analyse fewer rounds (--rounds) or strategies, a smaller bankroll or a larger unit, or allow more memory"
+"""What the analysis can change when memory runs out: it holds a distribution over bankrolls, round after round."""
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
@@ -95,7 +99,7 @@ def run(args: argparse.Namespace) -> int:
     if said is not None:
         data["rounds_from"] = "average session"
     if args.json:
-        print(json.dumps(data, indent=2))
+        print_json(json.dumps(data, indent=2))
     else:
         print("\n".join(line for line in (said, text) if line))
     return 0

@@ -210,6 +210,7 @@ def run(args: argparse.Namespace) -> int:
     """Print the exact odds of the rules' bets."""
     import dataclasses
 
+    from baccarat.commands import print_json
     from baccarat.errors import InputError
     from baccarat.plugin.manager import registry
     from baccarat.table.rules import load_rules
@@ -226,5 +227,8 @@ def run(args: argparse.Namespace) -> int:
     if sum(counts) < 6:
         raise InputError(f"--remaining: {sum(counts)} cards left cannot complete a round that may take 6")
     doc = odds_document(rules, counts)
-    print(json.dumps(doc, indent=2) if args.json else render_table(doc, found.bet_registry))
+    if args.json:
+        print_json(json.dumps(doc, indent=2))
+    else:
+        print(render_table(doc, found.bet_registry))
     return 0

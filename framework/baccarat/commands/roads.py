@@ -43,7 +43,7 @@ def render_text(road) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Compute the roads of one shoe, draw them as PNG (or SVG) and print them."""
-    from baccarat.commands import saying_what_was_written
+    from baccarat.commands import print_json, saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.files.outfolder import atomic_file
     from baccarat.results.charts.roads import load_shoe, save_roads
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         save_roads(road, tmp, title=f"{Path(args.source).name}, shoe {args.shoe}", pairs=pairs)
     with saying_what_was_written(f"the roads are drawn in {out}"):
         if args.json:
-            print(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
+            print_json(json.dumps({"shoe": args.shoe, "png": str(out), **road.to_dict()}))
         else:
             print(f"shoe {args.shoe}: {len(outcomes)} rounds")
             print(render_text(road))

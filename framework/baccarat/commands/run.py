@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
-import os
 import re
 import sys
 import time
-from collections.abc import Iterator
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from baccarat.commands import saying_what_was_written
+from baccarat.commands import print_json, saying_what_was_written
 from baccarat.commands.strategies import add_plugins_dir_option
+from baccarat.execution.memorylimit import RUN_REMEDY
+
+MEMORY_REMEDY = RUN_REMEDY
+"""What the run can change when memory runs out (the command line's one line)."""
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
@@ -101,13 +102,12 @@ def default_out(name: str, now: datetime | None = None, root: Path = Path("resul
 
 def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table (or its JSON)."""
-    with stdout_to_stderr() if args.json else contextlib.nullcontext():  # until the JSON, stdout holds nothing
-        experiment, result, seconds = _play(args)
+    experiment, result, seconds = _play(args)
     for warning in result.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     with saying_what_was_written(f"the results are in {result.out_dir}"):
         if args.json:
-            print(json.dumps(summary_json(result, seconds), allow_nan=False))
+            print_json(json.dumps(summary_json(result, seconds), allow_nan=False))
             return 0
         if result.analysis is not None:
             from baccarat.results.report.formatting import format_summary
@@ -115,30 +115,6 @@ def run(args: argparse.Namespace) -> int:
             print(format_summary(result.analysis.summary))
         print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s -> {result.out_dir}")
     return 0
-
-
-@contextlib.contextmanager
-def stdout_to_stderr() -> Iterator[None]:
-    """Point file descriptor 1 (and ``sys.stdout``) at standard error while the block runs.
-
-    What a strategy writes to standard output (in C, or ``os.write(1, ...)``),
-    in this process or in the worker processes started meanwhile (they
-    inherit it), then never mixes with the JSON of ``--json``.
-    """
-    sys.stdout.flush()
-    try:
-        kept = os.dup(1)
-    except OSError:  # no standard output to keep
-        yield
-        return
-    try:
-        os.dup2(2, 1)
-        with contextlib.redirect_stdout(sys.stderr):
-            yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(kept, 1)
-        os.close(kept)
 
 
 def _play(args: argparse.Namespace) -> tuple[Any, Any, float]:

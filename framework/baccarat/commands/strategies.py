@@ -11,6 +11,8 @@ import json
 import sys
 from typing import Any
 
+from baccarat.commands import print_json
+
 KIND_ORDER = ("progression", "selector", "stop-rule", "strategy")
 
 
@@ -133,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps(records, indent=2, default=str))
+        print_json(json.dumps(records, indent=2, default=str))
     else:
         print(_table(records))
     return 0

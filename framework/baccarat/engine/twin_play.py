@@ -13,6 +13,7 @@ from baccarat.engine.bet_log import session_rows
 from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.session_loop import CHOOSE, MAX_STOPS, MOVE, OK, RESTART, STOP, session_loop
 from baccarat.engine.twins import Twin, TwinError, compile_twin_function
+from baccarat.interrupts import call_stoppably
 from baccarat.money import MICROS_PER_CENT
 from baccarat.plugin.kernels import SIDES
 from baccarat.shoes.rounds import RoundTable
@@ -92,43 +93,47 @@ def play_twin(
     bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
     bounds = inputs["bounds"]
+    loop = session_loop()
+    arguments = (
+        inputs["outcome"],
+        inputs["shoe"],
+        inputs["hand"],
+        mult,
+        bounds[0],
+        bounds[1],
+        bounds[2],
+        config.bankroll_cents * MICROS_PER_CENT,
+        config.table_min_cents,
+        config.table_max_cents,
+        twin.unit,
+        restart,
+        won,
+        lost,
+        twin.prog_params,
+        prog_size,
+        choose,
+        twin.sel_params,
+        sel_size,
+        bool(twin.selector.uses_rng),
+        side_bet,
+        stops,
+        len(twin.stops),
+        twin.stop_params,
+        stop_size,
+        twin.stop_codes,
+        words,
+        used_words,
+        *outputs.values(),
+        bet_cents,
+        bet_net,
+        state,
+    )
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
-            status = session_loop()(
-                inputs["outcome"],
-                inputs["shoe"],
-                inputs["hand"],
-                mult,
-                bounds[0],
-                bounds[1],
-                bounds[2],
-                config.bankroll_cents * MICROS_PER_CENT,
-                config.table_min_cents,
-                config.table_max_cents,
-                twin.unit,
-                restart,
-                won,
-                lost,
-                twin.prog_params,
-                prog_size,
-                choose,
-                twin.sel_params,
-                sel_size,
-                bool(twin.selector.uses_rng),
-                side_bet,
-                stops,
-                len(twin.stops),
-                twin.stop_params,
-                stop_size,
-                twin.stop_codes,
-                words,
-                used_words,
-                *outputs.values(),
-                bet_cents,
-                bet_net,
-                state,
-            )
+            # The compiled play runs apart (the loop is compiled nogil, so the main thread runs meanwhile): a twin that
+            # never returns must not keep the main thread from a stop.
+            status = call_stoppably(loop, *arguments, what=f"the compiled twin of strategy {run.label!r}")
     except Exception as exc:  # raised in a twin's code (an index outside its state, with bounds checks)
         raise TwinError(f"a compiled twin raised {type(exc).__name__}: {str(exc).strip() or '-'}") from None
     if status != OK:

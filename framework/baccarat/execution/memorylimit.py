@@ -52,8 +52,15 @@ def ran_out(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "can't start new thread" in str(exc))
 
 
-def describe() -> str:
-    """Return the one line that says memory ran out, with the limit when there is one."""
+RUN_REMEDY = "nothing was written; run fewer shoes or strategies, fewer --workers, or allow more memory"
+"""What a run that ran out of memory left, and what to change (``baccarat run``, ``baccarat.run``)."""
+
+REMEDY = "allow more memory"
+"""What to change when a command without a remedy of its own ran out of memory."""
+
+
+def describe(remedy: str = RUN_REMEDY) -> str:
+    """Return the one line that says memory ran out, with the limit when there is one, and ``remedy``: what the command can change."""
     limit = address_space_limit()
     within = f" within this process's limit of {limit / 2**30:.1f} GB of address space (ulimit -v)" if limit else ""
-    return f"memory ran out{within}; nothing was written; run fewer shoes or strategies, fewer --workers, or allow more memory"
+    return f"memory ran out{within}; {remedy}"

@@ -28,7 +28,7 @@ from typing import Any
 from baccarat.errors import InputError, OutputError, os_reason
 from baccarat.execution.folder_lock import folder_lock
 from baccarat.execution.manifest import MANIFEST_FILE, replaceable_problem
-from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, remove_empty, umask
+from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, process_running, remove_empty, umask
 from baccarat.interrupts import held, remove_at_hard_stop
 
 
@@ -82,17 +82,6 @@ _TEMPORARY = re.compile(r"(?:run|replaced)-([0-9]+)-[A-Za-z0-9_]{8}")
 being removed), the owner's process id and ``mkdtemp``'s eight characters."""
 
 
-def _running(pid: int) -> bool:
-    """Tell whether process ``pid`` runs on this machine (one of another user counts as running)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def remove_stale_temporaries(out: Path) -> list[str]:
     """Remove the temporary folders that runs into ``out`` left when they were killed (``kill -9``, a power cut).
 
@@ -111,7 +100,7 @@ def remove_stale_temporaries(out: Path) -> list[str]:
         return removed
     for entry in entries:
         found = _TEMPORARY.fullmatch(entry.name[len(prefix) :]) if entry.name.startswith(prefix) else None
-        if found is None or _running(int(found.group(1))):
+        if found is None or process_running(int(found.group(1))):
             continue
         try:
             if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():

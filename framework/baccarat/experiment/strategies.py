@@ -181,7 +181,9 @@ class StrategySection(Checker):
                 cls=StrategyError,
             )
 
-        info = session.sample_session(rules)
+        from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
+
+        info = session.sample_session(private_rules(rules))  # the experiment's rules are out of reach of its __init__ too
         try:
             cls(info, **params)
         except ParameterError as exc:
@@ -190,6 +192,10 @@ class StrategySection(Checker):
             message = str(exc) or type(exc).__name__
             named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
             raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
+        try:
+            check_rules_unchanged(info.rules, rules, f"strategy {use!r}", "when it was made (session.rules, in __init__)", "")
+        except StrategyError as exc:
+            raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
         unit = params.get("unit")
         table_min, table_max = session.table_min_cents / CENTS_PER_UNIT, session.table_max_cents / CENTS_PER_UNIT
         if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT < session.table_min_cents:

@@ -119,8 +119,9 @@ def atomic_file(path: str | os.PathLike[str], what: str = "the file", suffix: st
         if not where.is_dir():
             raise InputError(f"{path} cannot be written: {where} is not a folder")
         path.parent.mkdir(parents=True, exist_ok=True)
+        remove_stale_files(path, suffix or ".tmp")
         with held():  # the file and the name that says where it is, together
-            fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix or ".tmp", dir=path.parent)
+            fd, name = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}-", suffix=suffix or ".tmp", dir=path.parent)
             os.close(fd)
             tmp = Path(name)
             remove_at_hard_stop(tmp)
@@ -146,6 +147,43 @@ def remove_empty(folders: list[Path]) -> None:
             folder.rmdir()
         except OSError:
             break
+
+
+def process_running(pid: int) -> bool:
+    """Tell whether process ``pid`` runs on this machine (one of another user counts as running)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def remove_stale_files(path: Path, suffix: str) -> list[str]:
+    """Remove the temporary files that commands writing ``path`` left when they were killed (``kill -9``, a power cut).
+
+    :func:`atomic_file` names its temporary file ``.NAME.PID-XXXXXXXX`` and
+    ``suffix`` after its process; one whose process no longer runs on this
+    machine is removed (a regular file of this user only). Return the names removed.
+    """
+    pattern = re.compile(re.escape(f".{path.name}.") + r"([0-9]+)-[A-Za-z0-9_]{8}" + re.escape(suffix))
+    removed = []
+    try:
+        entries = list(os.scandir(path.parent))
+    except OSError:
+        return removed
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found is None or process_running(int(found.group(1))):
+            continue
+        try:
+            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                os.unlink(entry.path)
+                removed.append(entry.name)
+        except OSError:
+            continue
+    return removed
 
 
 def umask() -> int:
