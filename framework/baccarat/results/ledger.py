@@ -87,10 +87,22 @@ def expected_net(columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expec
     round (``columns["priced_bets"]`` names the bet indexes), which replaces the off-the-top value. A bet it placed without
     asking the view is NaN: its expected value is not known (the round's
     ``expected_net``, and every sum over it, is NaN).
+
+    A bet never staked adds nothing and is skipped: adding ``0 * EV`` (zero, of either sign) to a sum that
+    starts at +0.0 leaves it unchanged, so the values are those of summing every bet from zero.
     """
-    total = np.zeros(len(columns["stake"]), dtype=np.float64)
+    total = None
     for bet in bets:
-        total += columns[stake_column(bet)] * (expected[bet] / 100)
+        stakes = columns[stake_column(bet)]
+        if not stakes.any():
+            continue
+        if total is None:
+            total = stakes * (expected[bet] / 100)
+            total += 0.0  # -0.0 (no stake, a negative EV) becomes +0.0, as in a sum that starts at +0.0
+        else:
+            total += stakes * (expected[bet] / 100)
+    if total is None:
+        total = np.zeros(len(columns["stake"]), dtype=np.float64)
     priced = columns.get("priced")
     if priced is not None and len(priced):
         rows, kinds = priced[:, 0].astype(np.int64), priced[:, 1].astype(np.int64)
