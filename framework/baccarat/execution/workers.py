@@ -96,6 +96,13 @@ class WorkerProcesses:
         if bootstrapping():  # a worker importing a script without the guard: it ends, and the main process says why
             os._exit(UNGUARDED_EXIT)
         context = multiprocessing.get_context("spawn")
+        # The workers start deaf to Ctrl-C (starting_workers blocks it, and they inherit the block). multiprocessing
+        # starts its resource tracker at the first start and then unblocks Ctrl-C in the thread that started it,
+        # which would let the next worker be started hearing it (and print "Fatal Python error" when Ctrl-C comes
+        # while it imports): the tracker is started first, outside the block.
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
         try:
             with starting_workers():
                 for k in range(self.workers):
