@@ -8,6 +8,7 @@ is killed when a test ends, whatever happened.
 from __future__ import annotations
 
 import os
+import re
 import resource
 import signal
 import socket
@@ -193,6 +194,21 @@ def test_a_run_under_an_address_space_limit_runs_or_says_memory_ran_out(tmp_path
     if gigabytes >= 1.5:
         assert done.returncode == 0, done.stderr
         assert (tmp_path / "out" / "summary.csv").is_file()
+        return
+    if done.returncode == -signal.SIGABRT:
+        # The one case outside the promise, as the README says: an allocation failing inside polars' native code
+        # ends the process at once with the allocator's own message (which allocation fails first depends on
+        # how the threads' allocations interleave); the next run into the same folder removes what it left.
+        assert re.search(r"memory allocation of \d+ bytes failed", done.stderr), done.stderr
+        again = subprocess.run(
+            [sys.executable, "-c", CODE, "run", "big.yaml", "--quiet", "--workers", "1", "--out", "out"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert again.returncode == 0, again.stderr
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["big.yaml", "out"]
         return
     assert done.returncode == 1 and done.stdout == ""
     assert done.stderr == (
