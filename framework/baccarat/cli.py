@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None, *, ending: bool = False) -> int:
     except BrokenPipeError:  # the reader of our output went away (`baccarat strategies | head`)
         _silence_stdout()
         return 1
-    except (MemoryError, RuntimeError) as exc:  # out of memory, or of address space for a thread's stack
+    except (MemoryError, RuntimeError, ImportError) as exc:  # out of memory, or of address space for a stack or a library
         if not memorylimit.ran_out(exc):
             raise
         print(f"baccarat: error: {memorylimit.describe(_memory_remedy(args))}", file=sys.stderr)

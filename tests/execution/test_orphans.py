@@ -196,10 +196,11 @@ def test_a_run_under_an_address_space_limit_runs_or_says_memory_ran_out(tmp_path
         assert (tmp_path / "out" / "summary.csv").is_file()
         return
     if done.returncode == -signal.SIGABRT:
-        # The one case outside the promise, as the README says: an allocation failing inside polars' native code
-        # ends the process at once with the allocator's own message (which allocation fails first depends on
-        # how the threads' allocations interleave); the next run into the same folder removes what it left.
-        assert re.search(r"memory allocation of \d+ bytes failed", done.stderr), done.stderr
+        # The one case outside the promise, as the README says: an allocation failing inside native code (polars,
+        # numba's LLVM) ends the process at once with the library's own message (which allocation fails first
+        # depends on how the threads' allocations interleave); the next run into the same folder removes what it left.
+        said = r"memory allocation of \d+ bytes failed|LLVM ERROR: Unable to allocate"
+        assert re.search(said, done.stderr), done.stderr
         again = subprocess.run(
             [sys.executable, "-c", CODE, "run", "big.yaml", "--quiet", "--workers", "1", "--out", "out"],
             cwd=tmp_path,
@@ -251,3 +252,26 @@ def test_kill_9_of_a_local_ray_run_leaves_no_ray_process(tmp_path: Path) -> None
         assert left == [], [Path(f"/proc/{p}/cmdline").read_text().replace("\0", " ")[:80] for p in left if alive(p)]
     finally:
         kill_all(process, pids)
+
+
+def test_a_library_that_cannot_be_mapped_is_memory_running_out(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """A late import whose shared library cannot be mapped under ``ulimit -v`` (numba loading its math on first use) is one line."""
+    from baccarat.commands import strategies
+
+    def unmappable(args: object) -> int:
+        raise ImportError("/usr/lib/python3/lib-dynload/cmath.so: failed to map segment from shared object")
+
+    monkeypatch.setattr(strategies, "run", unmappable)
+    assert main(["strategies"]) == 1
+    assert capsys.readouterr().err == "baccarat: error: memory ran out; allow more memory\n"
+
+
+def test_any_other_import_error_is_not_taken_for_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    from baccarat.commands import strategies
+
+    def missing(args: object) -> int:
+        raise ImportError("No module named 'nowhere'")
+
+    monkeypatch.setattr(strategies, "run", missing)
+    with pytest.raises(ImportError, match="nowhere"):
+        main(["strategies"])

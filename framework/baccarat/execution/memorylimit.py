@@ -6,7 +6,8 @@ limit of a few GB that alone can exhaust it, and a native library that
 cannot allocate aborts the process without a word. When the address space
 is limited, :func:`fit_address_space_limit` (called before those libraries
 load) makes them reserve only what they use. Whatever still runs out is a
-``MemoryError`` or a thread that cannot start, which the command line reports
+``MemoryError``, a thread that cannot start or a shared library that cannot be
+mapped, which the command line reports
 as one line (:func:`ran_out`, :func:`describe`).
 """
 
@@ -48,8 +49,17 @@ def fit_address_space_limit() -> None:
 
 
 def ran_out(exc: BaseException) -> bool:
-    """Tell whether ``exc`` says that memory ran out: a ``MemoryError``, or a thread that could not be given a stack."""
-    return isinstance(exc, MemoryError) or (isinstance(exc, RuntimeError) and "can't start new thread" in str(exc))
+    """Tell whether ``exc`` says that memory ran out.
+
+    A ``MemoryError``; a thread that could not be given a stack; or a module
+    whose shared library could not be mapped into memory (an import made
+    late, numba loading its math on first use, under ``ulimit -v``).
+    """
+    if isinstance(exc, MemoryError):
+        return True
+    if isinstance(exc, RuntimeError):
+        return "can't start new thread" in str(exc)
+    return isinstance(exc, ImportError) and "failed to map segment from shared object" in str(exc)
 
 
 RUN_REMEDY = "nothing was written; run fewer shoes or strategies, fewer --workers, or allow more memory"
