@@ -28,7 +28,14 @@ from typing import Any
 from baccarat.errors import InputError, OutputError, os_reason
 from baccarat.execution.folder_lock import folder_lock
 from baccarat.execution.manifest import MANIFEST_FILE, replaceable_problem
-from baccarat.files.outfolder import check_output_name, nearest_existing, os_error_of, process_running, remove_empty, umask
+from baccarat.files.outfolder import (
+    check_output_name,
+    left_by_dead_processes,
+    nearest_existing,
+    os_error_of,
+    remove_empty,
+    umask,
+)
 from baccarat.interrupts import held, remove_at_hard_stop
 
 
@@ -92,18 +99,10 @@ def remove_stale_temporaries(out: Path) -> list[str]:
     otherwise and anything of another user are left alone. Return the names
     removed.
     """
-    prefix = f".{out.name}."
     removed = []
-    try:
-        entries = list(os.scandir(out.parent))
-    except OSError:
-        return removed
-    for entry in entries:
-        found = _TEMPORARY.fullmatch(entry.name[len(prefix) :]) if entry.name.startswith(prefix) else None
-        if found is None or process_running(int(found.group(1))):
-            continue
+    for entry in left_by_dead_processes(out.parent, re.compile(re.escape(f".{out.name}.") + _TEMPORARY.pattern)):
         try:
-            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.getuid():
+            if not entry.is_dir(follow_symlinks=False):
                 continue
         except OSError:
             continue

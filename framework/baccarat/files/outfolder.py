@@ -169,21 +169,37 @@ def remove_stale_files(path: Path, suffix: str) -> list[str]:
     """
     pattern = re.compile(re.escape(f".{path.name}.") + r"([0-9]+)-[A-Za-z0-9_]{8}" + re.escape(suffix))
     removed = []
-    try:
-        entries = list(os.scandir(path.parent))
-    except OSError:
-        return removed
-    for entry in entries:
-        found = pattern.fullmatch(entry.name)
-        if found is None or process_running(int(found.group(1))):
-            continue
+    for entry in left_by_dead_processes(path.parent, pattern):
         try:
-            if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_uid == os.getuid():
+            if entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
                 removed.append(entry.name)
         except OSError:
             continue
     return removed
+
+
+def left_by_dead_processes(parent: Path, pattern: re.Pattern[str]) -> list[os.DirEntry[str]]:
+    """Return the entries of ``parent``, this user's own, that a process no longer running left.
+
+    An entry's name must match ``pattern`` whole, its first group being the
+    id of the process that made it; one that cannot be read is passed over.
+    """
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return []
+    left = []
+    for entry in entries:
+        found = pattern.fullmatch(entry.name)
+        if found is None or process_running(int(found.group(1))):
+            continue
+        try:
+            if entry.stat(follow_symlinks=False).st_uid == os.getuid():
+                left.append(entry)
+        except OSError:
+            continue
+    return left
 
 
 def umask() -> int:

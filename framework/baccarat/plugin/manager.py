@@ -204,17 +204,8 @@ def compiled_twin(cls: type) -> Any | None:
     return _companion(cls, "kernels")
 
 
-def exact_form(cls: type) -> Any | None:
-    """Return the exact form a plugin registered for piece class ``cls`` (:mod:`baccarat.plugin.exact_forms`), or None.
-
-    Looked up in the registries built in this process (the one that
-    registered ``cls`` has it).
-    """
-    return _companion(cls, "exact_forms")
-
-
 def _companion(cls: type, which: str) -> Any | None:
-    """The companion (``kernels`` or ``exact_forms``) registered for ``cls`` in a registry built in this process, or None."""
+    """The companion (``kernels``, ``exact_forms``) registered for ``cls`` in a registry built in this process, or None."""
     for found in _CACHE.values():
         companion = getattr(found, which)().get(cls)
         if companion is not None:

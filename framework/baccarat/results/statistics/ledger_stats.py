@@ -314,20 +314,7 @@ def summary_table(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
     return summary_of_tallies([(name, tally_sessions(rows)) for name, rows in strategy_rows(sessions, *columns)])
 
 
-TALLIED_COLUMNS = (
-    "rounds_dealt",
-    "rounds",
-    "wagered",
-    "net",
-    "expected_net",
-    "final_bankroll",
-    "rounds_to_ruin",
-    "max_drawdown",
-    "longest_losing_streak",
-    "max_stake",
-    "capped_bets",
-    "bankroll_needed",
-)
+TALLIED_COLUMNS = tuple(name for name in SESSION_COLUMNS if name not in ("strategy", "session", "peak", "ruined", "stopped_by"))
 """The session table's columns a :class:`~baccarat.results.statistics.tallies.SessionTally` adds up."""
 
 
