@@ -27,15 +27,17 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process group
 @pytest.mark.parametrize(
     ("signum", "to_group", "workers"),
     [
-        (signal.SIGINT, True, "2"),  # Ctrl-C in a terminal: the whole group, workers included
-        (signal.SIGTERM, False, "2"),  # kill PID, or a job scheduler
-        (signal.SIGINT, True, "1"),
-        (signal.SIGTERM, True, "1"),
-        (signal.SIGHUP, False, "1"),  # the terminal closed
+        (signal.SIGINT, True, ("--executor", "processes", "--workers", "2")),  # Ctrl-C in a terminal: the whole group, workers included
+        (signal.SIGTERM, False, ("--executor", "processes", "--workers", "2")),  # kill PID, or a job scheduler
+        (signal.SIGINT, True, ("--workers", "2")),  # built-in compiled strategies: worker threads
+        (signal.SIGTERM, False, ("--workers", "2")),
+        (signal.SIGINT, True, ("--workers", "1")),
+        (signal.SIGTERM, True, ("--workers", "1")),
+        (signal.SIGHUP, False, ("--workers", "1")),  # the terminal closed
     ],
 )
-def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: bool, workers: str) -> None:
-    process = start(tmp_path, "--workers", workers)
+def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: bool, workers: tuple[str, ...]) -> None:
+    process = start(tmp_path, *workers)
     try:
         wait_until_writing(tmp_path, process)
         sent = time.monotonic()
@@ -57,7 +59,7 @@ def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: b
 
 
 def test_ctrl_c_before_any_writing_leaves_nothing_either(tmp_path: Path) -> None:
-    process = start(tmp_path, "--workers", "2")
+    process = start(tmp_path, "--executor", "processes", "--workers", "2")
     try:
         deadline = time.monotonic() + 60
         while not list(tmp_path.glob(".out.*")) and time.monotonic() < deadline:
@@ -91,7 +93,7 @@ def test_an_interrupt_while_workers_start_is_held_then_acted_on() -> None:
 
 
 def test_a_worker_that_dies_ends_the_run_with_one_line_and_nothing_left(tmp_path: Path) -> None:
-    process = start(tmp_path, "--workers", "2")
+    process = start(tmp_path, "--executor", "processes", "--workers", "2")
     try:
         wait_until_writing(tmp_path, process)
         workers: list[int] = []
@@ -137,7 +139,7 @@ def test_a_signal_while_the_workers_start_leaves_none_and_says_one_line(tmp_path
     semaphores = set(Path("/dev/shm").glob("sem.mp-*")) if Path("/dev/shm").is_dir() else set()
     code = SIGNAL_WHILE_A_WORKER_STARTS.format(which=which, before=before)
     process = subprocess.Popen(
-        [sys.executable, "-c", code, "run", "short.yaml", "--out", "out", "--quiet", "--workers", "2"],
+        [sys.executable, "-c", code, "run", "short.yaml", "--out", "out", "--quiet", "--executor", "processes", "--workers", "2"],
         cwd=tmp_path,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -76,7 +76,7 @@ def kill_all(process: subprocess.Popen[str], pids: list[int]) -> None:
 
 
 def test_kill_9_of_the_run_leaves_no_worker_and_the_next_run_removes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    process = start(tmp_path, "--workers", "2")
+    process = start(tmp_path, "--executor", "processes", "--workers", "2")
     pids: list[int] = []
     try:
         wait_until_writing(tmp_path, process)
@@ -113,7 +113,7 @@ def test_the_temporary_folder_of_a_live_run_is_left_alone(tmp_path: Path, capsys
 
 
 def test_sigterm_while_a_worker_is_stopped_ends_the_run_within_seconds(tmp_path: Path) -> None:
-    process = start(tmp_path, "--workers", "2")
+    process = start(tmp_path, "--executor", "processes", "--workers", "2")
     pids: list[int] = []
     try:
         wait_until_writing(tmp_path, process)
@@ -133,7 +133,7 @@ def test_sigterm_while_a_worker_is_stopped_ends_the_run_within_seconds(tmp_path:
 
 
 def test_sighup_to_the_process_group_is_one_line_and_no_traceback(tmp_path: Path) -> None:
-    process = start(tmp_path, "--workers", "2")
+    process = start(tmp_path, "--executor", "processes", "--workers", "2")
     pids: list[int] = []
     try:
         wait_until_writing(tmp_path, process)

@@ -39,13 +39,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         metavar="N",
         type=_positive_int,
         default=None,
-        help="worker processes (default: all cores); the results are the same for any N",
+        help="workers: threads or processes (default: all cores); the results are the same for any N",
     )
     parser.add_argument(
         "--executor",
-        choices=("processes", "ray"),
-        default="processes",
-        help="run the chunks of shoes in worker processes on this machine (default) or as Ray tasks "
+        choices=("local", "processes", "ray"),
+        default="local",
+        help="run the chunks of shoes on this machine (default: in worker threads when every strategy plays baccarat's "
+        "own compiled code, else in worker processes), always in worker processes, or as Ray tasks "
         "(on the cluster named by RAY_ADDRESS, else on a local Ray; needs the [ray] extra)",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress bar")

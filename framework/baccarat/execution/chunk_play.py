@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import sys
+import threading
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,15 @@ from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.rules import Rules
+
+PLUGIN_CODE = threading.RLock()
+"""Held while plugin code runs in a chunk: one chunk at a time per process (worker threads included).
+
+The guards around a strategy's play (standard output sent to standard
+error, ``os._exit`` refused, the working folder put back, the class
+attributes compared) act on the whole process, so no two strategies of a
+process play at once; the rest of a chunk (dealing, encoding) does not wait.
+"""
 
 
 def declared_sides(run: StrategyRun) -> set[str] | None:
@@ -120,9 +130,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.results.ledger import expected_net, ledger_table
     from baccarat.shoes.columnar import encode_parquet
 
-    runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
+    with PLUGIN_CODE:
+        runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    multipliers = settlement_table(table, plan.rules)  # the bets of the rules' registry: the plugins', loaded in this process
+    with PLUGIN_CODE:  # the bets of the rules' registry: the plugins', loaded in this process
+        multipliers = settlement_table(table, plan.rules)
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
@@ -132,14 +144,17 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     reference_rounds: dict[str, Any] = {}
     pristine = private_rules(plan.rules)
     for run in runs:
-        rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-        before = class_state(run.cls)
-        with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
-            columns = play_strategy(
-                run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
-            )
-        check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
-        check_class_unchanged(run, before)
+        with PLUGIN_CODE:
+            rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
+            before = class_state(run.cls)
+            with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
+                columns = play_strategy(
+                    run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
+                )
+            check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
+            check_class_unchanged(run, before)
+            if plan.backed is not None:
+                _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
@@ -158,8 +173,6 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
                 )
             )
             bankrolls.append(columns["bankroll"])
-        if plan.backed is not None:
-            _check_declared(run, columns, plan.bets)
         # Encoded as soon as played: a chunk holds one strategy's ledger columns at a time, not every strategy's.
         ledger = _with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa)
         ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER, required=ledger.schema.names))
@@ -173,7 +186,8 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
 
-        warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
+        with PLUGIN_CODE:
+            warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(plan.compiled), plan, chunk, pa)

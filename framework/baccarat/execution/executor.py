@@ -96,8 +96,12 @@ class InProcess:
         return position, run_chunk(self.plan, chunk)
 
 
-def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: str = "processes") -> Iterator[ChunkOutput]:
-    """Yield every chunk's output, in chunk order: played here (one worker), by ``workers`` processes, or on Ray.
+def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: str = "local") -> Iterator[ChunkOutput]:
+    """Yield every chunk's output, in chunk order: played here (one worker), by ``workers`` threads or processes, or on Ray.
+
+    ``executor`` is ``"local"`` (threads for a run whose every strategy plays
+    baccarat's own compiled code, :func:`~baccarat.execution.worker_threads.threads_suffice`;
+    processes for any other), ``"processes"`` (always) or ``"ray"``.
 
     Worker processes and Ray tasks still running are stopped when the
     consumer stops early (an error, a stop signal, ``close()``).
@@ -110,8 +114,13 @@ def execute(plan: RunPlan, chunks: Sequence[Chunk], workers: int = 1, executor: 
     elif workers <= 1 or len(chunks) <= 1:
         backend = InProcess(plan)
     else:
-        from baccarat.execution.workers import WorkerProcesses
+        from baccarat.execution.worker_threads import WorkerThreads, threads_suffice
 
-        backend = WorkerProcesses(plan, min(workers, len(chunks)))
+        if executor == "local" and threads_suffice(plan, tuple(dict.fromkeys(chunk.seed for chunk in chunks))):
+            backend = WorkerThreads(plan, min(workers, len(chunks)))
+        else:
+            from baccarat.execution.workers import WorkerProcesses
+
+            backend = WorkerProcesses(plan, min(workers, len(chunks)))
     with backend as started:
         yield from in_order(started, chunks)

@@ -195,7 +195,7 @@ def prepare(experiment: Experiment) -> PreparedRun:
 
 
 def run_experiment(
-    experiment: Experiment, progress: Callable[[int], None] | None = None, workers: int = 1, executor: str = "processes"
+    experiment: Experiment, progress: Callable[[int], None] | None = None, workers: int = 1, executor: str = "local"
 ) -> RunResult:
     """Deal the shoes and play every strategy on them; return rounds and ledger frames held in memory.
 
@@ -250,7 +250,7 @@ def run_to_folder(
     experiment: Experiment,
     out_dir: str | Path,
     workers: int = 1,
-    executor: str = "processes",
+    executor: str = "local",
     progress: Callable[[int], None] | None = None,
     baseline: str | None = None,
     force: bool = False,
@@ -261,7 +261,7 @@ def run_to_folder(
     """Run the experiment chunk by chunk straight into ``out_dir``: the ledger is never held in memory.
 
     ``baseline`` is the strategy the others are compared with (default: the first).
-    ``workers`` processes (or Ray tasks) play the chunks; the output is the
+    ``workers`` threads or processes (or Ray tasks) play the chunks; the output is the
     same for any number of workers. ``progress`` is called with the number of
     shoes done as chunks finish. The summary and plots come from statistics
     the chunks gather as they play (:mod:`baccarat.results.statistics.folded`), not from reading
@@ -277,10 +277,10 @@ def run_to_folder(
     prepared = prepare(experiment)
     announce_compiling = announce_compiling and prepared.plan.compiled  # a small run compiles nothing
     plan = dataclasses.replace(prepared.plan, gather_stats=True, announce_compiling=announce_compiling)
-    if announce_compiling and not (executor == "processes" and workers > 1 and len(prepared.chunks) > 1):
+    if announce_compiling:
         from baccarat.execution.compile_notice import announce_compiling as announce
 
-        announce()  # this process plays the chunks (else the first worker says it; one line a run)
+        announce()  # when this process compiles (it plays the chunks, or checks the twins for threads); workers say it too
     writer = RunWriter(
         experiment, out_dir, force=force, plots=report, baseline=baseline, warnings=prepared.warnings, workers=workers, executor=executor
     )

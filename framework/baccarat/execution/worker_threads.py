@@ -1,0 +1,110 @@
+"""Chunks played by worker threads of this process: for runs whose every strategy plays baccarat's own compiled code.
+
+The compiled kernels (dealing, the session loop) and the Parquet encoder
+release the interpreter's lock, so threads of one process use every core
+for such a run, without starting worker processes (each imports the
+libraries and loads the kernels again: about a second of CPU apiece) and
+without sending every chunk's Parquet parts through a pipe.
+
+Threads share a process, so they are used only where a process of its own
+buys nothing: every strategy plays compiled (:func:`threads_suffice`), with
+twins made of baccarat's own code, which cannot crash the process as a
+plugin's compiled code can (:mod:`baccarat.engine.crash_note`). Plugin code
+that still runs in a chunk (the spot check's reference play, a strategy
+whose twin fails its parity check) runs one chunk at a time, under the
+guards of :func:`baccarat.execution.chunk_play.run_chunk`, exactly as with
+one worker.
+"""
+
+from __future__ import annotations
+
+import os
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+
+from baccarat.execution.chunk_play import run_chunk
+from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
+from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
+
+
+def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
+    """Tell whether every strategy of ``plan`` plays compiled, on twins of baccarat's own code, for every seed of the run.
+
+    Then worker threads play the run as fast as worker processes would, for
+    less CPU. A strategy without a twin, a twin with a plugin's code in it
+    (it might crash the process) or a twin that fails its parity check needs
+    worker processes.
+    """
+    from baccarat.engine.class_state import strategy_classes
+    from baccarat.engine.crash_note import built_in_packages, plugin_code_in
+
+    if not plan.compiled:
+        return False
+    runs = plan.runs()
+    if any(klass.__module__.split(".")[0] not in built_in_packages() for run in runs for klass in strategy_classes(run.cls)):
+        return False  # a plugin's strategy: decided without loading the compiler
+    from baccarat.engine.compiled import DISABLE_ENV, twin_warnings
+    from baccarat.engine.twins import TwinError, twin_of
+
+    if os.environ.get(DISABLE_ENV):
+        return False
+    for seed in seeds:
+        for run in runs:
+            try:
+                twin = twin_of(run, plan.rules, plan.config, seed)
+            except TwinError:
+                return False
+            if twin is None or plugin_code_in(twin):
+                return False
+        if twin_warnings(runs, plan.rules, plan.config, seed, plan.bets):  # checked once per process: the threads reuse it
+            return False
+    return True
+
+
+class WorkerThreads:
+    """The back end of worker threads (:func:`baccarat.execution.executor.in_order` schedules them).
+
+    Each thread has one chunk at a time. On an error or a stop, chunks not
+    started are dropped and the chunks being played are waited for (a
+    fraction of a second: compiled code of baccarat's own always returns);
+    their outputs, held in memory, are dropped with them.
+    """
+
+    def __init__(self, plan: RunPlan, workers: int) -> None:
+        self.plan = plan
+        self.workers = workers
+        self.window = workers * CHUNKS_IN_FLIGHT_PER_WORKER
+        self.pool: ThreadPoolExecutor | None = None
+        self.running: dict[Future[ChunkOutput], int] = {}  # chunk played -> its position
+
+    def __enter__(self) -> WorkerThreads:
+        self.pool = ThreadPoolExecutor(self.workers, thread_name_prefix="baccarat worker")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+
+    def can_take(self) -> bool:
+        """Tell whether a thread is free."""
+        return len(self.running) < self.workers
+
+    def submit(self, position: int, chunk: Chunk) -> None:
+        """Hand the chunk to a free thread."""
+        assert self.pool is not None, "submit() outside the back end's block"
+        self.running[self.pool.submit(run_chunk, self.plan, chunk)] = position
+
+    def next_done(self) -> tuple[int, ChunkOutput]:
+        """Wait for a thread's output (looking for stop signals meanwhile); a chunk that raised raises here."""
+        from baccarat.interrupts import wait_interruptibly
+
+        done = wait_interruptibly(self._done, (TimeoutError,))
+        return self.running.pop(done), done.result()
+
+    def _done(self, seconds: float) -> Future[ChunkOutput]:
+        finished, _ = wait(self.running, seconds, return_when=FIRST_COMPLETED)
+        if not finished:
+            raise TimeoutError
+        return min(finished, key=self.running.__getitem__)
+
+
+__all__ = ["WorkerThreads", "threads_suffice"]
