@@ -11,7 +11,7 @@ summary, the comparison, sessions.parquet, the plots, the report and the
 manifest.
 
 Both are run alternately (floor, job, floor, job, ...: ``--rounds`` of each,
-after one warm-up of each that loads or compiles the cached kernels), each in
+after one warm-up of each that compiles the kernels, or loads them from the cache), each in
 its own process tree, and the script prints the CPU time of each whole tree
 (user + sys of the process and every child it waited for: the workers), the
 wall times, and the ratio job / floor of the medians. The machine may be
@@ -33,10 +33,10 @@ HERE = Path(__file__).resolve().parent
 FLOOR = HERE.parents[2] / "shared" / "benchmarks" / "floor" / "floor.py"
 
 
-def tree_cpu(command: list[str]) -> tuple[float, float]:
+def tree_cpu(command: list[str], environment: dict[str, str] | None = None) -> tuple[float, float]:
     """Run ``command``; return the CPU seconds (user + sys) of its process tree and its wall seconds."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
     _, status, usage = os.wait4(process.pid, 0)  # the usage of the process and of the children it waited for
     wall = time.perf_counter() - start
     error = process.stderr.read().decode() if process.stderr else ""
@@ -73,7 +73,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
         work = Path(tmp)
         tree_cpu(floor_command(args.floor, 1_000, work / "floor-warm"))
-        tree_cpu(job_command(1_000, work / "job-warm"))
+        # 1,000 shoes are below the line from which a run compiles: the warm-up is told to compile all the same.
+        tree_cpu(job_command(1_000, work / "job-warm"), {**os.environ, "BACCARAT_COMPILED_FROM": "0"})
         for k in range(args.rounds):
             for name in ("floor", "job"):
                 out = work / f"{name}-{k}"
