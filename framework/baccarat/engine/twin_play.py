@@ -189,7 +189,7 @@ def _table_inputs(
     if not shared:
         mult = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in multipliers])
         bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
-        columns = session_rows(table, sessions)
+        columns = session_rows(table, bounds)
         del columns["first"], columns["length"]
         lengths = bounds[:, 2] - bounds[:, 1]
         shared.update(
