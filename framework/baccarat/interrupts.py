@@ -36,6 +36,7 @@ process must act on it (it stops the workers itself).
 
 from __future__ import annotations
 
+import contextvars
 import os
 import queue
 import shutil
@@ -346,7 +347,11 @@ _runners: list[tuple[threading.Thread, queue.SimpleQueue[_Call | None]]] = []
 
 
 def _run_calls(calls: queue.SimpleQueue[_Call | None]) -> None:
-    """The thread of :func:`call_stoppably`: run each call handed over, keep its outcome; end at ``None``."""
+    """The thread of :func:`call_stoppably`: run each call handed over, keep its outcome; end at ``None``.
+
+    Each call runs in a context of its own (:mod:`contextvars`: decimal's context, numpy's error handling), empty
+    as a new thread's: what one call sets there is not seen by the next.
+    """
     while True:
         call = calls.get()
         if call is None:
@@ -354,7 +359,7 @@ def _run_calls(calls: queue.SimpleQueue[_Call | None]) -> None:
         function, args, box, done = call
         del call
         try:
-            box["value"] = function(*args)
+            box["value"] = contextvars.Context().run(function, *args)  # an empty context, as on a new thread
         except BaseException as exc:  # re-raised on the main thread
             box["error"] = exc
         finally:

@@ -3,6 +3,8 @@ call was left running."""
 
 from __future__ import annotations
 
+import contextvars
+import decimal
 import threading
 
 import pytest
@@ -24,6 +26,22 @@ def test_calls_run_one_after_the_other_on_one_kept_thread() -> None:
     with pytest.raises(ValueError, match="from the call"):
         interrupts.call_stoppably(_fails)
     assert interrupts.call_stoppably(threading.current_thread) is threads[0]  # an error leaves the thread for the next call
+
+
+_SEEN: contextvars.ContextVar[str] = contextvars.ContextVar("seen", default="nothing")
+
+
+def _sets_and_sees() -> str:
+    seen = _SEEN.get()
+    _SEEN.set("set by a call")
+    decimal.getcontext().prec = 3
+    return seen
+
+
+def test_each_call_starts_from_an_empty_context_as_on_a_new_thread() -> None:
+    assert interrupts.call_stoppably(_sets_and_sees) == "nothing"
+    assert interrupts.call_stoppably(_sets_and_sees) == "nothing"
+    assert interrupts.call_stoppably(lambda: decimal.getcontext().prec) == decimal.DefaultContext.prec
 
 
 def test_a_call_left_running_keeps_its_thread_and_the_next_call_gets_a_new_one(
