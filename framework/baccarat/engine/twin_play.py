@@ -156,8 +156,8 @@ def _loop_entry() -> Callable[..., int]:
     """The session loop's machine code for its one signature, called without numba typing the arguments again.
 
     Called through its dispatcher, the loop has every argument typed first,
-    the twins' first-class functions among them: about a millisecond a call,
-    the play of a few thousand rounds. The entry point only converts them;
+    the twins' first-class functions among them: about half a millisecond a
+    call, the play of about ten thousand rounds. The entry point only converts them;
     so that it never reads an array as another type, :func:`_check_arrays`
     checks them against the signature first, as the dispatcher would.
     """
