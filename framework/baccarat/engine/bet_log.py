@@ -10,20 +10,22 @@ from baccarat.shoes.rounds import RoundTable
 from baccarat.table.bet_registry import net_column, stake_column
 
 
-def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]]) -> dict[str, np.ndarray]:
+def session_rows(table: RoundTable, sessions: Sequence[tuple[int, int, int]] | np.ndarray) -> dict[str, np.ndarray]:
     """Return the ledger's round columns (session, shoe, hand, round, outcome) for ``sessions``, session after session.
 
-    Also ``first`` and ``length``: each session's first ledger row and its number of rows.
+    Also ``first`` and ``length``: each session's first ledger row and its number of rows. ``sessions`` may be
+    given as an array of ``(session, start, stop)`` rows. Each column is an array of its own.
     """
     bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
     lengths = bounds[:, 2] - bounds[:, 1]
     n = int(lengths.sum())
-    if len(bounds) and (bounds[1:, 1] == bounds[:-1, 2]).all():  # sessions follow each other: one range of rows
-        rows = np.arange(bounds[0, 1], bounds[-1, 2], dtype=np.int64)
+    rows: slice | np.ndarray
+    if len(bounds) and (bounds[1:, 1] == bounds[:-1, 2]).all() and 0 <= bounds[0, 1] <= bounds[-1, 2] <= len(table):
+        rows = slice(int(bounds[0, 1]), int(bounds[-1, 2]))  # sessions follow each other: one range of rows
     else:
         rows = (
-            np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in sessions])
-            if sessions
+            np.concatenate([np.arange(start, stop, dtype=np.int64) for _, start, stop in bounds.tolist()])
+            if len(bounds)
             else np.zeros(0, dtype=np.int64)
         )
     first_out = np.cumsum(lengths) - lengths

@@ -12,6 +12,7 @@ a composed strategy's pieces, their bases outside baccarat itself), and
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
@@ -27,11 +28,39 @@ def strategy_classes(cls: type) -> list[type]:
             parts.append(getattr(cls, name))
     parts += list(getattr(cls, "selectors", {}).values()) + list(getattr(cls, "stop_rules", ()))
     found: list[type] = []
+    seen = {object}
     for part in parts:
         for klass in getattr(part, "__mro__", ()):
-            if klass not in found and klass is not object and not klass.__module__.startswith("baccarat."):
-                found.append(klass)
+            if klass not in seen:
+                seen.add(klass)
+                if not klass.__module__.startswith("baccarat."):
+                    found.append(klass)
     return found
+
+
+_NOT_VALUES = (staticmethod, classmethod, property, type)
+"""What a class holds that is not a plain value (besides callables)."""
+
+_ATOMS = frozenset({type(None), bool, int, float, complex, str, bytes})
+"""Types whose values ``copy.deepcopy`` returns as they are (immutable, holding nothing mutable)."""
+
+
+def _copy(value: Any) -> Any:
+    """``copy.deepcopy(value)``, without its cost for the plain values classes mostly hold.
+
+    Text, numbers and tuples of them are returned as they are (deepcopy
+    returns them so); a list or a dict of them is copied one level deep,
+    which is all of it.
+    """
+    kind = type(value)
+    if kind in _ATOMS:
+        return value
+    if kind is tuple or kind is list:
+        if all(type(item) in _ATOMS for item in value):
+            return value if kind is tuple else list(value)
+    elif kind is dict and all(type(key) in _ATOMS and type(item) in _ATOMS for key, item in value.items()):
+        return dict(value)
+    return copy.deepcopy(value)
 
 
 def class_state(cls: type) -> dict[tuple[type, str], tuple[Any, Any]]:
@@ -41,28 +70,34 @@ def class_state(cls: type) -> dict[tuple[type, str], tuple[Any, Any]]:
     number): a value compared by identity is followed by its rebinding only.
     """
     state: dict[tuple[type, str], Any] = {}
-    for klass in strategy_classes(cls):
-        for name, value in vars(klass).items():
-            if name.startswith("__") or callable(value) or isinstance(value, staticmethod | classmethod | property | type):
-                continue
-            try:
-                copied = copy.deepcopy(value)
-            except Exception:  # a value that cannot be copied: only its rebinding is seen
-                copied = _MISSING
-            state[(klass, name)] = (value, copied if copied is not _MISSING and _same(copied, value) else _MISSING)
+    for key, value in _plain_values(cls):
+        try:
+            copied = _copy(value)
+        except Exception:  # a value that cannot be copied: only its rebinding is seen
+            copied = _MISSING
+        state[key] = (value, copied if copied is not _MISSING and _same(copied, value) else _MISSING)
     return state
 
 
 def changed_attribute(cls: type, before: dict[tuple[type, str], tuple[Any, Any]]) -> str | None:
     """Return ``Class.name`` of the first class attribute that changed (or appeared) since ``before``, else None."""
-    after = class_state(cls)
+    after = dict(_plain_values(cls))  # compared with the copies taken before: copied again, they would serve nothing
     for key in [*before, *(k for k in after if k not in before)]:
-        was, now = before.get(key), after.get(key)
-        if was is None or now is None or was[0] is not now[0]:  # set, removed or rebound
+        if key not in before or key not in after or before[key][0] is not after[key]:  # set, removed or rebound
             return f"{key[0].__qualname__}.{key[1]}"
-        if was[1] is not _MISSING and not _same(was[1], now[0]):  # a value changed in place (a list appended to)
+        copied = before[key][1]
+        if copied is not _MISSING and not _same(copied, after[key]):  # a value changed in place (a list appended to)
             return f"{key[0].__qualname__}.{key[1]}"
     return None
+
+
+def _plain_values(cls: type) -> Iterator[tuple[tuple[type, str], Any]]:
+    """Each plain value of the classes of a strategy, keyed by ``(class, name)``: methods, properties and classes aside."""
+    for klass in strategy_classes(cls):
+        for name, value in vars(klass).items():
+            if name.startswith("__") or callable(value) or isinstance(value, _NOT_VALUES):
+                continue
+            yield (klass, name), value
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -116,8 +116,9 @@ def spot_check(
 
     pick = random.Random(f"{seed}:{sessions[0][0]}:{run.label}").randrange(len(sessions))
     number, start, stop = sessions[pick]
-    offset = sum(b - a for _, a, b in sessions[:pick])
-    rows = min(stop - start, max(_ONE_SHOE, sum(b - a for _, a, b in sessions) // SPOT_CHECK_SHARE))
+    lengths = [b - a for _, a, b in sessions]
+    offset = sum(lengths[:pick])
+    rows = min(stop - start, max(_ONE_SHOE, sum(lengths) // SPOT_CHECK_SHARE))
     part = {bet: column[start : start + rows] for bet, column in multipliers.items()}
     # A session's start plays as it does in the whole session; on its own rows only, which the reference prepares.
     reference = run_strategy(run, table.slice(start, start + rows), part, rules, config, seed, [(number, 0, rows)])
