@@ -11,8 +11,8 @@ summary, the comparison, sessions.parquet, the plots, the report and the
 manifest.
 
 Both are run alternately (floor, job, floor, job, ...: ``--rounds`` of each,
-after one warm-up of each that compiles the kernels, or loads them from the cache), each in
-its own process tree, and the script prints the CPU time of each whole tree
+after one warm-up of each that compiles the kernels, or loads them from the cache, and writes the
+bytecode cache), each in its own process tree, and the script prints the CPU time of each whole tree
 (user + sys of the process and every child it waited for: the workers), the
 wall times, and the ratio job / floor of the medians. The machine may be
 loaded: the CPU ratio moves much less than the wall times.
@@ -72,9 +72,12 @@ def main() -> None:
     wall: dict[str, list[float]] = {"floor": [], "job": []}
     with tempfile.TemporaryDirectory(prefix="bench-floor-") as tmp:
         work = Path(tmp)
-        tree_cpu(floor_command(args.floor, 1_000, work / "floor-warm"))
-        # 1,000 shoes are below the line from which a run compiles: the warm-up is told to compile all the same.
-        tree_cpu(job_command(1_000, work / "job-warm"), {**os.environ, "BACCARAT_COMPILED_FROM": "0"})
+        # 1,000 shoes are below the line from which a run compiles: the warm-up is told to compile all the same. It
+        # also writes the interpreter's bytecode cache, as a first import does, should the environment forbid it
+        # (PYTHONDONTWRITEBYTECODE): the measured runs then read it, as every run after a user's first one does.
+        warm = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
+        tree_cpu(floor_command(args.floor, 1_000, work / "floor-warm"), warm)
+        tree_cpu(job_command(1_000, work / "job-warm"), {**warm, "BACCARAT_COMPILED_FROM": "0"})
         for k in range(args.rounds):
             for name in ("floor", "job"):
                 out = work / f"{name}-{k}"
