@@ -31,6 +31,9 @@ BLOCK_ROWS = 1 << 20
 FLOAT_OFFSET = 1126
 """A float's exact value times 2**FLOAT_OFFSET is an integer (the smallest subnormal is 2**-1074, its mantissa 2**52 of it)."""
 
+FLOAT_BLOCK = 1 << 26
+"""Floats whose 27-bit halves :meth:`FloatSum.add` adds in float64 at once (their sums stay below 2**53)."""
+
 SPLITTER = 134217729.0
 """2**27 + 1: Dekker's split of a float into two halves whose products are exact."""
 
@@ -64,11 +67,12 @@ def exact_gram(columns: np.ndarray) -> np.ndarray:
         sign, magnitude = np.where(part < 0, -1.0, 1.0), np.abs(part)
         # Column (i, j): the i-th limb of column j, with the value's sign.
         split = np.concatenate([sign * ((magnitude >> (LIMB_BITS * i)) & mask) for i in range(limbs)], axis=1)
-        products = split.T @ split
-        for a in range(limbs):
-            for b in range(limbs):
-                block = products[a * m : (a + 1) * m, b * m : (b + 1) * m]
-                gram += np.vectorize(int, otypes=[object])(block) * (1 << (LIMB_BITS * (a + b)))
+        products = (split.T @ split).astype(np.int64)  # exact integers below 2**52
+        for shift in range(2 * limbs - 1):  # the products of limbs a and b weigh 2**(LIMB_BITS * (a + b))
+            # At most four limbs (int64): adding four such products stays below 2**54, exact in int64.
+            pairs = [(a, shift - a) for a in range(limbs) if 0 <= shift - a < limbs]
+            weight = sum(products[a * m : (a + 1) * m, b * m : (b + 1) * m] for a, b in pairs)
+            gram += weight.astype(object) << (LIMB_BITS * shift)
     return gram
 
 
@@ -94,11 +98,18 @@ class FloatSum:
             return
         fraction, exponent = np.frexp(values)
         mantissa = (fraction * float(1 << 53)).astype(np.int64)  # exact: a float has 53 bits of mantissa
-        exponents, group = np.unique(exponent, return_inverse=True)
-        high = np.bincount(group, weights=(mantissa >> 26).astype(np.float64))  # sums of 27-bit halves: exact in float64
-        low = np.bincount(group, weights=(mantissa & ((1 << 26) - 1)).astype(np.float64))
-        for e, h, lo in zip(exponents.tolist(), high.tolist(), low.tolist(), strict=True):
-            self.scaled += ((int(h) << 26) + int(lo)) << (e - 53 + FLOAT_OFFSET)
+        lowest = int(exponent.min())
+        group = exponent - lowest  # the exponents of a few nearby powers of two: counted, not sorted
+        size = int(group.max()) + 1
+        for start in range(0, len(values), FLOAT_BLOCK):
+            part = slice(start, start + FLOAT_BLOCK)
+            # Sums of 27-bit halves of at most FLOAT_BLOCK mantissas: exact in float64.
+            high = np.bincount(group[part], weights=(mantissa[part] >> 26).astype(np.float64), minlength=size)
+            low = np.bincount(group[part], weights=(mantissa[part] & ((1 << 26) - 1)).astype(np.float64), minlength=size)
+            total = 0
+            for shift in np.flatnonzero((high != 0) | (low != 0)).tolist():
+                total += ((int(high[shift]) << 26) + int(low[shift])) << shift
+            self.scaled += total << (lowest - 53 + FLOAT_OFFSET)
 
     def add_squares(self, values: np.ndarray) -> None:
         """Add the exact square of each value (Dekker: ``x = a + b`` with ``a²``, ``2ab`` and ``b²`` exact floats).
