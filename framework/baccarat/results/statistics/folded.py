@@ -401,18 +401,27 @@ def _strategy_bands(
     grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
     chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
+    # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
+    # the kernel a zeroed page for each of their pages, pass after pass.
+    whole = np.empty((min(chunk, len(grid)), sessions))
+    buffer = np.empty(min(chunk, len(grid)) * max(width for _, width in blocks), dtype=np.int64)
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
-        matrix = np.empty((len(part), sessions))  # a row per round, a column per session
+        matrix = whole[: len(part)]
         # Read, not mapped: the pages of a mapped spool would count in the process's memory while it is mapped.
         with spool.paths[k].open("rb") as handle:
             offset = column = 0
             for height, width in blocks:
                 rows_read = np.minimum(part, height) - 1  # a block's last row holds the final bankrolls
                 first = int(rows_read[0])
+                span = buffer[: (int(rows_read[-1]) - first + 1) * width]
                 handle.seek(offset + first * width * 8)
-                span = np.fromfile(handle, dtype=np.int64, count=(int(rows_read[-1]) - first + 1) * width).reshape(-1, width)
-                np.divide(span[rows_read - first], 1e6, out=matrix[:, column : column + width])  # as polars casts
+                if handle.readinto(span.view(np.uint8)) != span.nbytes:
+                    raise OSError(f"{spool.paths[k]}: the bankroll spool ends before its blocks do")
+                span = span.reshape(-1, width)
+                picks = rows_read - first
+                source = span if np.array_equal(picks, np.arange(len(picks))) else span[picks]
+                np.divide(source, 1e6, out=matrix[:, column : column + width])  # as polars casts
                 offset, column = offset + height * width * 8, column + width
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
         matrix.sort(axis=1)
@@ -476,6 +485,8 @@ class RunStatsCollector:
         self.waiting: list[tuple[SessionRows, ...]] = []
         """Chunks' rows not yet added to the tallies (fewer than :data:`TALLY_ROWS` rows in all)."""
         self.waiting_rows = 0
+        self.sample_bankrolls: list[dict[int, np.ndarray]] = [{} for _ in self.labels]
+        """Each strategy's bankroll column, round by round, of its ``samples`` smallest sessions (with ``bankrolls``)."""
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
@@ -486,10 +497,50 @@ class RunStatsCollector:
                 block = bankroll_block(bankroll, rows.values[:, 0])
                 self.spool.append(k, block)
                 self.blocks[k].append(block.shape)
+                self._keep_samples(k, rows, bankroll)
         self.waiting.append(tuple(sessions))
         self.waiting_rows += sum(len(rows.session) for rows in sessions)
         if self.waiting_rows >= TALLY_ROWS:
             self._tally_waiting()
+
+    def _keep_samples(self, k: int, rows: SessionRows, bankroll: np.ndarray) -> None:
+        """Keep strategy ``k``'s bankroll columns of the chunk's sessions that are among its ``samples`` smallest so far."""
+        kept = self.sample_bankrolls[k]
+        if not len(rows.session) or (len(kept) >= self.samples and int(rows.session.min()) > max(kept)):
+            return
+        ends = np.cumsum(rows.values[:, 0])
+        for i in np.argsort(rows.session, kind="stable")[: self.samples].tolist():
+            kept[int(rows.session[i])] = bankroll[ends[i] - rows.values[i, 0] : ends[i]].copy()
+        for session in sorted(kept)[self.samples :]:
+            del kept[session]
+
+    def sample_paths(self, initial_bankroll: Decimal) -> pl.DataFrame:
+        """Return :func:`baccarat.results.statistics.curves.sample_paths` of the sessions of ``first_sessions``, from the
+        bankroll columns kept as the chunks arrived (with ``bankrolls``): the same frame, without reading the ledger."""
+        self._tally_waiting()
+        chosen = self.first_sessions.tolist()
+        held = [
+            (label, session, kept[session])
+            for label, kept in zip(self.labels, self.sample_bankrolls, strict=True)
+            for session in chosen
+            if session in kept
+        ]
+        lengths = [len(path) for _, _, path in held]
+        # Round 0 (the initial bankroll) of every session, then its rounds (from 1), strategy by strategy, as the
+        # definition reads them from the session table and the ledger.
+        frame = pl.DataFrame(
+            {
+                "strategy": [label for label, _, _ in held]
+                + [label for (label, _, _), n in zip(held, lengths, strict=True) for _ in range(n)],
+                "session": np.repeat(np.asarray([session for _, session, _ in held] * 2, dtype=np.int64), [1] * len(held) + lengths),
+                "round": np.concatenate([np.zeros(len(held), dtype=np.int64), *[np.arange(1, n + 1, dtype=np.int64) for n in lengths]]),
+                "bankroll": np.concatenate(
+                    [np.full(len(held), float(Decimal(str(initial_bankroll)))), *[path / 1e6 for _, _, path in held]]
+                ),
+            },
+            schema={"strategy": pl.String, "session": pl.Int64, "round": pl.Int64, "bankroll": pl.Float64},
+        )
+        return frame.sort("session", "round", maintain_order=True)
 
     def _tally_waiting(self) -> None:
         """Add the chunks waiting to the tallies, all at once: each strategy's, and paired with the baseline's."""
@@ -580,4 +631,4 @@ class RunStatsCollector:
             finally:
                 self.spool.remove()
 
-        return {**found, "bands": bands} if self.bankrolls else found
+        return {**found, "bands": bands, "paths": self.sample_paths(initial_bankroll)} if self.bankrolls else found
