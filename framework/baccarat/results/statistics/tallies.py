@@ -25,6 +25,9 @@ import polars as pl
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
 
+LIMBS = 4
+"""Limbs of an int64 in :func:`exact_gram`."""
+
 BLOCK_ROWS = 1 << 20
 """Rows added at once by :func:`exact_gram` (with :data:`LIMB_BITS`, every partial sum is below 2**53)."""
 
@@ -51,26 +54,30 @@ def exact_sum(values: np.ndarray) -> int:
 def exact_gram(columns: np.ndarray) -> np.ndarray:
     """Return ``X.T @ X`` of an ``(n, m)`` int64 matrix exactly, as an ``(m, m)`` array of Python ints.
 
-    Each value is cut into signed limbs of :data:`LIMB_BITS` bits; the limbs'
-    products, added :data:`BLOCK_ROWS` rows at a time, are exact in float64,
-    so one matrix product (BLAS) per block gives every sum of products.
+    Each value is cut into its :data:`LIMBS` words of :data:`LIMB_BITS` bits
+    (two's complement: the lower words unsigned, the top one signed), read
+    in place; the words' products, added :data:`BLOCK_ROWS` rows at a time,
+    are exact in float64, so one matrix product (BLAS) per block gives every
+    sum of products.
     """
-    x = np.asarray(columns, dtype=np.int64)
+    x = np.ascontiguousarray(columns, dtype="<i8")
     n, m = x.shape
     gram = np.zeros((m, m), dtype=object)
     if not n:
         return gram
-    limbs = max(1, -(-int(np.abs(x).max()).bit_length() // LIMB_BITS))
-    mask = (1 << LIMB_BITS) - 1
+    words = x.view("<u2").reshape(n, m, LIMBS)
+    top = x.view("<i2").reshape(n, m, LIMBS)[:, :, -1]
     for start in range(0, n, BLOCK_ROWS):
-        part = x[start : start + BLOCK_ROWS]
-        sign, magnitude = np.where(part < 0, -1.0, 1.0), np.abs(part)
-        # Column (i, j): the i-th limb of column j, with the value's sign.
-        split = np.concatenate([sign * ((magnitude >> (LIMB_BITS * i)) & mask) for i in range(limbs)], axis=1)
+        rows = slice(start, min(start + BLOCK_ROWS, n))
+        # Column (i, j): the i-th word of column j.
+        split = np.empty((rows.stop - rows.start, LIMBS * m))
+        for i in range(LIMBS - 1):
+            split[:, i * m : (i + 1) * m] = words[rows, :, i]
+        split[:, (LIMBS - 1) * m :] = top[rows]
         products = (split.T @ split).astype(np.int64)  # exact integers below 2**52
-        for shift in range(2 * limbs - 1):  # the products of limbs a and b weigh 2**(LIMB_BITS * (a + b))
-            # At most four limbs (int64): adding four such products stays below 2**54, exact in int64.
-            pairs = [(a, shift - a) for a in range(limbs) if 0 <= shift - a < limbs]
+        for shift in range(2 * LIMBS - 1):  # the products of words a and b weigh 2**(LIMB_BITS * (a + b))
+            # Adding LIMBS such products stays below 2**54: exact in int64.
+            pairs = [(a, shift - a) for a in range(LIMBS) if 0 <= shift - a < LIMBS]
             weight = sum(products[a * m : (a + 1) * m, b * m : (b + 1) * m] for a, b in pairs)
             gram += weight.astype(object) << (LIMB_BITS * shift)
     return gram
