@@ -95,12 +95,11 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
                 if capped[i] > 0 and before - stake * MICROS_PER_CENT < MICROS_PER_CENT:  # cut to the bankroll (to the cent)
                     cut = True
             trough = min(trough, bankroll[i])
-            # A loss with a stake lengthens the streak, a win ends it, a push or no bet leaves it: in arithmetic rather
-            # than branches, which the random wins and losses would mispredict half the time.
-            betting = stake > 0
-            rounds += betting
-            streak = (streak + (betting and net[i] < 0)) * (1 - (betting and net[i] > 0))
-            longest = max(longest, streak)
+            if stake > 0:
+                rounds += 1
+                if net[i] != 0:
+                    streak = streak + 1 if net[i] < 0 else 0
+                    longest = max(longest, streak)
             wagered += stake
             total += net[i]
             # Kahan summation, as polars sums a group's floats, so that the numbers are the same.
