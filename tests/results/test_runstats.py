@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,8 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
         monkeypatch.setattr(curves, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
         monkeypatch.setattr(runstats, "TALLY_ROWS", 20)  # the tallies take a few chunks at a time
+        for module in (runstats, curves):  # bands at a few rounds spread over the sessions' (both ways)
+            monkeypatch.setattr(module, "bankroll_bands", functools.partial(module.bankroll_bands, points=7))
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
     reference = report.analyse(

@@ -404,7 +404,8 @@ def _strategy_bands(
     # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
     # the kernel a zeroed page for each of their pages, pass after pass.
     whole = np.empty((min(chunk, len(grid)), sessions))
-    buffer = np.empty(min(chunk, len(grid)) * max(width for _, width in blocks), dtype=np.int64)
+    spans = [int(grid[min(start + chunk, len(grid)) - 1] - grid[start]) + 1 for start in range(0, len(grid), chunk)]
+    buffer = np.empty(max(spans, default=0) * max(width for _, width in blocks), dtype=np.int64)  # the rows a pass reads
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
         matrix = whole[: len(part)]
