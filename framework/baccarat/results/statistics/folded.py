@@ -403,7 +403,7 @@ def _strategy_bands(
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
     # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
     # the kernel a zeroed page for each of their pages, pass after pass.
-    whole = np.empty((min(chunk, len(grid)), sessions))
+    whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
     spans = [int(grid[min(start + chunk, len(grid)) - 1] - grid[start]) + 1 for start in range(0, len(grid), chunk)]
     buffer = np.empty(max(spans, default=0) * max(width for _, width in blocks), dtype=np.int64)  # the rows a pass reads
     for start in range(0, len(grid), chunk):
@@ -422,11 +422,13 @@ def _strategy_bands(
                 span = span.reshape(-1, width)
                 picks = rows_read - first
                 source = span if np.array_equal(picks, np.arange(len(picks))) else span[picks]
-                np.divide(source, 1e6, out=matrix[:, column : column + width])  # as polars casts
+                matrix[:, column : column + width] = source
                 offset, column = offset + height * width * 8, column + width
-        # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
+        # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
+        # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
+        # (micros / 10**6, which keeps their order).
         matrix.sort(axis=1)
-        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
+        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
     table = np.asarray(rows)
     return pl.DataFrame(
         {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
