@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -62,6 +63,9 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
     if workers == 1:  # bands a few rounds at a time, the session spool read a few sessions at a time
         monkeypatch.setattr(curves, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
+        monkeypatch.setattr(runstats, "TALLY_ROWS", 20)  # the tallies take a few chunks at a time
+        for module in (runstats, curves):  # bands at a few rounds spread over the sessions' (both ways)
+            monkeypatch.setattr(module, "bankroll_bands", functools.partial(module.bankroll_bands, points=7))
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
     reference = report.analyse(
@@ -201,3 +205,34 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
     for name in ("summary.csv", "comparison.csv"):  # the files too, byte for byte
         written = (tmp_path / "run" / name).read_bytes()
         assert written == getattr(reference, name.split(".")[0]).write_csv().encode("utf-8")
+
+
+def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_strategies_played(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from baccarat.results.statistics.tallies import PairTally
+
+    monkeypatch.setattr(runstats, "TALLY_ROWS", 9)
+    rng = np.random.default_rng(11)
+
+    def rows(sessions: list[int]) -> runstats.SessionRows:
+        values = rng.integers(-(10**9), 10**9, size=(len(sessions), runstats.SESSION_VALUES))
+        values[:, 0] = 1
+        return runstats.SessionRows(np.asarray(sessions, dtype=np.int64), values, rng.normal(size=len(sessions)))
+
+    chunks = [(rows([1, 2, 3]), rows([1, 3])), (rows([4, 5]), rows([4, 5])), (rows([6, 8, 9]), rows([7, 8, 9])), (rows([10]), rows([]))]
+    collector = runstats.RunStatsCollector(tmp_path, ["a", "b"], bankrolls=False)
+    for chunk in chunks:
+        collector.add(list(chunk), [np.zeros(len(part.session), dtype=np.int64) for part in chunk])
+    collector.statistics()
+    expected = PairTally()
+    for base, other in chunks:
+        mine, theirs = runstats.pair_rows(other.session, base.session)
+        expected.add(other.values[mine], other.expected[mine], base.values[theirs], base.expected[theirs])
+    got = collector.pairs[1]
+    assert got.pairs == expected.pairs == 6
+    assert got.sums.tolist() == expected.sums.tolist() and got.gram.tolist() == expected.gram.tolist()
+    assert (got.better, got.worse, got.ruined, got.base_ruined) == (expected.better, expected.worse, expected.ruined, expected.base_ruined)
+    assert got.luck.scaled == expected.luck.scaled and got.luck_squares.scaled == expected.luck_squares.scaled
+    assert collector.first_sessions.tolist() == [1, 2, 3, 4, 5]
+    collector.session_spool.remove()

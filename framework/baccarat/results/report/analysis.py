@@ -177,6 +177,7 @@ def analyse(
     ruin: pl.DataFrame | None = None,
     finals: pl.DataFrame | None = None,
     sample_sessions: list[int] | None = None,
+    paths: pl.DataFrame | None = None,
 ) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
@@ -189,7 +190,7 @@ def analyse(
     (the bands and the sample paths) is not computed: those frames are None.
     ``stops`` (:func:`stats.stopped_sessions`) gives the session table's
     ``stopped_by`` when it is folded from the ledger here. ``summary``,
-    ``comparison``, ``ruin``, ``finals`` and the sample paths' ``sample_sessions``,
+    ``comparison``, ``ruin``, ``finals``, the sample ``paths`` (or their sessions, ``sample_sessions``),
     when given, are already known (a run makes them from the aggregates it folds
     as its chunks arrive, :class:`baccarat.results.statistics.folded.RunStatsCollector`):
     nothing then reads the session table for them.
@@ -207,13 +208,19 @@ def analyse(
         pending_bands = later(curves.bankroll_bands, ledger, sessions, initial)
     else:  # first: the bands take longest
         pending_bands = bands if isinstance(bands, pl.DataFrame) else later(bands)
+    if not plots:
+        pending_paths = None
+    elif paths is None:
+        pending_paths = later(curves.sample_paths, ledger, sessions, initial, samples, sample_sessions)
+    else:
+        pending_paths = paths
     return Analysis(
         _sessions=sessions,
         _summary=later(stats.summary_table, sessions) if summary is None else summary,
         _comparison=later(comparisons.paired_comparison, sessions, baseline) if comparison is None else comparison,
         _bands=pending_bands,
         ruin=curves.ruin_curve(sessions) if ruin is None else ruin,
-        _paths=later(curves.sample_paths, ledger, sessions, initial, samples, sample_sessions) if plots else None,
+        _paths=pending_paths,
         _finals=finals if finals is not None else later(curves.final_quantiles, sessions) if plots else None,
         initial_bankroll=initial,
         table_min=minimum,

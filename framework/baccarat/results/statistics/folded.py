@@ -7,7 +7,7 @@ integer ledger columns, in the worker that played it, into the rows of the
 session table (:func:`fold_sessions`, the same numbers as
 :func:`baccarat.results.statistics.ledger_stats.session_table`). The main
 process memory does not grow with the run: :class:`RunStatsCollector` adds
-each chunk's session rows to exact aggregates
+the chunks' session rows, a few chunks at a time, to exact aggregates
 (:mod:`baccarat.results.statistics.tallies`), from which the summary, the
 comparison, the ruin curve and the final bankrolls' percentiles are made at
 the end, and appends the rows and the bankroll column, round by round
@@ -146,6 +146,22 @@ class SessionRows:
     stop_names: tuple[str, ...] = ()
     """The strategy's stop rules (:func:`baccarat.plugin.compose.stop_rule_names`)."""
 
+    def select(self, rows: np.ndarray | slice) -> SessionRows:
+        """Return the rows at positions ``rows`` (an index array or a slice)."""
+        return SessionRows(self.session[rows], self.values[rows], self.expected[rows], self.stop_names)
+
+
+def joined_rows(parts: Sequence[SessionRows]) -> SessionRows:
+    """Return one strategy's rows of several chunks (at least one) as one :class:`SessionRows`, in order."""
+    if len(parts) == 1:
+        return parts[0]
+    return SessionRows(
+        np.concatenate([part.session for part in parts]),
+        np.concatenate([part.values for part in parts]),
+        np.concatenate([part.expected for part in parts]),
+        parts[0].stop_names,
+    )
+
 
 def fold_sessions(
     columns: Mapping[str, np.ndarray],
@@ -163,7 +179,7 @@ def fold_sessions(
     """
     session = columns["session"]
     n = len(session)
-    starts = np.flatnonzero(np.diff(session, prepend=session[0] - 1)) if n else np.zeros(0, dtype=np.int64)
+    starts = np.flatnonzero(np.concatenate(([True], session[1:] != session[:-1]))) if n else np.zeros(0, dtype=np.int64)
     lengths = np.diff(np.append(starts, n))
     out = np.zeros((len(starts), SESSION_VALUES), dtype=np.int64)
     out_expected = np.zeros(len(starts), dtype=np.float64)
@@ -187,9 +203,58 @@ def fold_sessions(
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
 
 
-def stop_rule_labels(codes: np.ndarray, names: Sequence[str]) -> pl.Series:
-    """Return ``stopped_by`` from codes (0: none, k: ``names[k - 1]``): the stop rule's name, or null."""
-    return pl.Series("stopped_by", np.asarray([None, *names], dtype=object)[codes].tolist(), dtype=pl.String)
+def stop_rule_labels(codes: np.ndarray, names: Sequence[str]):  # -> pyarrow.Array
+    """Return ``stopped_by`` from codes (0: none, k: ``names[k - 1]``): the stop rule's name, or null (``large_string``)."""
+    import pyarrow as pa
+
+    if not names or not codes.any():
+        return pa.nulls(len(codes), pa.large_string())
+    return pa.array(np.asarray([None, *names], dtype=object)[codes], type=pa.large_string())
+
+
+def _money(micros: np.ndarray, known: np.ndarray | None = None):  # -> pyarrow.Array
+    """Return micro-units as exact ``Decimal(38, 6)`` amounts, null where not ``known``."""
+    import pyarrow as pa
+
+    amounts = decimal_micros(micros)
+    if known is None or known.all():
+        return amounts
+    validity = pa.py_buffer(np.packbits(known, bitorder="little"))
+    return pa.Array.from_buffers(amounts.type, len(amounts), [validity, amounts.buffers()[1]])
+
+
+def session_arrow(label: str, rows: SessionRows, has_expected: bool):  # -> pyarrow.Table
+    """Return one strategy's session table rows as an Arrow table with the columns of ``sessions.parquet``.
+
+    The same columns and types as polars gives for :func:`session_frame`
+    (``select(SESSION_FILE_COLUMNS).to_arrow()``), without a polars frame in between.
+    """
+    import pyarrow as pa
+
+    from baccarat.shoes.columnar import repeated_string
+
+    values, n = rows.values, len(rows.session)
+    ruin, needed = values[:, 5], values[:, 12]
+    data = {
+        "strategy": repeated_string(label, n),
+        "session": pa.array(rows.session, type=pa.int64()),
+        "final_bankroll": _money(values[:, 4]),
+        "net": _money(values[:, 3]),
+        "wagered": _money(values[:, 2]),
+        "rounds": pa.array(values[:, 1], type=pa.int64()),
+        "rounds_dealt": pa.array(values[:, 0], type=pa.int64()),
+        "peak": _money(values[:, 10]),
+        "max_drawdown": _money(values[:, 6]),
+        "ruined": pa.array(ruin >= 0, type=pa.bool_()),
+        "rounds_to_ruin": pa.array(ruin, type=pa.int64(), mask=ruin < 0),
+        "stopped_by": stop_rule_labels(values[:, 11], rows.stop_names),
+        "expected_net": pa.array(rows.expected, type=pa.float64()) if has_expected else pa.nulls(n, pa.float64()),
+        "longest_losing_streak": pa.array(values[:, 7], type=pa.int64()),
+        "max_stake": _money(values[:, 8]),
+        "capped_bets": pa.array(values[:, 9], type=pa.int64()),
+        "bankroll_needed": _money(needed, needed >= 0),
+    }
+    return pa.table([data[name] for name in SESSION_FILE_COLUMNS], names=list(SESSION_FILE_COLUMNS))
 
 
 def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
@@ -199,30 +264,12 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
     """
     parts = []
     for label, chunks in zip(labels, rows, strict=True):
-        session = np.concatenate([c.session for c in chunks]) if chunks else np.zeros(0, dtype=np.int64)
-        values = np.concatenate([c.values for c in chunks]) if chunks else np.zeros((0, SESSION_VALUES), dtype=np.int64)
-        expected = np.concatenate([c.expected for c in chunks]) if chunks else np.zeros(0, dtype=np.float64)
-        ruin = values[:, 5]
-        data = {
-            "strategy": pl.Series([label], dtype=pl.String).new_from_index(0, len(session)),
-            "session": session,
-            "rounds_dealt": values[:, 0],
-            "rounds": values[:, 1],
-            "wagered": pl.from_arrow(decimal_micros(values[:, 2])),
-            "net": pl.from_arrow(decimal_micros(values[:, 3])),
-            "expected_net": (pl.Series(expected, dtype=pl.Float64) if has_expected else pl.Series([None] * len(session), dtype=pl.Float64)),
-            "final_bankroll": pl.from_arrow(decimal_micros(values[:, 4])),
-            "peak": pl.from_arrow(decimal_micros(values[:, 10])),
-            "ruined": ruin >= 0,
-            "rounds_to_ruin": pl.Series(ruin).set(pl.Series(ruin < 0), None),
-            "max_drawdown": pl.from_arrow(decimal_micros(values[:, 6])),
-            "longest_losing_streak": values[:, 7],
-            "max_stake": pl.from_arrow(decimal_micros(values[:, 8])),
-            "capped_bets": values[:, 9],
-            "stopped_by": stop_rule_labels(values[:, 11], chunks[0].stop_names if chunks else ()),
-            "bankroll_needed": pl.from_arrow(decimal_micros(values[:, 12])).set(pl.Series(values[:, 12] < 0), None),
-        }
-        parts.append(pl.DataFrame(data))
+        joined = (
+            joined_rows(chunks)
+            if chunks
+            else SessionRows(np.zeros(0, dtype=np.int64), np.zeros((0, SESSION_VALUES), dtype=np.int64), np.zeros(0, dtype=np.float64))
+        )
+        parts.append(pl.from_arrow(session_arrow(label, joined, has_expected)))
     if not parts:
         return pl.DataFrame()
     return pl.concat(parts, rechunk=False).select(SESSION_COLUMNS)  # no copy of the whole table
@@ -278,7 +325,7 @@ def spooled_sessions(spool: BankrollSpool, k: int, stop_names: tuple[str, ...]) 
         count = min(READ_SESSIONS, total - start)
         record = np.fromfile(spool.paths[k], dtype=np.int64, count=count * SESSION_RECORD, offset=start * SESSION_RECORD * 8)
         record = record.reshape(count, SESSION_RECORD)
-        yield SessionRows(record[:, 0].copy(), record[:, 1:-1].copy(), record[:, -1].copy().view(np.float64), stop_names)
+        yield SessionRows(record[:, 0], record[:, 1:-1], record[:, -1].view(np.float64), stop_names)  # views of the slice read
 
 
 def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -291,9 +338,12 @@ def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     read the few rounds they need of every session without reading the rest.
     """
     lengths = np.asarray(lengths, dtype=np.int64)
-    first = np.cumsum(lengths) - lengths
     rows = int(lengths.max()) if len(lengths) else 0
-    return bankroll[first[None, :] + np.minimum(np.arange(rows)[:, None], lengths[None, :] - 1)]
+    block = np.empty((rows, len(lengths)), dtype=np.int64)
+    block[:] = bankroll[np.cumsum(lengths) - 1]  # every row: the final bankrolls, then each session's rounds over them
+    # The rounds played, session by session, are the cells of the transposed block below each session's length.
+    block.T[np.arange(rows)[None, :] < lengths[:, None]] = bankroll
+    return block
 
 
 def bankroll_bands(
@@ -351,32 +401,50 @@ def _strategy_bands(
     grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
     chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
+    # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
+    # the kernel a zeroed page for each of their pages, pass after pass.
+    whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
+    spans = [int(grid[min(start + chunk, len(grid)) - 1] - grid[start]) + 1 for start in range(0, len(grid), chunk)]
+    buffer = np.empty(max(spans, default=0) * max(width for _, width in blocks), dtype=np.int64)  # the rows a pass reads
     for start in range(0, len(grid), chunk):
         part = grid[start : start + chunk]
-        matrix = np.empty((len(part), sessions))  # a row per round, a column per session
+        matrix = whole[: len(part)]
         # Read, not mapped: the pages of a mapped spool would count in the process's memory while it is mapped.
         with spool.paths[k].open("rb") as handle:
             offset = column = 0
             for height, width in blocks:
                 rows_read = np.minimum(part, height) - 1  # a block's last row holds the final bankrolls
                 first = int(rows_read[0])
+                span = buffer[: (int(rows_read[-1]) - first + 1) * width]
                 handle.seek(offset + first * width * 8)
-                span = np.fromfile(handle, dtype=np.int64, count=(int(rows_read[-1]) - first + 1) * width).reshape(-1, width)
-                np.divide(span[rows_read - first], 1e6, out=matrix[:, column : column + width])  # as polars casts
+                if handle.readinto(span.view(np.uint8)) != span.nbytes:
+                    raise OSError(f"{spool.paths[k]}: the bankroll spool ends before its blocks do")
+                span = span.reshape(-1, width)
+                picks = rows_read - first
+                source = span if np.array_equal(picks, np.arange(len(picks))) else span[picks]
+                matrix[:, column : column + width] = source
                 offset, column = offset + height * width * 8, column + width
-        # Percentiles are order statistics: once each round's values are sorted, they are read off by index.
+        # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
+        # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
+        # (micros / 10**6, which keeps their order).
         matrix.sort(axis=1)
-        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES))
+        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
     table = np.asarray(rows)
     return pl.DataFrame(
         {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
     )
 
 
+TALLY_ROWS = 1 << 16
+"""Session rows (of every strategy) a :class:`RunStatsCollector` holds before it adds them to its tallies at once."""
+
+
 class RunStatsCollector:
     """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
 
-    Each chunk's sessions are added to exact aggregates as it arrives
+    The chunks' sessions are added to exact aggregates as they arrive, a
+    few chunks at a time (:data:`TALLY_ROWS` rows: a tally of many rows at
+    once costs about what one of a few rows does)
     (:mod:`baccarat.results.statistics.tallies`: one tally per strategy, one
     per strategy paired with the ``baseline``), from which the summary, the
     comparison, the ruin curve and the final bankrolls' percentiles are made
@@ -417,28 +485,88 @@ class RunStatsCollector:
         self.samples = samples
         self.first_sessions = np.zeros(0, dtype=np.int64)
         """The ``samples`` smallest session numbers (the sample paths of the plots)."""
+        self.waiting: list[tuple[SessionRows, ...]] = []
+        """Chunks' rows not yet added to the tallies (fewer than :data:`TALLY_ROWS` rows in all)."""
+        self.waiting_rows = 0
+        self.sample_bankrolls: list[dict[int, np.ndarray]] = [{} for _ in self.labels]
+        """Each strategy's bankroll column, round by round, of its ``samples`` smallest sessions (with ``bankrolls``)."""
 
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
             spool_sessions(self.session_spool, k, rows)
             self.stop_names[k] = rows.stop_names
-            self._tally(k, rows, sessions)
             if self.bankrolls:
                 block = bankroll_block(bankroll, rows.values[:, 0])
                 self.spool.append(k, block)
                 self.blocks[k].append(block.shape)
+                self._keep_samples(k, rows, bankroll)
+        self.waiting.append(tuple(sessions))
+        self.waiting_rows += sum(len(rows.session) for rows in sessions)
+        if self.waiting_rows >= TALLY_ROWS:
+            self._tally_waiting()
 
-    def _tally(self, k: int, rows: SessionRows, chunk: Sequence[SessionRows]) -> None:
-        """Add strategy ``k``'s sessions of a chunk to its tally, and paired with the baseline's to its pair tally."""
-        expected = rows.expected if self.has_expected else None
-        self.tallies[k].add(rows.values, expected)
-        if k in self.pairs:
-            base = chunk[self.base]
-            mine, theirs = pair_rows(rows.session, base.session)
-            base_expected = base.expected[theirs] if self.has_expected else None
-            self.pairs[k].add(rows.values[mine], None if expected is None else expected[mine], base.values[theirs], base_expected)
-        self.first_sessions = np.union1d(self.first_sessions, rows.session)[: self.samples]
+    def _keep_samples(self, k: int, rows: SessionRows, bankroll: np.ndarray) -> None:
+        """Keep strategy ``k``'s bankroll columns of the chunk's sessions that are among its ``samples`` smallest so far."""
+        kept = self.sample_bankrolls[k]
+        if not len(rows.session) or (len(kept) >= self.samples and int(rows.session.min()) > max(kept)):
+            return
+        ends = np.cumsum(rows.values[:, 0])
+        for i in np.argsort(rows.session, kind="stable")[: self.samples].tolist():
+            kept[int(rows.session[i])] = bankroll[ends[i] - rows.values[i, 0] : ends[i]].copy()
+        for session in sorted(kept)[self.samples :]:
+            del kept[session]
+
+    def sample_paths(self, initial_bankroll: Decimal) -> pl.DataFrame:
+        """Return :func:`baccarat.results.statistics.curves.sample_paths` of the sessions of ``first_sessions``, from the
+        bankroll columns kept as the chunks arrived (with ``bankrolls``): the same frame, without reading the ledger."""
+        self._tally_waiting()
+        chosen = self.first_sessions.tolist()
+        held = [
+            (label, session, kept[session])
+            for label, kept in zip(self.labels, self.sample_bankrolls, strict=True)
+            for session in chosen
+            if session in kept
+        ]
+        lengths = [len(path) for _, _, path in held]
+        # Round 0 (the initial bankroll) of every session, then its rounds (from 1), strategy by strategy, as the
+        # definition reads them from the session table and the ledger.
+        frame = pl.DataFrame(
+            {
+                "strategy": [label for label, _, _ in held]
+                + [label for (label, _, _), n in zip(held, lengths, strict=True) for _ in range(n)],
+                "session": np.repeat(np.asarray([session for _, session, _ in held] * 2, dtype=np.int64), [1] * len(held) + lengths),
+                "round": np.concatenate([np.zeros(len(held), dtype=np.int64), *[np.arange(1, n + 1, dtype=np.int64) for n in lengths]]),
+                "bankroll": np.concatenate(
+                    [np.full(len(held), float(Decimal(str(initial_bankroll)))), *[path / 1e6 for _, _, path in held]]
+                ),
+            },
+            schema={"strategy": pl.String, "session": pl.Int64, "round": pl.Int64, "bankroll": pl.Float64},
+        )
+        return frame.sort("session", "round", maintain_order=True)
+
+    def _tally_waiting(self) -> None:
+        """Add the chunks waiting to the tallies, all at once: each strategy's, and paired with the baseline's."""
+        chunks, self.waiting, self.waiting_rows = self.waiting, [], 0
+        if not chunks:
+            return
+        joined = [joined_rows([chunk[k] for chunk in chunks]) for k in range(len(chunks[0]))]
+        for k, rows in enumerate(joined):
+            self.tallies[k].add(rows.values, rows.expected if self.has_expected else None)
+            if k in self.pairs:
+                self._tally_pairs(k, chunks, joined)
+        self.first_sessions = np.union1d(self.first_sessions, np.concatenate([rows.session for rows in joined]))[: self.samples]
+
+    def _tally_pairs(self, k: int, chunks: Sequence[Sequence[SessionRows]], joined: Sequence[SessionRows]) -> None:
+        """Add strategy ``k``'s sessions paired with the baseline's (the same session of the same chunk) to its pair tally."""
+        places = [pair_rows(chunk[k].session, chunk[self.base].session) for chunk in chunks]
+        if all(isinstance(mine, slice) and isinstance(theirs, slice) for mine, theirs in places):  # the same sessions, in order
+            mine, theirs = joined[k], joined[self.base]
+        else:
+            mine = joined_rows([chunk[k].select(rows) for chunk, (rows, _) in zip(chunks, places, strict=True)])
+            theirs = joined_rows([chunk[self.base].select(rows) for chunk, (_, rows) in zip(chunks, places, strict=True)])
+        expected, base_expected = (mine.expected, theirs.expected) if self.has_expected else (None, None)
+        self.pairs[k].add(mine.values, expected, theirs.values, base_expected)
 
     def statistics(self) -> dict[str, Any]:
         """Return what the tallies give (keyword arguments of ``write_results``): summary, comparison, ruin curve,
@@ -447,6 +575,7 @@ class RunStatsCollector:
         from baccarat.results.statistics import curves
         from baccarat.results.statistics.ledger_stats import summary_of_tallies
 
+        self._tally_waiting()
         played = [(label, tally) for label, tally in zip(self.labels, self.tallies, strict=True) if tally.sessions]
         baseline = chosen_baseline([label for label, _ in played], self.baseline)
         pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
@@ -470,7 +599,7 @@ class RunStatsCollector:
         try:
             for k, label in enumerate(self.labels):
                 for rows in spooled_sessions(self.session_spool, k, self.stop_names[k]):
-                    part = session_frame([label], [[rows]], self.has_expected).select(SESSION_FILE_COLUMNS).to_arrow()
+                    part = session_arrow(label, rows, self.has_expected)
                     if writer is None:
                         writer = pq.ParquetWriter(self.sessions_path, part.schema, compression="zstd")
                     writer.write_table(part)
@@ -505,4 +634,4 @@ class RunStatsCollector:
             finally:
                 self.spool.remove()
 
-        return {**found, "bands": bands} if self.bankrolls else found
+        return {**found, "bands": bands, "paths": self.sample_paths(initial_bankroll)} if self.bankrolls else found

@@ -25,11 +25,17 @@ import polars as pl
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
 
+LIMBS = 4
+"""Limbs of an int64 in :func:`exact_gram`."""
+
 BLOCK_ROWS = 1 << 20
 """Rows added at once by :func:`exact_gram` (with :data:`LIMB_BITS`, every partial sum is below 2**53)."""
 
 FLOAT_OFFSET = 1126
 """A float's exact value times 2**FLOAT_OFFSET is an integer (the smallest subnormal is 2**-1074, its mantissa 2**52 of it)."""
+
+FLOAT_BLOCK = 1 << 26
+"""Floats whose 27-bit halves :meth:`FloatSum.add` adds in float64 at once (their sums stay below 2**53)."""
 
 SPLITTER = 134217729.0
 """2**27 + 1: Dekker's split of a float into two halves whose products are exact."""
@@ -48,27 +54,32 @@ def exact_sum(values: np.ndarray) -> int:
 def exact_gram(columns: np.ndarray) -> np.ndarray:
     """Return ``X.T @ X`` of an ``(n, m)`` int64 matrix exactly, as an ``(m, m)`` array of Python ints.
 
-    Each value is cut into signed limbs of :data:`LIMB_BITS` bits; the limbs'
-    products, added :data:`BLOCK_ROWS` rows at a time, are exact in float64,
-    so one matrix product (BLAS) per block gives every sum of products.
+    Each value is cut into its :data:`LIMBS` words of :data:`LIMB_BITS` bits
+    (two's complement: the lower words unsigned, the top one signed), read
+    in place; the words' products, added :data:`BLOCK_ROWS` rows at a time,
+    are exact in float64, so one matrix product (BLAS) per block gives every
+    sum of products.
     """
-    x = np.asarray(columns, dtype=np.int64)
+    x = np.ascontiguousarray(columns, dtype="<i8")
     n, m = x.shape
     gram = np.zeros((m, m), dtype=object)
     if not n:
         return gram
-    limbs = max(1, -(-int(np.abs(x).max()).bit_length() // LIMB_BITS))
-    mask = (1 << LIMB_BITS) - 1
+    words = x.view("<u2").reshape(n, m, LIMBS)
+    top = x.view("<i2").reshape(n, m, LIMBS)[:, :, -1]
     for start in range(0, n, BLOCK_ROWS):
-        part = x[start : start + BLOCK_ROWS]
-        sign, magnitude = np.where(part < 0, -1.0, 1.0), np.abs(part)
-        # Column (i, j): the i-th limb of column j, with the value's sign.
-        split = np.concatenate([sign * ((magnitude >> (LIMB_BITS * i)) & mask) for i in range(limbs)], axis=1)
-        products = split.T @ split
-        for a in range(limbs):
-            for b in range(limbs):
-                block = products[a * m : (a + 1) * m, b * m : (b + 1) * m]
-                gram += np.vectorize(int, otypes=[object])(block) * (1 << (LIMB_BITS * (a + b)))
+        rows = slice(start, min(start + BLOCK_ROWS, n))
+        # Column (i, j): the i-th word of column j.
+        split = np.empty((rows.stop - rows.start, LIMBS * m))
+        for i in range(LIMBS - 1):
+            split[:, i * m : (i + 1) * m] = words[rows, :, i]
+        split[:, (LIMBS - 1) * m :] = top[rows]
+        products = (split.T @ split).astype(np.int64)  # exact integers below 2**52
+        for shift in range(2 * LIMBS - 1):  # the products of words a and b weigh 2**(LIMB_BITS * (a + b))
+            # Adding LIMBS such products stays below 2**54: exact in int64.
+            pairs = [(a, shift - a) for a in range(LIMBS) if 0 <= shift - a < LIMBS]
+            weight = sum(products[a * m : (a + 1) * m, b * m : (b + 1) * m] for a, b in pairs)
+            gram += weight.astype(object) << (LIMB_BITS * shift)
     return gram
 
 
@@ -94,11 +105,18 @@ class FloatSum:
             return
         fraction, exponent = np.frexp(values)
         mantissa = (fraction * float(1 << 53)).astype(np.int64)  # exact: a float has 53 bits of mantissa
-        exponents, group = np.unique(exponent, return_inverse=True)
-        high = np.bincount(group, weights=(mantissa >> 26).astype(np.float64))  # sums of 27-bit halves: exact in float64
-        low = np.bincount(group, weights=(mantissa & ((1 << 26) - 1)).astype(np.float64))
-        for e, h, lo in zip(exponents.tolist(), high.tolist(), low.tolist(), strict=True):
-            self.scaled += ((int(h) << 26) + int(lo)) << (e - 53 + FLOAT_OFFSET)
+        lowest = int(exponent.min())
+        group = exponent - lowest  # the exponents of a few nearby powers of two: counted, not sorted
+        size = int(group.max()) + 1
+        for start in range(0, len(values), FLOAT_BLOCK):
+            part = slice(start, start + FLOAT_BLOCK)
+            # Sums of 27-bit halves of at most FLOAT_BLOCK mantissas: exact in float64.
+            high = np.bincount(group[part], weights=(mantissa[part] >> 26).astype(np.float64), minlength=size)
+            low = np.bincount(group[part], weights=(mantissa[part] & ((1 << 26) - 1)).astype(np.float64), minlength=size)
+            total = 0
+            for shift in np.flatnonzero((high != 0) | (low != 0)).tolist():
+                total += ((int(high[shift]) << 26) + int(low[shift])) << shift
+            self.scaled += total << (lowest - 53 + FLOAT_OFFSET)
 
     def add_squares(self, values: np.ndarray) -> None:
         """Add the exact square of each value (Dekker: ``x = a + b`` with ``a²``, ``2ab`` and ``b²`` exact floats).
@@ -201,16 +219,21 @@ def _interpolate(a: np.ndarray, b: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     return result
 
 
-def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
+def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float], scale: float | None = None) -> np.ndarray:
     """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
 
     The same numbers, bit for bit, as numpy computes them (virtual index
     ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
     without numpy's partition of every row, which sorted rows do not need.
-    No value may be NaN (there is none in a bankroll).
+    No value may be NaN (there is none in a bankroll). With ``scale``, the
+    percentiles are those of ``rows / scale`` (integers sorted: dividing
+    keeps their order), and only the neighbours read off are divided.
     """
     previous, following, gamma = _percentile_ranks(rows.shape[1], percentiles)
-    return _interpolate(rows[:, previous], rows[:, following], gamma)
+    low, high = rows[:, previous], rows[:, following]
+    if scale is not None:
+        low, high = low / scale, high / scale
+    return _interpolate(low, high, gamma)
 
 
 def percentiles_of_counts(values: np.ndarray, counts: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
