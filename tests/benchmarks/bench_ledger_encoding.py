@@ -3,7 +3,7 @@
     python tests/benchmarks/bench_ledger_encoding.py [--repeat 9]
 
 Plays the first chunk of the job (tests/benchmarks/job.yaml: 8-deck shoes,
-four strategies, about 400,000 ledger rows) and encodes its four strategy
+four strategies, about 800,000 ledger rows) and encodes its four strategy
 parts as a run does (:func:`baccarat.shoes.columnar.encode_parquet`: plain integer
 columns, required columns, statistics on session and shoe), with:
 
