@@ -90,11 +90,16 @@ def built_in_packages() -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def from_plugin(code: Any) -> bool:
+    """Tell whether a function or class comes from a plugin, not from baccarat or its built-in plugin library."""
+    return str(getattr(code, "__module__", "")).split(".")[0] not in built_in_packages()
+
+
 def plugin_code_in(twin: Any) -> bool:
     """Tell whether any function of a :class:`~baccarat.engine.twins.Twin` comes from a plugin, not from baccarat itself."""
     functions = [twin.progression.restart, twin.progression.won, twin.progression.lost, twin.selector.choose]
     functions += [rule.stop for rule in twin.stops]
-    return any(str(getattr(f, "__module__", "")).split(".")[0] not in built_in_packages() for f in functions)
+    return any(from_plugin(f) for f in functions)
 
 
 @contextmanager

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -128,7 +129,7 @@ def play_twin(
         state,
     )
     try:
-        loop = _loop_entry()
+        loop = _loop_entry()[0]
         _check_arrays(arguments)
         # The compiled play runs apart (the loop is compiled nogil, so the main thread runs meanwhile): a twin that
         # never returns must not keep the main thread from a stop.
@@ -149,31 +150,28 @@ def play_twin(
     return columns, states
 
 
-_ENTRY: list[tuple[Callable[..., int], tuple[tuple[int, np.dtype, int], ...]]] = []
-
-
-def _loop_entry() -> Callable[..., int]:
+@cache
+def _loop_entry() -> tuple[Callable[..., int], tuple[tuple[int, np.dtype, int], ...]]:
     """The session loop's machine code for its one signature, called without numba typing the arguments again.
 
     Called through its dispatcher, the loop has every argument typed first,
     the twins' first-class functions among them: about half a millisecond a
     call, the play of about ten thousand rounds. The entry point only converts them;
     so that it never reads an array as another type, :func:`_check_arrays`
-    checks them against the signature first, as the dispatcher would.
+    checks them against the signature first, as the dispatcher would. Returns the entry point and, for each array
+    of the signature, its position, type and dimensions.
     """
-    if not _ENTRY:
-        loop = session_loop()
-        (signature,) = loop.signatures  # compiled for its declared signature only
-        arrays = tuple((k, as_dtype(kind.dtype), kind.ndim) for k, kind in enumerate(signature) if isinstance(kind, types.Array))
-        if any(isinstance(kind, types.Array) and not (kind.layout == "C" and kind.mutable and kind.aligned) for kind in signature):
-            raise TypeError("the session loop takes an array other than a writeable contiguous one")  # not reached: it takes none
-        _ENTRY.append((loop.overloads[signature].entry_point, arrays))
-    return _ENTRY[0][0]
+    loop = session_loop()
+    (signature,) = loop.signatures  # compiled for its declared signature only
+    arrays = tuple((k, as_dtype(kind.dtype), kind.ndim) for k, kind in enumerate(signature) if isinstance(kind, types.Array))
+    if any(isinstance(kind, types.Array) and not (kind.layout == "C" and kind.mutable and kind.aligned) for kind in signature):
+        raise TypeError("the session loop takes an array other than a writeable contiguous one")  # what _check_arrays assumes
+    return loop.overloads[signature].entry_point, arrays
 
 
 def _check_arrays(arguments: Sequence[Any]) -> None:
     """Raise TypeError unless each array of ``arguments`` has the type, dimensions and layout of the loop's signature."""
-    for k, dtype, ndim in _ENTRY[0][1]:
+    for k, dtype, ndim in _loop_entry()[1]:
         value = arguments[k]
         if not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != ndim:
             raise TypeError(f"argument {k + 1} of the session loop is not a {ndim}-dimensional {dtype} array")

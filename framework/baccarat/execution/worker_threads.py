@@ -35,12 +35,12 @@ def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
     worker processes.
     """
     from baccarat.engine.class_state import strategy_classes
-    from baccarat.engine.crash_note import built_in_packages, plugin_code_in
+    from baccarat.engine.crash_note import from_plugin, plugin_code_in
 
     if not plan.compiled:
         return False
     runs = plan.runs()
-    if any(klass.__module__.split(".")[0] not in built_in_packages() for run in runs for klass in strategy_classes(run.cls)):
+    if any(from_plugin(klass) for run in runs for klass in strategy_classes(run.cls)):
         return False  # a plugin's strategy: decided without loading the compiler
     from baccarat.engine.compiled import DISABLE_ENV, twin_warnings
     from baccarat.engine.twins import TwinError, twin_of
