@@ -63,7 +63,7 @@ def main() -> None:
     rounds = pl.read_parquet(run / "rounds.parquet", columns=["shoe", "hand", "player_cards", "banker_cards"])
     turned = None
     if experiment.shoes["source"] == "seeded" and rules.burn and not rules.reshuffle_every_round:
-        from baccarat.shoes.fastdeal import shuffle_shoes
+        from baccarat.shoes.compiled_deal import shuffle_shoes
 
         count = int(rounds["shoe"].max())
         first_cards = shuffle_shoes(rules, experiment.seed, 1, count)[:, 0]

@@ -2,7 +2,7 @@
 
 The progression and the selector also have compiled twins (plain functions
 over small integer arrays, see ``docs/plugins.md``), registered with the
-``register_kernels`` hook: composed strategies made of them run at compiled
+``register_twins`` hook: composed strategies made of them run at compiled
 speed, with the very ledger of their plain-Python definitions.
 
 The package's ``pyproject.toml`` names this module in the ``baccarat``
@@ -28,7 +28,7 @@ from baccarat.plugin import (
     hookimpl,
     positive_amount,
 )
-from baccarat.plugin.kernels import BANKER, PLAYER, SIT_OUT, STAKE, CompiledProgression, CompiledSelector
+from baccarat.plugin.twins import BANKER, PLAYER, SIT_OUT, STAKE, ProgressionTwin, SelectorTwin
 
 
 class BankerAndTie(Strategy):
@@ -171,7 +171,7 @@ def register_stop_rules(register: Callable[[type], None]) -> None:
 
 
 @hookimpl
-def register_kernels(register: Callable[[type, Any], None]) -> None:
+def register_twins(register: Callable[[type, Any], None]) -> None:
     """Register the compiled twins of the progression and the selector."""
-    register(ReverseDalembert, CompiledProgression(won=reverse_dalembert_won, lost=reverse_dalembert_lost))
-    register(Majority, CompiledSelector(majority))
+    register(ReverseDalembert, ProgressionTwin(won=reverse_dalembert_won, lost=reverse_dalembert_lost))
+    register(Majority, SelectorTwin(majority))

@@ -8,7 +8,7 @@ if TYPE_CHECKING:
     from baccarat.api import Result, load, run
     from baccarat.plugin.hookspecs import hookimpl
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["__version__", "hookimpl", "run", "load", "Result"]
 

@@ -61,7 +61,7 @@ not pay; a larger run compiles (and caches) the kernels, and every run
 after it has the lower line.
 """
 
-CACHED_KERNELS = (("engine", "session_loop._session_loop"), ("shoes", "fastdeal._shuffle_shoes"))
+CACHED_KERNELS = (("engine", "session_loop._session_loop"), ("shoes", "compiled_deal._shuffle_shoes"))
 """The kernels (package folder, numba's cache name) that take longest to compile: cached, they are taken as all cached."""
 
 

@@ -16,7 +16,7 @@ Three units, each with one job:
   micro-units (``stake_cents * multiplier_bp``).
 
 The engines keep integers inside and convert once at the plugin boundary
-with the functions here. The compiled twins (``baccarat.plugin.kernels``)
+with the functions here. The compiled twins (``baccarat.plugin.twins``)
 and the exact forms (``baccarat.plugin.exact_forms``) are compiled and
 analytic encodings of plugin pieces: they keep this integer encoding (stakes
 and limits in cents, nets, bankroll and profit in micro-units), named here as

@@ -8,7 +8,7 @@ where ``seed`` is the experiment's seed and ``key`` names the stream:
 
 Streams are numbered, never drawn from a shared generator, so any number of
 workers deals the same shoes and a strategy meets the same luck in a session
-whatever else runs. The compiled kernels (:mod:`baccarat.shoes.fastdeal`,
+whatever else runs. The compiled kernels (:mod:`baccarat.shoes.compiled_deal`,
 :mod:`baccarat.engine.twin_play`) seed the same ``PCG64`` from the same
 SeedSequence entropy words: :func:`seed_words` of the seed, then the key's
 words (the session's appended by the kernel).

@@ -41,18 +41,18 @@ def register_strategies(register: Callable[[type], None]) -> None:
 
 
 @hookimpl
-def register_kernels(register: Callable[[type, Any], None]) -> None:
+def register_twins(register: Callable[[type, Any], None]) -> None:
     """Register the compiled twins of the built-in pieces (imported only when a run asks for them)."""
-    from baccarat_strategies import kernels
+    from baccarat_strategies import piece_twins
 
-    for cls, kernel in kernels.TWINS.items():
-        register(cls, kernel)
+    for cls, twin in piece_twins.TWINS.items():
+        register(cls, twin)
 
 
 @hookimpl
 def register_exact_forms(register: Callable[[type, Any], None]) -> None:
     """Register the exact forms of the built-in pieces (used by ``baccarat exact``)."""
-    from baccarat_strategies import exact_forms
+    from baccarat_strategies import piece_exact_forms
 
-    for cls, form in exact_forms.FORMS.items():
+    for cls, form in piece_exact_forms.FORMS.items():
         register(cls, form)

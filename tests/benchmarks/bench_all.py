@@ -6,7 +6,7 @@ Runs, one after the other (each in its own processes, nothing else should
 run meanwhile): ``bench_job.py`` (the job against the pure-Python baseline,
 peak memory at 100,000, 400,000 and 2,000,000 shoes), ``bench_deal.py``
 (bulk dealing against the reference dealer), ``bench_strategies.py``
-(reference engine and fast path), ``bench_reference.py`` (plain-Python
+(reference engine and compiled path), ``bench_reference.py`` (plain-Python
 plugin strategies on the reference engine against a heavier pure-Python
 simulator), ``bench_plain_python.py`` (plain-Python plugin strategies end to
 end through ``baccarat run`` against a hand-written loop, ``naive_loop.py``),
@@ -138,7 +138,7 @@ def main() -> None:
     reference_dealer = number(r"reference dealer \(shuffle included\).*?:\s+([\d.]+) M", deal)
     identical_rounds = number(r"([\d,]+) rounds identical", deal)
     third_party = [float(m) for m in re.findall(r"reference engine, third-party\S*\s+([\d.]+) M", strategies)]
-    fast = re.findall(r"built-in (.+?)\s+reference\s+([\d.]+) M/s, fast path\s+([\d.]+) M/s.*?, ledgers (\w+)", strategies)
+    fast = re.findall(r"built-in (.+?)\s+reference\s+([\d.]+) M/s, compiled path\s+([\d.]+) M/s.*?, ledgers (\w+)", strategies)
     naive = number(r"heavier pure-Python simulator.*?([\d.]+) M strategy-rounds/s", reference)
     hand_written = number(r"^naive hand-written loop.*?: ([\d,]+) strategy-rounds/s", plain_python)
     through_run = number(r"^baccarat run, plain-Python plugin strategies: ([\d,]+) strategy-rounds/s", plain_python)
@@ -200,7 +200,7 @@ def main() -> None:
     )
     for name, slow, quick, same in fast:
         print(
-            f"| built-in {name}, fast path, one core | {float(quick):.1f} M strategy-rounds/s | reference engine "
+            f"| built-in {name}, compiled path, one core | {float(quick):.1f} M strategy-rounds/s | reference engine "
             f"{float(slow):.2f} M: {float(quick) / float(slow):.0f}x; ledgers {same} |"
         )
     runs = ", ".join(f"{label} {seconds:.1f} s" for label, seconds, _ in executors)

@@ -20,17 +20,17 @@ import time
 start = time.perf_counter()
 import numpy as np
 from baccarat.table.rules import preset
-from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.odds.settlement import settlement_table
 from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
-from baccarat.engine.compiled import play_fast
+from baccarat.engine.compiled import play_compiled
 from baccarat.plugin.manager import registry
 from baccarat.results.statistics.folded import fold_sessions
 rules = preset("punto-banco-8")
-table = seeded_table_fast(rules, 1, 1, 2)
+table = seeded_table_compiled(rules, 1, 1, 2)
 table.to_arrow()
 cls, params = registry().configure("flat", {"side": "banker", "unit": 10})
-columns = play_fast(StrategyRun("x", cls, params), table, settlement_table(table, rules), rules,
+columns = play_compiled(StrategyRun("x", cls, params), table, settlement_table(table, rules), rules,
                     SessionConfig(100000, 1000, 100000, 1), 1, session_bounds(table, 1))
 fold_sessions(columns, None, 10**11, 1000)
 print(time.perf_counter() - start)

@@ -20,7 +20,7 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from baccarat.shoes import fastdeal  # noqa: E402
+from baccarat.shoes import compiled_deal  # noqa: E402
 from baccarat.shoes.seeded import seeded_table  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 
@@ -39,18 +39,18 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=4_000, help="shoes dealt per call, as a run deals them")
     args = parser.parse_args()
     rules = preset("punto-banco-8")
-    fastdeal.seeded_table_fast(rules, args.seed, 1, 10)  # compile or load the cached kernels
+    compiled_deal.seeded_table_compiled(rules, args.seed, 1, 10)  # compile or load the cached kernels
 
-    numpy_shoes, numpy_seconds = timed(lambda: fastdeal.shuffle_shoes_numpy(rules, args.seed, 1, args.sample))
+    numpy_shoes, numpy_seconds = timed(lambda: compiled_deal.shuffle_shoes_numpy(rules, args.seed, 1, args.sample))
     shuffle_seconds = deal_seconds = 0.0
     rounds = 0
     first_chunk = None
     for first in range(1, args.shoes + 1, args.chunk):
         count = min(args.chunk, args.shoes + 1 - first)
-        shoes, seconds = timed(lambda first=first, count=count: fastdeal.shuffle_shoes(rules, args.seed, first, count))
+        shoes, seconds = timed(lambda first=first, count=count: compiled_deal.shuffle_shoes(rules, args.seed, first, count))
         shuffle_seconds += seconds
         ids = np.arange(first, first + count, dtype=np.int64)
-        table, seconds = timed(lambda shoes=shoes, ids=ids: fastdeal.deal_shoes(shoes, ids, rules))
+        table, seconds = timed(lambda shoes=shoes, ids=ids: compiled_deal.deal_shoes(shoes, ids, rules))
         deal_seconds += seconds
         rounds += len(table)
         if first_chunk is None:

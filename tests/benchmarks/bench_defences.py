@@ -36,7 +36,7 @@ YARDSTICK = Path(__file__).resolve().parents[3] / "shared" / "benchmarks" / "nai
 
 WITHOUT = """
 import baccarat.engine.compiled as compiled, baccarat.engine.rules_guard as guard, baccarat.execution.chunk_play as play
-import baccarat.plugin.kernel_helpers as helpers, numba
+import baccarat.plugin.twin_helpers as helpers, numba
 compiled.spot_check = lambda *args: None
 play.private_rules = lambda rules: rules
 helpers.njit = lambda function=None, **o: numba.njit(cache=True, **o) if function is None else numba.njit(cache=True, **o)(function)

@@ -240,7 +240,7 @@ def print_wall(naive: float, engine: float, compiled: float) -> None:
     """Say how the plain-Python run's CPU splits, per strategy-round, and how fast the rest of the command lets it go.
 
     The built-in run plays the same rounds through the same command with the strategies compiled: its CPU a
-    strategy-round is the command's cost around the strategies, plus their compiled play (on the fast path, about a
+    strategy-round is the command's cost around the strategies, plus their compiled play (on the compiled path, about a
     tenth of a microsecond a strategy-round: ``bench_strategies.py``). Plain Python through the command can go
     no faster than the command around it.
     """

@@ -41,7 +41,7 @@ from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, 
 from baccarat.odds.settlement import settlement_table  # noqa: E402
 from baccarat.plugin import Progression, Selector, Strategy  # noqa: E402
 from baccarat.plugin.compose import compose  # noqa: E402
-from baccarat.shoes.fastdeal import seeded_table_fast  # noqa: E402
+from baccarat.shoes.compiled_deal import seeded_table_compiled  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 
 
@@ -193,7 +193,7 @@ def play_reference(runs: list[StrategyRun], seed: int, shoes: int) -> tuple[int,
     """Deal ``shoes`` seeded shoes and play every run on them; return the rounds and each run's total net."""
     rules = preset("punto-banco-8")
     config = SessionConfig(naive.BANKROLL, naive.TABLE_MIN, naive.TABLE_MAX, 1)
-    table = seeded_table_fast(rules, seed, 1, shoes)
+    table = seeded_table_compiled(rules, seed, 1, shoes)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, 1)
     nets = {}

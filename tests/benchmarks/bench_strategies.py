@@ -1,4 +1,4 @@
-"""Benchmark of the strategy paths: the reference engine (any Python strategy) and the compiled fast path.
+"""Benchmark of the strategy paths: the reference engine (any Python strategy) and the compiled compiled path.
 
     python tests/benchmarks/bench_strategies.py [--shoes 5000]
 
@@ -8,7 +8,7 @@ strategy-rounds per second (one strategy playing one round):
 - the reference engine with third-party style strategies written in plain
   Python (a flat bettor, and a bettor that reads the shoe's history);
 - every built-in strategy of the benchmark job on the reference engine and on
-  the fast path, with the ratio, after checking the two ledgers are identical.
+  the compiled path, with the ratio, after checking the two ledgers are identical.
 """
 
 from __future__ import annotations
@@ -21,12 +21,12 @@ os.environ.setdefault("NUMBA_NUM_THREADS", "1")
 
 import numpy as np  # noqa: E402
 
-from baccarat.engine.compiled import play_fast  # noqa: E402
+from baccarat.engine.compiled import play_compiled  # noqa: E402
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds  # noqa: E402
 from baccarat.odds.settlement import settlement_table  # noqa: E402
 from baccarat.plugin import Strategy  # noqa: E402
 from baccarat.plugin.manager import registry  # noqa: E402
-from baccarat.shoes.fastdeal import seeded_table_fast  # noqa: E402
+from baccarat.shoes.compiled_deal import seeded_table_compiled  # noqa: E402
 from baccarat.table.rules import preset  # noqa: E402
 
 
@@ -67,7 +67,7 @@ def main() -> None:
     parser.add_argument("--shoes", type=int, default=5_000)
     args = parser.parse_args()
     rules = preset("punto-banco-8")
-    table = seeded_table_fast(rules, 7, 1, args.shoes)
+    table = seeded_table_compiled(rules, 7, 1, args.shoes)
     multipliers = settlement_table(table, rules)
     config = SessionConfig(100_000, 1_000, 100_000, 1)
     sessions = session_bounds(table, 1)
@@ -86,13 +86,13 @@ def main() -> None:
     ):
         cls, full = found.configure(use, {**params, "unit": 10})
         run = StrategyRun(f"{use} {params['side']}", cls, full)
-        fast = play_fast(run, table, multipliers, rules, config, 7, sessions)
+        fast = play_compiled(run, table, multipliers, rules, config, 7, sessions)
         reference = run_strategy(run, table, multipliers, rules, config, 7, sessions)
         assert fast is not None and all(np.array_equal(fast[k], reference[k]) for k in reference), run.label
         slow = rate(lambda run=run: run_strategy(run, table, multipliers, rules, config, 7, sessions), n)
-        quick = rate(lambda run=run: play_fast(run, table, multipliers, rules, config, 7, sessions), n)
+        quick = rate(lambda run=run: play_compiled(run, table, multipliers, rules, config, 7, sessions), n)
         print(
-            f"  built-in {run.label:23s} reference {slow / 1e6:6.2f} M/s, fast path {quick / 1e6:7.2f} M/s "
+            f"  built-in {run.label:23s} reference {slow / 1e6:6.2f} M/s, compiled path {quick / 1e6:7.2f} M/s "
             f"({quick / slow:4.0f}x), ledgers identical"
         )
 

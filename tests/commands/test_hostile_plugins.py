@@ -123,7 +123,7 @@ def test_a_strategy_forcing_the_rules_open_is_refused_naming_it(
 
 TWINS = """
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, PLAYER, CompiledSelector, njit
+from baccarat.plugin.twins import BANKER, PLAYER, SelectorTwin, njit
 
 
 class Peek(Selector):
@@ -163,9 +163,9 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Peek, CompiledSelector(peek))
-    register(Vandal, CompiledSelector(vandal))
+def register_twins(register):
+    register(Peek, SelectorTwin(peek))
+    register(Vandal, SelectorTwin(vandal))
 """
 
 MARTINGALE = "  - {name: martingale follow-last, use: martingale, params: {side: follow-last, unit: 10}}\n"
@@ -189,7 +189,7 @@ def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
     assert run(tmp_path, hostile, folder, "hostile", "--workers", "1") == 0
     warned = capsys.readouterr().err
     assert "baccarat: warning: strategy 'peek' runs on the reference engine: a compiled twin raised IndexError" in warned
-    monkeypatch.setenv("BACCARAT_NO_FAST_PATH", "1")
+    monkeypatch.setenv("BACCARAT_NO_COMPILED_PATH", "1")
     assert run(tmp_path, experiment(tmp_path, MARTINGALE + FLAT, shoes=40, name="alone.yaml"), None, "alone") == 0
     for strategy in ("martingale follow-last", "flat banker"):
         assert ledger_of(tmp_path / "hostile", strategy).equals(ledger_of(tmp_path / "alone", strategy))
@@ -199,7 +199,7 @@ def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
 
 LATE_LIAR = """
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, PLAYER, SHOE, CompiledSelector
+from baccarat.plugin.twins import BANKER, PLAYER, SHOE, SelectorTwin
 
 
 class Late(Selector):
@@ -221,8 +221,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Late, CompiledSelector(late))
+def register_twins(register):
+    register(Late, SelectorTwin(late))
 """
 
 
@@ -237,7 +237,7 @@ def test_a_twin_that_differs_only_late_in_the_run_is_caught_by_the_spot_check(
     err = one_line(capsys.readouterr().err)
     assert err.startswith("baccarat: error: strategy 'late': its compiled twin differs from the reference at session "), err
     assert err.endswith(
-        "(a spot check during the run); fix the twin or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned and nothing was written"
+        "(a spot check during the run); fix the twin or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned and nothing was written"
     )
     assert not (tmp_path / "out").exists()
 
@@ -659,7 +659,7 @@ def test_odds_lists_the_bets_of_a_plugins_folder(tmp_path: Path, capsys: pytest.
 
 HUGE_STATE = """
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, CompiledSelector
+from baccarat.plugin.twins import BANKER, SelectorTwin
 
 
 class Huge(Selector):
@@ -681,8 +681,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Huge, CompiledSelector(huge, state_size=10**12))
+def register_twins(register):
+    register(Huge, SelectorTwin(huge, state_size=10**12))
 """
 
 
@@ -749,7 +749,7 @@ def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> N
 
 SMASHER = """
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, CompiledSelector, njit
+from baccarat.plugin.twins import BANKER, SelectorTwin, njit
 
 
 class Smash(Selector):
@@ -777,8 +777,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Smash, CompiledSelector(smash))
+def register_twins(register):
+    register(Smash, SelectorTwin(smash))
 """
 
 
@@ -846,7 +846,7 @@ CRASHER = """
 import numba
 
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, SESSION, CompiledSelector
+from baccarat.plugin.twins import BANKER, SESSION, SelectorTwin
 
 
 class Crash(Selector):
@@ -875,8 +875,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Crash, CompiledSelector(crash))
+def register_twins(register):
+    register(Crash, SelectorTwin(crash))
 """
 
 
@@ -889,7 +889,7 @@ def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(t
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
-        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned, and the "
+        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned, and the "
         "next run into the same --out removes what it left\n"
     )
     assert not (tmp_path / "out").exists()
@@ -910,7 +910,7 @@ def test_twins_crashing_worker_processes_end_the_run_with_one_line_naming_the_st
     assert (done.returncode, done.stdout) == (1, "")
     assert done.stderr == (
         "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
-        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_FAST_PATH=1; the run was abandoned, and the "
+        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned, and the "
         "next run into the same --out removes what it left\n"
     )
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins", "tmp"] and not list(temporary.iterdir())

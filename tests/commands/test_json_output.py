@@ -120,7 +120,7 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-PLUGIN_CODE = [
+PLUGIN_CODE_LOCK = [
     "noise: print at import",
     "noise: sys.stdout at import",
     "noise: fd 1 at import",
@@ -149,7 +149,7 @@ def test_json_stdout_holds_the_json_alone_whatever_a_plugin_prints(folder: Path,
     json.loads(done.stdout)  # the whole of it: one JSON document, nothing before or after
     assert "noise" not in done.stdout
     if printed is not None:
-        missing = [text for text in (*PLUGIN_CODE, *printed, "noise: a thread on fd 1\n") if text not in done.stderr]
+        missing = [text for text in (*PLUGIN_CODE_LOCK, *printed, "noise: a thread on fd 1\n") if text not in done.stderr]
         # print() writes the thread's text and its newline apart, so another write may come between them: the text
         # is looked for alone (os.write's lines are whole)
         if not re.search(r"noise: a thread(?! on fd 1)", done.stderr):

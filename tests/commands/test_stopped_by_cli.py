@@ -13,7 +13,7 @@ from baccarat.engine.compiled import DISABLE_ENV
 
 PLUGIN = '''
 from baccarat import hookimpl
-from baccarat.plugin.kernels import BANKROLL, CompiledStopRule, micros
+from baccarat.plugin.twins import BANKROLL, StopRuleTwin, micros
 from baccarat.plugin import positive_amount, StopRule
 
 
@@ -44,8 +44,8 @@ def register_stop_rules(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(TrailingStop, CompiledStopRule(trailing_stop, lambda rule: [micros(rule.drop)], state_size=1))
+def register_twins(register):
+    register(TrailingStop, StopRuleTwin(trailing_stop, lambda rule: [micros(rule.drop)], state_size=1))
 '''
 
 EXPERIMENT = """name: trailing

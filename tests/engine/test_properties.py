@@ -158,7 +158,7 @@ def play_both(run: StrategyRun, table: RoundTable, rules: Any, config: SessionCo
     check_ledger(reference, multipliers, table, sessions, config)
     event("bets placed" if reference["stake"].any() else "no bet")
     event("some bets cut" if reference["capped"].any() else "no bet cut")
-    product = play_strategy(run, table, multipliers, rules, config, seed, sessions)  # the fast path where it applies
+    product = play_strategy(run, table, multipliers, rules, config, seed, sessions)  # the compiled path where it applies
     for name, column in reference.items():
         assert np.array_equal(product[name], column), name
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from baccarat.engine.bet_log import session_rows
-from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import preset
 
 
@@ -21,7 +21,7 @@ from baccarat.table.rules import preset
     ],
 )
 def test_the_columns_are_those_of_each_sessions_rows_in_turn(sessions: list[tuple[int, int, int]]) -> None:
-    table = seeded_table_fast(preset("punto-banco-8"), 3, 1, 4)
+    table = seeded_table_compiled(preset("punto-banco-8"), 3, 1, 4)
     rows = [row for _, start, stop in sessions for row in range(start, stop)]
     for given in (sessions, np.asarray(sessions, dtype=np.int64).reshape(-1, 3)):
         out = session_rows(table, given)

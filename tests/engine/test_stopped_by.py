@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from helpers.scripted import play, scripted, stakes
 
-from baccarat.engine.compiled import play_fast
+from baccarat.engine.compiled import play_compiled
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin import Strategy
 from baccarat.plugin.compose import stop_rule_names, with_stop_rules
 from baccarat.plugin.manager import registry
-from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import preset
 
 
@@ -117,14 +117,14 @@ CASES = [
 def test_both_engines_report_the_same_stop_rule_at_the_same_round(combination: dict) -> None:
     rules = preset("punto-banco-8")
     config = SessionConfig(30_000, 1_000, 50_000, 1)
-    table = seeded_table_fast(rules, 11, 1, 40)
+    table = seeded_table_compiled(rules, 11, 1, 40)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, config.shoes_per_session)
     reported: set[str] = set()
     for use, side in CASES:
         cls, params = registry().configure(use, {**side, "unit": 10, **combination})
         run = StrategyRun(f"{use} {combination}", cls, params)
-        fast = play_fast(run, table, multipliers, rules, config, 11, sessions)
+        fast = play_compiled(run, table, multipliers, rules, config, 11, sessions)
         reference = run_strategy(run, table, multipliers, rules, config, 11, sessions)
         assert fast is not None, "the compiled path should cover this strategy"
         assert np.array_equal(fast["stopped_by"], reference["stopped_by"])

@@ -34,7 +34,7 @@ import os
 import numpy as np
 
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, SHOE, CompiledSelector
+from baccarat.plugin.twins import BANKER, SHOE, SelectorTwin
 
 _libc = ctypes.CDLL(None)
 _mkdir = _libc.mkdir
@@ -68,8 +68,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Looping, CompiledSelector(looping))
+def register_twins(register):
+    register(Looping, SelectorTwin(looping))
 '''
 
 SCRIPT = """

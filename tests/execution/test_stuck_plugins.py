@@ -24,7 +24,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process group
 
 FOREVER = '''
 from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.kernels import BANKER, CompiledSelector
+from baccarat.plugin.twins import BANKER, SelectorTwin
 
 
 class Forever(Selector):
@@ -51,8 +51,8 @@ def register_selectors(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(Forever, CompiledSelector(forever))
+def register_twins(register):
+    register(Forever, SelectorTwin(forever))
 '''
 
 DEAF = '''

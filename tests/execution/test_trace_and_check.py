@@ -82,7 +82,7 @@ def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, c
 
 WRONG_TWIN = """
     from baccarat import hookimpl
-    from baccarat.plugin.kernels import STAKE, CompiledProgression
+    from baccarat.plugin.twins import STAKE, ProgressionTwin
     from baccarat.plugin import Progression
 
     class PlusTwo(Progression):
@@ -105,8 +105,8 @@ WRONG_TWIN = """
         register(PlusTwo)
 
     @hookimpl
-    def register_kernels(register):
-        register(PlusTwo, CompiledProgression(won=won, lost=lost))
+    def register_twins(register):
+        register(PlusTwo, ProgressionTwin(won=won, lost=lost))
 """
 
 
@@ -115,7 +115,7 @@ def test_check_names_the_first_difference_with_both_stakes_and_states(tmp_path: 
     from baccarat.execution.twin_check import CONFIGS, RULES, SEED
     from baccarat.odds.settlement import settlement_table
     from baccarat.plugin.manager import registry
-    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
     from baccarat.table.rules import preset
 
     folder = tmp_path / "plugins"
@@ -126,7 +126,7 @@ def test_check_names_the_first_difference_with_both_stakes_and_states(tmp_path: 
     out = capsys.readouterr().out
     # Where it must differ: the round after the first lost bet that has a next round in its session.
     rules = preset(RULES)
-    table = seeded_table_fast(rules, SEED, 1, 30)
+    table = seeded_table_compiled(rules, SEED, 1, 30)
     cls, params = registry([folder]).configure("plus-two", {"side": "banker", "unit": 10})
     ref = run_strategy(
         StrategyRun("x", cls, params), table, settlement_table(table, rules), rules, CONFIGS[0], SEED, session_bounds(table, 1)
@@ -171,7 +171,7 @@ def test_a_run_warns_of_a_twin_that_fails_its_parity_check_and_plays_the_referen
         err,
     ), err
     assert "'mart'" not in err
-    monkeypatch.setenv("BACCARAT_NO_FAST_PATH", "1")
+    monkeypatch.setenv("BACCARAT_NO_COMPILED_PATH", "1")
     assert main(["run", str(path), "--out", str(tmp_path / "reference"), "--quiet", "--workers", "1"]) == 0
     assert "warning" not in capsys.readouterr().err
     compiled = pl.read_parquet(tmp_path / "compiled" / "ledger.parquet")

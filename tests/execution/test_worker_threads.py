@@ -88,9 +88,9 @@ def test_a_plugins_strategy_the_reference_or_a_small_run_needs_processes(
     (folder / "mine.py").write_text(PLUGIN)
     with_plugin = {**EXPERIMENT, "plugins_dir": str(folder), "strategies": [*EXPERIMENT["strategies"], {"use": "mine"}]}
     assert not threads_suffice(prepare(load_experiment(with_plugin)).plan, (11,))
-    monkeypatch.setenv("BACCARAT_NO_FAST_PATH", "1")
+    monkeypatch.setenv("BACCARAT_NO_COMPILED_PATH", "1")
     assert not threads_suffice(prepare(load_experiment(EXPERIMENT)).plan, (11,))
-    monkeypatch.delenv("BACCARAT_NO_FAST_PATH")
+    monkeypatch.delenv("BACCARAT_NO_COMPILED_PATH")
     monkeypatch.setenv("BACCARAT_COMPILED_FROM", str(10**9))  # played by the reference: nothing compiled
     assert not threads_suffice(prepare(load_experiment(EXPERIMENT)).plan, (11,))
     monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")

@@ -319,23 +319,23 @@ def test_bets_that_read_suits_are_refused_on_cards_recorded_by_rank_only() -> No
             check_bets_offered({bet}, SIDE_RULES, has_cards=False)
 
 
-# --- the fast path --------------------------------------------------------------------------------
+# --- the compiled path --------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("use", ["flat", "martingale", "paroli"])
 def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
-    from baccarat.engine.compiled import play_fast
+    from baccarat.engine.compiled import play_compiled
     from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
-    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
 
-    table = seeded_table_fast(SIDE_RULES, 9, 1, 6)
+    table = seeded_table_compiled(SIDE_RULES, 9, 1, 6)
     multipliers = settlement_table(table, SIDE_RULES)
     config = SessionConfig(20_000, 100, 5_000, 2)
     sessions = session_bounds(table, config.shoes_per_session)
     for bet in NEW_BETS:
         cls, full = registry().configure(use, {"side": bet, "unit": 1})
         run = StrategyRun(bet, cls, full)
-        fast = play_fast(run, table, multipliers, SIDE_RULES, config, 9, sessions)
+        fast = play_compiled(run, table, multipliers, SIDE_RULES, config, 9, sessions)
         reference = run_strategy(run, table, multipliers, SIDE_RULES, config, 9, sessions)
         assert fast is not None, bet
         for name, column in reference.items():

@@ -247,7 +247,7 @@ def test_first_release_readme_plugins_run_with_a_warning_and_the_numbers_of_thei
     ("old", "new", "name"),
     [
         ("baccarat.strategy", "baccarat.plugin", "Selector"),
-        ("baccarat.kernels", "baccarat.plugin.kernels", "CompiledProgression"),
+        ("baccarat.kernels", "baccarat.plugin.twins", "ProgressionTwin"),
         ("baccarat.bet_registry", "baccarat.plugin", "BetDefinition"),
         ("baccarat.cards", "baccarat.table.cards", "parse_card"),
         ("baccarat.rules", "baccarat.table.rules", "load_rules"),

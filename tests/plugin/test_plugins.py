@@ -101,7 +101,7 @@ def test_hook_register_progressions(tmp_path: Path) -> None:
 
 TWIN_PLUGIN = """
     from baccarat import hookimpl
-    from baccarat.plugin.kernels import CompiledProgression, CompiledStopRule, PROFIT, STAKE, micros
+    from baccarat.plugin.twins import ProgressionTwin, StopRuleTwin, PROFIT, STAKE, micros
     from baccarat.plugin import positive_amount, Progression, StopRule
 
     class PlusTwo(Progression):
@@ -142,27 +142,27 @@ TWIN_PLUGIN = """
         register(DownBy)
 
     @hookimpl
-    def register_kernels(register):
-        register(PlusTwo, CompiledProgression(won=plus_two_won, lost=WRONG))
-        register(DownBy, CompiledStopRule(down_by, lambda rule: [micros(rule.limit)]))
+    def register_twins(register):
+        register(PlusTwo, ProgressionTwin(won=plus_two_won, lost=WRONG))
+        register(DownBy, StopRuleTwin(down_by, lambda rule: [micros(rule.limit)]))
 """
 
 
 def both_engines(folder: Path | None, use: str, config, seed: int = 5, **params):
-    from baccarat.engine.compiled import play_fast
+    from baccarat.engine.compiled import play_compiled
     from baccarat.engine.reference import StrategyRun, run_strategy, session_bounds
     from baccarat.odds.settlement import settlement_table
-    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
     from baccarat.table.rules import preset
 
     rules = preset("punto-banco-8")
-    table = seeded_table_fast(rules, seed, 1, 8)
+    table = seeded_table_compiled(rules, seed, 1, 8)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, config.shoes_per_session)
     cls, full = registry([] if folder is None else [folder]).configure(use, params)
     run = StrategyRun(use, cls, full)
     return (
-        play_fast(run, table, multipliers, rules, config, seed, sessions),
+        play_compiled(run, table, multipliers, rules, config, seed, sessions),
         run_strategy(run, table, multipliers, rules, config, seed, sessions),
     )
 
@@ -222,7 +222,7 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
     assert "progression 'untold' has no exact form" in skipped.reason
 
 
-def test_hook_register_kernels(tmp_path: Path) -> None:
+def test_hook_register_twins(tmp_path: Path) -> None:
     from baccarat.engine.reference import SessionConfig
 
     config = SessionConfig(30_000, 1_000, 20_000, 2)  # table-maximum restarts, ruin, two shoes a session
@@ -245,17 +245,17 @@ def test_hook_register_kernels(tmp_path: Path) -> None:
         tmp_path / "other",
         thief="""
         from baccarat import hookimpl
-        from baccarat.plugin.kernels import CompiledProgression
+        from baccarat.plugin.twins import ProgressionTwin
         from baccarat_strategies.progressions import Martingale
 
         @hookimpl
-        def register_kernels(register):
-            register(Martingale, CompiledProgression())
+        def register_twins(register):
+            register(Martingale, ProgressionTwin())
     """,
     )
     found = registry([other])
-    found.kernels()
-    assert any("plugin 'thief'" in w and "register_kernels" in w and "this plugin registers" in w for w in found.warnings)
+    found.twins()
+    assert any("plugin 'thief'" in w and "register_twins" in w and "this plugin registers" in w for w in found.warnings)
     fast, reference = both_engines(other, "martingale", config, side="banker", unit=10)
     assert fast is not None and (fast["net"] == reference["net"]).all()
 
@@ -344,9 +344,11 @@ def test_every_hookspec_has_a_test_named_after_it() -> None:
         "register_selectors",
         "register_stop_rules",
         "register_strategies",
+        "register_twins",
     ]
+    tests = "".join(path.read_text(encoding="utf-8") for path in Path(__file__).parent.glob("test_*.py"))
     for hook in HOOKS:
-        assert callable(globals().get(f"test_hook_{hook}")), hook
+        assert f"def test_hook_{hook}(" in tests, hook
 
 
 def test_every_hookspec_is_documented_with_its_signature() -> None:
@@ -355,7 +357,7 @@ def test_every_hookspec_is_documented_with_its_signature() -> None:
         fn = getattr(hookspecs, hook)
         signature = f"{hook}({', '.join(inspect.signature(fn).parameters)})"
         assert f"`{signature}`" in doc, signature
-        assert fn.__doc__ and re.search(r"register\((cls(, kernel|, form)?|bet)\)", fn.__doc__)
+        assert fn.__doc__ and re.search(r"register\((cls(, twin|, form)?|bet)\)", fn.__doc__)
 
 
 def test_the_built_in_plugin_implements_only_known_hooks_with_their_signatures() -> None:
@@ -663,8 +665,8 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch
             CALLS.append("register_stop_rules")
 
         @hookimpl
-        def register_kernels(register):
-            CALLS.append("register_kernels")
+        def register_twins(register):
+            CALLS.append("register_twins")
 
         @hookimpl
         def register_exact_forms(register):
@@ -679,12 +681,13 @@ def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch
     assert main(["run", str(experiment), "--out", str(tmp_path / "small"), "--quiet"]) == 0
     calls = sys.modules["baccarat_plugin_counter"].CALLS
     # Exact forms only when asked; compiled twins only for a run large enough to play them.
-    assert sorted(calls) == [hook for hook in HOOKS if hook not in ("register_exact_forms", "register_kernels")]
+    current = [hook for hook in HOOKS if hook != "register_kernels"]  # the deprecated name is tested in test_twin_names_0_2
+    assert sorted(calls) == [hook for hook in current if hook not in ("register_exact_forms", "register_twins")]
     monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
     assert main(["run", str(experiment), "--out", str(tmp_path / "out"), "--quiet"]) == 0
-    assert sorted(calls) == [hook for hook in HOOKS if hook != "register_exact_forms"]
+    assert sorted(calls) == [hook for hook in current if hook != "register_exact_forms"]
     assert main(["exact", str(experiment), "--rounds", "5"]) == 0
-    assert sorted(calls) == HOOKS
+    assert sorted(calls) == current
     ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
     assert ledger.height > 300 and ledger["session"].n_unique() == 3
     del folder
@@ -827,7 +830,7 @@ def test_example_package_twins_play_compiled_with_the_reference_ledger(example_i
     from baccarat.engine.reference import SessionConfig
 
     found = registry()
-    kernels = found.kernels()
+    kernels = found.twins()
     for kind, name in (("progression", "reverse-dalembert"), ("selector", "majority")):
         entry = found.entries[kind][name]
         assert entry.plugin.origin == "package" and entry.cls in kernels, name

@@ -1,6 +1,6 @@
 """The plugin API is one explicit surface: its names are listed here, and the built-in plugin uses only it.
 
-Removing or renaming a name of ``baccarat.plugin`` or ``baccarat.plugin.kernels`` breaks plugins: it
+Removing or renaming a name of ``baccarat.plugin`` or ``baccarat.plugin.twins`` breaks plugins: it
 must go through a deprecation and a CHANGELOG.md entry, and then this list changes with it.
 """
 
@@ -15,7 +15,7 @@ import pytest
 from helpers.scripted import play, stakes
 
 import baccarat.plugin
-import baccarat.plugin.kernels
+import baccarat.plugin.twins
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,27 +26,27 @@ PLUGIN_NAMES = sorted(
     "positive_int".split()
 )
 
-KERNEL_NAMES = sorted(
+TWIN_NAMES = sorted(
     "BANKER BANKER_PAIR BANKROLL DECIDED_IN_SHOE DRAGON7 HAND LAST_DECIDED MICROS_PER_CENT PANDA8 PLAYER PLAYER_PAIR PROFIT "
-    "ROUND SESSION SHOE SIDES SIT_OUT STAKE STREAK_LENGTH TABLE_MAX TABLE_MIN TIE VIEW_SIZE CompiledProgression "
-    "CompiledSelector CompiledStopRule cents first_stake keep micros njit random".split()
+    "ROUND SESSION SHOE SIDES SIT_OUT STAKE STREAK_LENGTH TABLE_MAX TABLE_MIN TIE VIEW_SIZE ProgressionTwin "
+    "SelectorTwin StopRuleTwin cents first_stake keep micros njit random".split()
 )
 
 
 def test_the_public_names_are_the_snapshot() -> None:
     assert sorted(baccarat.plugin.__all__) == PLUGIN_NAMES
-    assert sorted(baccarat.plugin.kernels.__all__) == KERNEL_NAMES
+    assert sorted(baccarat.plugin.twins.__all__) == TWIN_NAMES
 
 
 def test_every_public_name_is_a_real_attribute_bound_at_import() -> None:
     # Bound in the module's namespace (what a type checker reads), not made on first use by a module __getattr__.
     assert not hasattr(baccarat.plugin, "__getattr__")
     assert all(name in vars(baccarat.plugin) for name in PLUGIN_NAMES)
-    assert all(getattr(baccarat.plugin.kernels, name) is not None for name in KERNEL_NAMES)
+    assert all(getattr(baccarat.plugin.twins, name) is not None for name in TWIN_NAMES)
 
 
 def test_importing_the_plugin_api_loads_no_compiler_and_no_dataframes() -> None:
-    code = "import sys, baccarat.plugin, baccarat.plugin.kernels; print(sorted({'numba', 'polars'} & set(sys.modules)))"
+    code = "import sys, baccarat.plugin, baccarat.plugin.twins; print(sorted({'numba', 'polars'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "[]"
 
@@ -68,7 +68,7 @@ PLUGIN_FILES = sorted((ROOT / "strategies" / "baccarat_strategies").glob("*.py")
 
 @pytest.mark.parametrize("path", PLUGIN_FILES, ids=lambda p: p.name)
 def test_the_built_in_and_example_plugins_import_only_the_public_surface(path: Path) -> None:
-    assert imported_modules(path) <= {"baccarat", "baccarat.plugin", "baccarat.plugin.kernels"}
+    assert imported_modules(path) <= {"baccarat", "baccarat.plugin", "baccarat.plugin.twins"}
 
 
 def test_a_progression_with_params_and_no_init_reads_them_as_attributes(tmp_path: Path) -> None:

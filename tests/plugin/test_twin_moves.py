@@ -17,7 +17,7 @@ import polars as pl
 
 PLUGIN = """
 from baccarat.plugin import Progression, hookimpl
-from baccarat.plugin.kernels import STAKE, CompiledProgression
+from baccarat.plugin.twins import STAKE, ProgressionTwin
 
 
 class PlusOne(Progression):
@@ -44,8 +44,8 @@ def register_progressions(register):
 
 
 @hookimpl
-def register_kernels(register):
-    register(PlusOne, CompiledProgression(won=won, lost=lost))
+def register_twins(register):
+    register(PlusOne, ProgressionTwin(won=won, lost=lost))
 """
 
 EXPERIMENT = "shoes: {seed: 5, count: 60}\nstrategies:\n  - {use: plus-one, params: {side: banker, unit: 10}}\n"

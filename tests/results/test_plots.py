@@ -241,7 +241,7 @@ def test_the_exact_chart_draws_the_exact_ruin_curve_and_median_beside_the_simula
 
 
 def test_the_roads_chart_holds_every_mark_of_every_road() -> None:
-    from baccarat.results.charts.roads import roads_chart
+    from baccarat.results.charts.scoreboard import roads_chart
     from baccarat.table.roads import roads
 
     road = roads(list("BBPBTTPPPBBBPT"))

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.commands import print_json, saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.files.outfolder import atomic_file
-    from baccarat.results.charts.roads import load_shoe, save_roads
+    from baccarat.results.charts.scoreboard import load_shoe, save_roads
     from baccarat.table.roads import roads
 
     if args.shoe < 1:

@@ -148,7 +148,7 @@ def _check(args: argparse.Namespace) -> int:
 
     params = _params(args.param)
     found = registry(args.plugins_dir)
-    found.kernels()
+    found.twins()
     for warning in found.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     result = check_piece(args.name, args.plugins_dir, args.shoes, params)

@@ -11,8 +11,8 @@
   chunk, in one numba pass.
 - :mod:`~baccarat.engine.twin_play`: playing a compiled twin over sessions: the session loop's inputs made, its
   outputs read back as ledger columns.
-- :mod:`~baccarat.engine.twins`: a composed strategy's compiled twin: its pieces' twins found, their parameters
+- :mod:`~baccarat.engine.strategy_twin`: a composed strategy's compiled twin: its pieces' twins found, their parameters
   read, their functions compiled.
 """
 
-__all__ = ["bet_log", "compiled", "parity", "reference", "session_loop", "twin_play", "twins"]
+__all__ = ["bet_log", "compiled", "parity", "reference", "session_loop", "strategy_twin", "twin_play"]

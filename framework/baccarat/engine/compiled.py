@@ -1,9 +1,9 @@
 """The compiled path: a composed strategy whose pieces all have compiled twins, every session of a chunk in one pass.
 
-Plugins give compiled twins of their pieces through the ``register_kernels``
-hook (:mod:`baccarat.plugin.kernels`; the built-in plugin registers its own the same
+Plugins give compiled twins of their pieces through the ``register_twins``
+hook (:mod:`baccarat.plugin.twins`; the built-in plugin registers its own the same
 way). A composed strategy (:mod:`baccarat.plugin.compose`) whose progression,
-selector and active stop rules all have one (:mod:`baccarat.engine.twins`) is
+selector and active stop rules all have one (:mod:`baccarat.engine.strategy_twin`) is
 played by the compiled session loop (:mod:`baccarat.engine.session_loop`,
 driven by :mod:`baccarat.engine.twin_play`), which calls the twins and does
 the rest exactly as the reference does: the engine's ruin check, table
@@ -18,7 +18,7 @@ and their ledgers must be identical. Anything else -- a piece without a twin,
 a free-form strategy, a twin that fails to compile or to match, a bet the
 reference reports as an error, amounts too large for 64-bit integers --
 returns ``None`` and the caller plays the reference. Set
-``BACCARAT_NO_FAST_PATH=1`` to play everything there.
+``BACCARAT_NO_COMPILED_PATH=1`` to play everything there.
 """
 
 from __future__ import annotations
@@ -34,18 +34,26 @@ from baccarat.engine.crash_note import crash_names
 from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun
+from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
-from baccarat.engine.twins import TwinError, twin_of
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
-DISABLE_ENV = "BACCARAT_NO_FAST_PATH"
+DISABLE_ENV = "BACCARAT_NO_COMPILED_PATH"
 """Set (to anything) in the environment, every strategy plays on the reference engine."""
+
+DISABLE_ENV_0_2 = "BACCARAT_NO_FAST_PATH"
+"""The 0.2 name of :data:`DISABLE_ENV`, still honoured (deprecated, removed in 0.5)."""
+
+
+def compiled_path_disabled() -> bool:
+    """Tell whether the environment turns the compiled path off (:data:`DISABLE_ENV`, or its 0.2 name)."""
+    return bool(os.environ.get(DISABLE_ENV) or os.environ.get(DISABLE_ENV_0_2))
 
 
 def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> list[str]:
     """Check every strategy's compiled twin before a run; return a warning for each that failed and plays the reference."""
-    if os.environ.get(DISABLE_ENV):
+    if compiled_path_disabled():
         return []
     out = []
     for run in runs:
@@ -55,7 +63,7 @@ def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConf
     return out
 
 
-def play_fast(
+def play_compiled(
     run: StrategyRun,
     table: RoundTable,
     multipliers: Mapping[str, np.ndarray],
@@ -71,7 +79,7 @@ def play_fast(
     ``shared`` (a dict kept for one table and one set of sessions) lets several
     strategies reuse what depends on the table only.
     """
-    if os.environ.get(DISABLE_ENV) or not sessions:
+    if compiled_path_disabled() or not sessions:
         return None
     if parity_failure(run, rules, config, seed, tuple(multipliers)) is not None:
         return None

@@ -95,8 +95,8 @@ def from_plugin(code: Any) -> bool:
     return str(getattr(code, "__module__", "")).split(".")[0] not in built_in_packages()
 
 
-def plugin_code_in(twin: Any) -> bool:
-    """Tell whether any function of a :class:`~baccarat.engine.twins.Twin` comes from a plugin, not from baccarat itself."""
+def twin_has_plugin_code(twin: Any) -> bool:
+    """Tell whether any function of a :class:`~baccarat.engine.strategy_twin.Twin` comes from a plugin, not from baccarat itself."""
     functions = [twin.progression.restart, twin.progression.won, twin.progression.lost, twin.selector.choose]
     functions += [rule.stop for rule in twin.stops]
     return any(from_plugin(f) for f in functions)
@@ -106,9 +106,9 @@ def plugin_code_in(twin: Any) -> bool:
 def crash_names(label: str, twin: Any) -> Iterator[None]:
     """While the block runs, a segmentation fault (or bus error) ends the process with one line naming strategy ``label``.
 
-    Only a twin with a plugin's code in it is guarded (:func:`plugin_code_in`).
+    Only a twin with a plugin's code in it is guarded (:func:`twin_has_plugin_code`).
     """
-    if not plugin_code_in(twin):
+    if not twin_has_plugin_code(twin):
         yield
         return
     try:
@@ -118,7 +118,7 @@ def crash_names(label: str, twin: Any) -> Iterator[None]:
         return
     line = (
         f"baccarat: error: strategy {label!r} crashed the process: its compiled twin (or a helper it calls) wrote or read "
-        "outside its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_FAST_PATH=1; the run was "
+        "outside its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_COMPILED_PATH=1; the run was "
         "abandoned, and the next run into the same --out removes what it left\n"
     ).encode("utf-8", "replace")[: len(_message) - 1]
     _message[:] = 0

@@ -8,8 +8,8 @@ from typing import Any
 from baccarat.engine.crash_note import crash_names
 from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
-from baccarat.engine.twins import TwinError, twin_of
 from baccarat.errors import BaccaratError
 from baccarat.table.rules import Rules
 
@@ -35,7 +35,7 @@ def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: 
 def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
     from baccarat.engine.reference import session_bounds
     from baccarat.odds.settlement import settlement_table
-    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
 
     try:
         twin = twin_of(run, rules, config, seed)
@@ -43,7 +43,7 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
         return exc.message
     if twin is None:
         return ""
-    table = seeded_table_fast(rules, seed, 1, max(CHECK_SHOES, min(2 * config.shoes_per_session, 4 * CHECK_SHOES)))
+    table = seeded_table_compiled(rules, seed, 1, max(CHECK_SHOES, min(2 * config.shoes_per_session, 4 * CHECK_SHOES)))
     settled = settlement_table(table, rules)
     if not set(bets) <= set(settled):
         return ""

@@ -1,7 +1,7 @@
 """The compiled session loop: one composed strategy over every session of a chunk, in one numba pass.
 
 It calls the compiled twins of the strategy's progression, selector and
-active stop rules (:mod:`baccarat.engine.twins`) and does the rest exactly as
+active stop rules (:mod:`baccarat.engine.strategy_twin`) and does the rest exactly as
 the reference engine does: the ruin check, table minimum, table-maximum and
 bankroll caps, the composed strategy's stop order, sitting out and
 table-maximum restart (:mod:`baccarat.plugin.compose`).
@@ -17,7 +17,7 @@ from numba import njit, types
 from numba.core.errors import NumbaExperimentalFeatureWarning
 
 from baccarat.money import MICROS_PER_CENT
-from baccarat.plugin.kernels import (
+from baccarat.plugin.twins import (
     BANKROLL,
     DECIDED_IN_SHOE,
     HAND,
@@ -33,7 +33,7 @@ from baccarat.plugin.kernels import (
     TABLE_MIN,
     VIEW_SIZE,
 )
-from baccarat.shoes.fastdeal import pcg_seed, put_int_words, seed_state
+from baccarat.shoes.compiled_deal import pcg_seed, put_int_words, seed_state
 
 MAX_STOPS = 6
 """Most active stop rules the compiled loop takes (more: the reference plays)."""

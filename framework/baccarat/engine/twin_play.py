@@ -13,10 +13,10 @@ from numba.np.numpy_support import as_dtype
 from baccarat.engine.bet_log import session_rows
 from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.session_loop import CHOOSE, MAX_STOPS, MOVE, OK, RESTART, STOP, session_loop
-from baccarat.engine.twins import Twin, TwinError, compile_twin_function
+from baccarat.engine.strategy_twin import Twin, TwinError, compile_twin_function
 from baccarat.interrupts import call_stoppably
 from baccarat.money import MICROS_PER_CENT
-from baccarat.plugin.kernels import SIDES
+from baccarat.plugin.twins import SIDES
 from baccarat.shoes.rounds import RoundTable
 from baccarat.streams import strategy_words
 from baccarat.table.bet_registry import net_column, stake_column

@@ -9,7 +9,8 @@
 - :mod:`~baccarat.exact.states`: a progression's states and moves;
 - :mod:`~baccarat.exact.grid`: the bankroll grid and sums over it;
 - :mod:`~baccarat.exact.dense` and :mod:`~baccarat.exact.sparse`: the dynamic
-  program with few progression states (dense over the grid) and with many.
+  program with few progression states (dense over the grid) and with many;
+- :mod:`~baccarat.exact.dense_step`: the dense program's compiled step, one round of bets (a numba kernel).
 
 ``docs/exact.md`` describes the method and when the figures are exact.
 """

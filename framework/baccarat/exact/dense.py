@@ -8,8 +8,8 @@ import numpy as np
 
 from baccarat.exact import bounds
 from baccarat.exact.bounds import TooDense, Unplayable
+from baccarat.exact.dense_step import play_round
 from baccarat.exact.grid import lower_quantiles, merge_values
-from baccarat.exact.kernels import play_round
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.sparse import SparseSession
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal

@@ -25,7 +25,7 @@ from baccarat.money import MICROS_PER_CENT
 from baccarat.shoes.rounds import RoundTable, table_digest
 from baccarat.table.rules import Rules
 
-PLUGIN_CODE = threading.RLock()
+PLUGIN_CODE_LOCK = threading.RLock()
 """Held while plugin code runs in a chunk: one chunk at a time per process (worker threads included).
 
 The guards around a strategy's play (standard output sent to standard
@@ -86,9 +86,9 @@ def play_strategy(
     compiled: bool = True,
     reference_rounds: dict[str, Any] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Play one strategy over the sessions of a table: the compiled fast path when it covers the strategy, else the reference.
+    """Play one strategy over the sessions of a table: the compiled compiled path when it covers the strategy, else the reference.
 
-    ``shared`` is a dict the caller keeps for one table and set of sessions, for the fast path to reuse;
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the compiled path to reuse;
     ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
     Without ``compiled``, the reference plays.
     """
@@ -96,9 +96,9 @@ def play_strategy(
 
     columns = None
     if compiled:
-        from baccarat.engine.compiled import play_fast
+        from baccarat.engine.compiled import play_compiled
 
-        columns = play_fast(run, table, multipliers, rules, config, seed, sessions, shared)
+        columns = play_compiled(run, table, multipliers, rules, config, seed, sessions, shared)
     if columns is None:
         from baccarat.engine.reference import DealtRounds
 
@@ -114,9 +114,9 @@ def play_strategy(
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
     """Deal the chunk's seeded shoes: the compiled dealer when the plan plays compiled, else the reference (the same rounds)."""
     if plan.compiled:
-        from baccarat.shoes.fastdeal import seeded_table_fast
+        from baccarat.shoes.compiled_deal import seeded_table_compiled
 
-        return seeded_table_fast(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
+        return seeded_table_compiled(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
     from baccarat.shoes.seeded import seeded_table
 
     return seeded_table(plan.rules, chunk.seed, chunk.first_shoe, chunk.shoes)
@@ -130,10 +130,10 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.results.ledger import expected_net, ledger_table
     from baccarat.shoes.columnar import encode_parquet
 
-    with PLUGIN_CODE:
+    with PLUGIN_CODE_LOCK:
         runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    with PLUGIN_CODE:  # the bets of the rules' registry: the plugins', loaded in this process
+    with PLUGIN_CODE_LOCK:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
     dealt = table_digest(table, multipliers)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
@@ -144,7 +144,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     reference_rounds: dict[str, Any] = {}
     pristine = private_rules(plan.rules)
     for run in runs:
-        with PLUGIN_CODE:
+        with PLUGIN_CODE_LOCK:
             rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
             before = class_state(run.cls)
             with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
@@ -186,7 +186,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
 
-        with PLUGIN_CODE:
+        with PLUGIN_CODE_LOCK:
             warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)

@@ -124,7 +124,7 @@ def play_traced(
 def session_table(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, int, int]]:
     """Return the rounds of session ``number`` of the experiment (its first seed) and its bounds in them."""
     from baccarat.engine.reference import session_bounds
-    from baccarat.shoes.fastdeal import seeded_table_fast
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
 
     per_session = experiment.session.shoes_per_session
     shoes = experiment.shoes
@@ -133,7 +133,7 @@ def session_table(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, 
         sessions = math.ceil(count / per_session)
         _check_session(number, sessions)
         first = (number - 1) * per_session + 1
-        table = seeded_table_fast(experiment.rules, experiment.seeds[0], first, min(per_session, count - first + 1))
+        table = seeded_table_compiled(experiment.rules, experiment.seeds[0], first, min(per_session, count - first + 1))
         return table, (number, 0, len(table))
     from baccarat.execution.runner import recorded_path
     from baccarat.shoes.recorded import read_shoes

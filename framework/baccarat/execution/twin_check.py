@@ -20,15 +20,15 @@ from typing import Any
 from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.engine.rules_guard import private_rules
+from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
-from baccarat.engine.twins import TwinError, twin_of
 from baccarat.errors import BaccaratError, InputError, StrategyError, did_you_mean
 from baccarat.execution.trace import money, play_traced
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.plugin.registry import Registry
-from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import preset
 
 CONFIGS = (
@@ -54,11 +54,11 @@ class CheckResult:
 
 def _with_twin(reg: Registry, kind: str, preferred: str) -> str | None:
     """The name of a piece of ``kind`` that has a compiled twin, ``preferred`` when it has one."""
-    kernels = reg.kernels()
+    twins = reg.twins()
     entries = reg.entries[kind]
-    if preferred in entries and entries[preferred].cls in kernels:
+    if preferred in entries and entries[preferred].cls in twins:
         return preferred
-    return next((name for name, entry in entries.items() if entry.cls in kernels), None)
+    return next((name for name, entry in entries.items() if entry.cls in twins), None)
 
 
 def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[str, str, dict[str, Any]]:
@@ -76,7 +76,7 @@ def composed_for(reg: Registry, name: str, params: Mapping[str, Any]) -> tuple[s
             f"{name!r} is a free-form strategy of {entry.plugin}: it has no compiled twin and runs on "
             "the reference engine; progressions, selectors and stop rules can have one"
         )
-    if entry.cls not in reg.kernels():
+    if entry.cls not in reg.twins():
         raise StrategyError(
             f"{kind} {name!r} of {entry.plugin} has no compiled twin: it runs on the reference "
             "engine (docs/plugins.md shows how to give it one)"
@@ -115,7 +115,7 @@ def check_piece(name: str, plugins_dirs: list[str], shoes: int, params: Mapping[
     rules = dataclasses.replace(preset(RULES), bet_registry=reg.bet_registry)  # the bets of the plugins loaded
     _check_params(name, cls, full, rules)
     run = StrategyRun(f"check {name}", cls, full)
-    table = seeded_table_fast(rules, SEED, 1, shoes)
+    table = seeded_table_compiled(rules, SEED, 1, shoes)
     multipliers = settlement_table(table, rules)
     what = f"{kind} {name!r} (use: {use}, {', '.join(f'{k}: {v}' for k, v in full.items() if v is not None)})"
     lines = [f"checking {what} on {shoes:,} seeded shoes ({RULES}, seed {SEED}) under {len(CONFIGS)} session settings"]

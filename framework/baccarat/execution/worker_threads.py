@@ -18,7 +18,6 @@ one worker.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from baccarat.execution.chunk_play import run_chunk
@@ -35,17 +34,17 @@ def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
     worker processes.
     """
     from baccarat.engine.class_state import strategy_classes
-    from baccarat.engine.crash_note import from_plugin, plugin_code_in
+    from baccarat.engine.crash_note import from_plugin, twin_has_plugin_code
 
     if not plan.compiled:
         return False
     runs = plan.runs()
     if any(from_plugin(klass) for run in runs for klass in strategy_classes(run.cls)):
         return False  # a plugin's strategy: decided without loading the compiler
-    from baccarat.engine.compiled import DISABLE_ENV, twin_warnings
-    from baccarat.engine.twins import TwinError, twin_of
+    from baccarat.engine.compiled import compiled_path_disabled, twin_warnings
+    from baccarat.engine.strategy_twin import TwinError, twin_of
 
-    if os.environ.get(DISABLE_ENV):
+    if compiled_path_disabled():
         return False
     for seed in seeds:
         for run in runs:
@@ -53,7 +52,7 @@ def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
                 twin = twin_of(run, plan.rules, plan.config, seed)
             except TwinError:
                 return False
-            if twin is None or plugin_code_in(twin):
+            if twin is None or twin_has_plugin_code(twin):
                 return False
         if twin_warnings(runs, plan.rules, plan.config, seed, plan.bets):  # checked once per process: the threads reuse it
             return False

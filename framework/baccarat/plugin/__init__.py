@@ -4,7 +4,7 @@ A plugin module writes ``from baccarat.plugin import Strategy, Progression,
 positive_amount, hookimpl`` and registers its classes through the hooks of
 :mod:`baccarat.plugin.hookspecs` (``docs/plugins.md``). Money in this API has
 one unit: exact ``Decimal`` currency units (:mod:`baccarat.money`). The
-compiled twins of pieces import from :mod:`baccarat.plugin.kernels` (which
+compiled twins of pieces import from :mod:`baccarat.plugin.twins` (which
 loads numba only for ``njit`` and ``random``).
 
 Every name below is part of the public surface: removing or changing one goes

@@ -29,7 +29,7 @@ shoe start again with each new shoe.
 
 Composed classes are made once per progression (and set of selectors and
 stop rules) in each process; worker processes make their own from the
-strategies' names. A fast path recognises a composed strategy by
+strategies' names. A compiled path recognises a composed strategy by
 ``issubclass(cls, Composed)``, its pieces by ``cls.progression``,
 ``cls.selector_for(params["side"])`` and the stop rules whose parameters are
 set; it must fall back to this reference for any piece it does not know

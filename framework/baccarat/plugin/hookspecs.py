@@ -58,16 +58,24 @@ def register_stop_rules(register: Callable[[type], None]) -> None:
 
 
 @hookspec
-def register_kernels(register: Callable[[type, Any], None]) -> None:
-    """Register compiled twins of pieces this plugin registers: call ``register(cls, kernel)`` for each.
+def register_twins(register: Callable[[type, Any], None]) -> None:
+    """Register compiled twins of pieces this plugin registers: call ``register(cls, twin)`` for each.
 
     ``cls`` is a progression, selector or stop rule the same plugin registers
-    with the hooks above; ``kernel`` is its compiled twin, a
-    :class:`baccarat.plugin.kernels.CompiledProgression`, ``CompiledSelector`` or
-    ``CompiledStopRule``. A composed strategy whose pieces all have a twin,
+    with the hooks above; ``twin`` is its compiled twin, a
+    :class:`baccarat.plugin.twins.ProgressionTwin`, ``SelectorTwin`` or
+    ``StopRuleTwin``. A composed strategy whose pieces all have a twin,
     and whose twin passes the parity check against the reference, runs
-    compiled. Called once per process, the first time a run needs kernels
+    compiled. Called once per process, the first time a run needs twins
     (not when strategies are only listed).
+    """
+
+
+@hookspec
+def register_kernels(register: Callable[[type, Any], None]) -> None:
+    """Deprecated (0.3): the 0.2 name of :func:`register_twins`, still called as ``register(cls, twin)``; removed in 0.5.
+
+    A plugin that implements it is named among the plugin warnings (``baccarat strategies``, ``baccarat run``).
     """
 
 

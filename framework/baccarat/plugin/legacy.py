@@ -53,8 +53,9 @@ DEPRECATED_MODULES = (
     "baccarat.rules",
     "baccarat.exact_forms",
     "baccarat.roads",
+    "baccarat.plugin.kernels",
 )
-"""The 0.1 modules kept as deprecated aliases (each warns when a plugin imports it)."""
+"""The 0.1 modules (and ``baccarat.plugin.kernels``, 0.2) kept as deprecated aliases (each warns when a plugin imports it)."""
 
 
 def warn_moved(old: str, new: str) -> None:

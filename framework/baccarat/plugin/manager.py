@@ -17,7 +17,7 @@ and left out; two plugins registering one name is an error naming both.
 The hooks are called once, when :func:`registry` builds the registry
 (:mod:`baccarat.plugin.registry` holds it and the rules of registering; cached
 per plugins folders and disabled names), never once per round; the
-``register_kernels`` hook (compiled twins, :mod:`baccarat.plugin.kernels`) and the
+``register_twins`` hook (compiled twins, :mod:`baccarat.plugin.twins`) and the
 ``register_exact_forms`` hook (exact forms, :mod:`baccarat.plugin.exact_forms`) are
 called the first time a command asks for them, so that listing strategies loads no
 compiler.
@@ -44,15 +44,16 @@ from baccarat.plugin import hookspecs
 from baccarat.plugin.notices import import_noting_deprecations, unmarked_hooks
 from baccarat.plugin.registry import (
     EXACT_HOOK,
-    KERNEL_HOOK,
     KINDS,
+    TWIN_HOOK,
+    TWIN_HOOK_0_2,
     Plugin,
     Registry,
     check_parameter_names,
     collect_bets,
     collect_pieces,
     failure,
-    plugin_code,
+    running_plugin_code,
 )
 from baccarat.table.bet_registry import BetRegistry
 
@@ -171,7 +172,7 @@ def load_plugins(
                 f"two plugins are named {plugin.name!r}: {names[plugin.name]} and {plugin}; rename one or disable it with {DISABLE_ENV}"
             )
         try:
-            with plugin_code():
+            with running_plugin_code():
                 module, deprecated = import_noting_deprecations(load, plugin)
         except BaseException as exc:  # SystemExit, a KeyboardInterrupt it raises, its own BaseException subclass
             if interrupts.is_stop(exc):
@@ -201,11 +202,11 @@ def compiled_twin(cls: type) -> Any | None:
     Looked up in the registries built in this process (the one that
     registered ``cls`` has it).
     """
-    return _companion(cls, "kernels")
+    return _companion(cls, "twins")
 
 
 def _companion(cls: type, which: str) -> Any | None:
-    """The companion (``kernels``, ``exact_forms``) registered for ``cls`` in a registry built in this process, or None."""
+    """The companion (``twins``, ``exact_forms``) registered for ``cls`` in a registry built in this process, or None."""
     for found in _CACHE.values():
         companion = getattr(found, which)().get(cls)
         if companion is not None:
@@ -214,10 +215,12 @@ def _companion(cls: type, which: str) -> Any | None:
 
 
 def _unknown_hooks(pm: pluggy.PluginManager, plugin: Plugin) -> list[str]:
-    hooks = [hook for hook, _ in KINDS.values()] + [KERNEL_HOOK, EXACT_HOOK, "register_bets"]
+    hooks = [hook for hook, _ in KINDS.values()] + [TWIN_HOOK, EXACT_HOOK, "register_bets"]
     out = []
     for caller in pm.get_hookcallers(pm.get_plugin(plugin.name)) or []:
-        if not caller.has_spec():
+        if caller.name == TWIN_HOOK_0_2:
+            out.append(f"{plugin} implements {TWIN_HOOK_0_2!r}, deprecated and removed in baccarat 0.5: name it {TWIN_HOOK!r}")
+        elif not caller.has_spec():
             out.append(f"{plugin} implements {caller.name!r}, which is not a baccarat hook{did_you_mean(caller.name, hooks)}")
     return out
 

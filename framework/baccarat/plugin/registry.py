@@ -41,8 +41,11 @@ KINDS: dict[str, tuple[str, type]] = {
 }
 """Kind of registered class -> (hook that registers it, base class it must subclass)."""
 
-KERNEL_HOOK = "register_kernels"
-"""The hook that registers compiled twins of registered pieces (called lazily, see :meth:`Registry.kernels`)."""
+TWIN_HOOK = "register_twins"
+"""The hook that registers compiled twins of registered pieces (called lazily, see :meth:`Registry.twins`)."""
+
+TWIN_HOOK_0_2 = "register_kernels"
+"""The 0.2 name of :data:`TWIN_HOOK` (deprecated, removed in 0.5): still called, before it."""
 
 EXACT_HOOK = "register_exact_forms"
 """The hook that registers exact forms of registered pieces (called lazily, see :meth:`Registry.exact_forms`)."""
@@ -96,14 +99,14 @@ class Registry:
     bet_sides: dict[type, str] = field(default_factory=dict, repr=False, compare=False)
     """The fixed sides made for plugins' bets (:func:`collect_bets`): selector class -> the bet it backs."""
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
-    _kernels: dict[type, Any] | None = field(default=None, repr=False, compare=False)
+    _twins: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
 
-    def kernels(self) -> dict[type, Any]:
-        """Compiled twins by piece class, from the ``register_kernels`` hook (called the first time they are asked for)."""
-        if self._kernels is None:
-            self._kernels = {} if self.manager is None else collect_kernels(self.manager, self)
-        return self._kernels
+    def twins(self) -> dict[type, Any]:
+        """Compiled twins by piece class, from the ``register_twins`` hook (called the first time they are asked for)."""
+        if self._twins is None:
+            self._twins = {} if self.manager is None else collect_twins(self.manager, self)
+        return self._twins
 
     def exact_forms(self) -> dict[type, Any]:
         """Exact forms by piece class, from the ``register_exact_forms`` hook (called the first time they are asked for).
@@ -232,7 +235,7 @@ def default_session(
 
 
 @contextlib.contextmanager
-def plugin_code() -> Any:
+def running_plugin_code() -> Any:
     """Run plugin code so that it cannot spoil the command: its prints go to stderr; its decimal context, working folder
     and handlers of the stop signals (Ctrl-C, SIGTERM, SIGHUP) are undone.
 
@@ -260,7 +263,7 @@ def called(impl: Any, register: Any, plugin: Plugin, hook: str, found: Registry)
     naming the plugin, which is left out of that hook.
     """
     try:
-        with plugin_code():
+        with running_plugin_code():
             impl.function(register=register)
     except BaseException as exc:  # GeneratorExit, SystemExit, its own BaseException subclass
         if interrupts.is_stop(exc):
@@ -335,11 +338,13 @@ def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regis
                 _add(found, Entry(cls.name, kind, cls, plugin))
 
 
-def collect_kernels(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
-    """Call ``register_kernels`` once per plugin that implements it; keep each twin of a piece the same plugin registered."""
-    from baccarat.plugin.kernels import KERNEL_KINDS
+def collect_twins(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
+    """Call ``register_twins`` once per plugin that implements it; keep each twin of a piece the same plugin registered."""
+    from baccarat.plugin.twins import TWIN_KINDS
 
-    return collect_piece_companions(pm, found, KERNEL_HOOK, KERNEL_KINDS, "compiled twin", "baccarat.plugin.kernels")
+    twins = collect_piece_companions(pm, found, TWIN_HOOK_0_2, TWIN_KINDS, "compiled twin", "baccarat.plugin.twins")
+    twins.update(collect_piece_companions(pm, found, TWIN_HOOK, TWIN_KINDS, "compiled twin", "baccarat.plugin.twins"))
+    return twins
 
 
 def collect_exact_forms(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:

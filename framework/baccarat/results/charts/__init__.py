@@ -3,8 +3,8 @@
 - :mod:`~baccarat.results.charts.plots`: the charts of a run: medians overlaid with their bands, one panel per
   strategy, survival, final bankrolls, paired difference, drawdown, a grid heatmap, the exact analysis.
 - :mod:`~baccarat.results.charts.pieces`: what the charts share: row budget, thinning, colours, legend pick, zoom, scales.
-- :mod:`~baccarat.results.charts.roads`: a shoe's roads as a scoreboard chart.
+- :mod:`~baccarat.results.charts.scoreboard`: a shoe's roads as a scoreboard chart.
 - :mod:`~baccarat.results.charts.export`: charts as JSON for the report, the offline Vega JavaScript, PNG and SVG files.
 """
 
-__all__ = ["export", "pieces", "plots", "roads"]
+__all__ = ["export", "pieces", "plots", "scoreboard"]

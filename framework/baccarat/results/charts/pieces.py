@@ -1,6 +1,6 @@
 """What every chart of a run shares: the row budget, thinning, the strategy colours and legend pick, the round zoom, money scales.
 
-Charts are built in :mod:`baccarat.results.charts.plots` and :mod:`baccarat.results.charts.roads` from these pieces.
+Charts are built in :mod:`baccarat.results.charts.plots` and :mod:`baccarat.results.charts.scoreboard` from these pieces.
 """
 
 from __future__ import annotations

@@ -270,7 +270,7 @@ def write_results(
     out = Path(out_dir)
     road_charts = None
     if roads:  # first, so that a shoe the run does not hold changes no file
-        from baccarat.results.charts.roads import run_roads_charts
+        from baccarat.results.charts.scoreboard import run_roads_charts
 
         road_charts = run_roads_charts(out, roads)
     if not plots:

@@ -114,7 +114,7 @@ def _card_column(field: str, column: int, index: int) -> int:
 
 
 def _fields(text: str, path: str, line: int) -> list[tuple[str, int]]:
-    """Split a row: a fast path for rows without quotes, :func:`split_csv_line` otherwise."""
+    """Split a row: a compiled path for rows without quotes, :func:`split_csv_line` otherwise."""
     if '"' in text:
         return split_csv_line(text, path, line)
     fields = []

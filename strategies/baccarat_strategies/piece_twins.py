@@ -1,8 +1,8 @@
-"""Compiled twins of the built-in pieces, registered through the ``register_kernels`` hook like any plugin's.
+"""Compiled twins of the built-in pieces, registered through the ``register_twins`` hook like any plugin's.
 
 Each function follows its reference method in ``progressions``,
 ``selectors`` or ``stop_rules`` step for step, over the ``state`` and
-``params`` arrays of :mod:`baccarat.plugin.kernels`; the parity tests play every
+``params`` arrays of :mod:`baccarat.plugin.twins`; the parity tests play every
 piece on both paths over many seeds. Functions that others call are compiled
 (``@njit``); this module is imported only when a run asks for compiled twins.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from baccarat.plugin.kernels import (
+from baccarat.plugin.twins import (
     BANKER,
     DECIDED_IN_SHOE,
     LAST_DECIDED,
@@ -23,9 +23,9 @@ from baccarat.plugin.kernels import (
     SIT_OUT,
     STAKE,
     STREAK_LENGTH,
-    CompiledProgression,
-    CompiledSelector,
-    CompiledStopRule,
+    ProgressionTwin,
+    SelectorTwin,
+    StopRuleTwin,
     cents,
     micros,
     njit,
@@ -280,30 +280,30 @@ def max_rounds(view, state, params):
 
 
 TWINS: dict[type, Any] = {
-    p.Flat: CompiledProgression(),
-    p.Martingale: CompiledProgression(won=back_to_unit, lost=double),
-    p.GrandMartingale: CompiledProgression(won=back_to_unit, lost=double_plus_unit),
-    p.Paroli: CompiledProgression(paroli_restart, paroli_won, paroli_lost, lambda piece: [cents(piece.unit), piece.wins], 2),
-    p.Fibonacci: CompiledProgression(fibonacci_restart, fibonacci_won, fibonacci_lost, state_size=4),
-    p.Dalembert: CompiledProgression(won=dalembert_won, lost=dalembert_lost),
-    p.Labouchere: CompiledProgression(labouchere_restart, labouchere_won, labouchere_lost, labouchere_params, labouchere_state_size),
-    p.OneThreeTwoSix: CompiledProgression(
+    p.Flat: ProgressionTwin(),
+    p.Martingale: ProgressionTwin(won=back_to_unit, lost=double),
+    p.GrandMartingale: ProgressionTwin(won=back_to_unit, lost=double_plus_unit),
+    p.Paroli: ProgressionTwin(paroli_restart, paroli_won, paroli_lost, lambda piece: [cents(piece.unit), piece.wins], 2),
+    p.Fibonacci: ProgressionTwin(fibonacci_restart, fibonacci_won, fibonacci_lost, state_size=4),
+    p.Dalembert: ProgressionTwin(won=dalembert_won, lost=dalembert_lost),
+    p.Labouchere: ProgressionTwin(labouchere_restart, labouchere_won, labouchere_lost, labouchere_params, labouchere_state_size),
+    p.OneThreeTwoSix: ProgressionTwin(
         one_three_two_six_restart, one_three_two_six_won, one_three_two_six_lost, lambda piece: [cents(piece.unit), *piece.SEQUENCE], 2
     ),
-    p.OscarsGrind: CompiledProgression(
+    p.OscarsGrind: ProgressionTwin(
         oscars_grind_restart, oscars_grind_won, oscars_grind_lost, lambda piece: [cents(piece.unit), cents(piece.floor)], 2
     ),
     **{
-        cls: CompiledSelector(fixed_side, lambda piece: [SIDES.index(piece.side)])
+        cls: SelectorTwin(fixed_side, lambda piece: [SIDES.index(piece.side)])
         for cls in (s.Banker, s.Player, s.Tie, s.PlayerPair, s.BankerPair, s.Dragon7, s.Panda8, *s.SIDE_BET_SELECTORS)
     },
-    s.FollowLast: CompiledSelector(follow_last),
-    s.Chop: CompiledSelector(chop),
-    s.Streak: CompiledSelector(streak, lambda piece: [piece.length]),
-    s.Pattern: CompiledSelector(pattern, lambda piece: [SIDES.index(side) for side in piece.pattern]),
-    s.Random: CompiledSelector(coin, uses_rng=True),
-    r.StopLoss: CompiledStopRule(stop_loss, lambda piece: [micros(piece.limit)]),
-    r.StopWin: CompiledStopRule(stop_win, lambda piece: [micros(piece.goal)]),
-    r.MaxRounds: CompiledStopRule(max_rounds, lambda piece: [piece.rounds]),
+    s.FollowLast: SelectorTwin(follow_last),
+    s.Chop: SelectorTwin(chop),
+    s.Streak: SelectorTwin(streak, lambda piece: [piece.length]),
+    s.Pattern: SelectorTwin(pattern, lambda piece: [SIDES.index(side) for side in piece.pattern]),
+    s.Random: SelectorTwin(coin, uses_rng=True),
+    r.StopLoss: StopRuleTwin(stop_loss, lambda piece: [micros(piece.limit)]),
+    r.StopWin: StopRuleTwin(stop_win, lambda piece: [micros(piece.goal)]),
+    r.MaxRounds: StopRuleTwin(max_rounds, lambda piece: [piece.rounds]),
 }
 """Every built-in piece with a compiled twin (the road selectors have none: they run on the reference engine)."""

@@ -1,6 +1,6 @@
-"""Compiled helpers a plugin's compiled twin may call (``from baccarat.plugin.kernels import random, njit``).
+"""Compiled helpers a plugin's compiled twin may call (``from baccarat.plugin.twins import random, njit``).
 
-Importing this module loads numba; :mod:`baccarat.plugin.kernels` imports it only
+Importing this module loads numba; :mod:`baccarat.plugin.twins` imports it only
 when one of these names is asked for.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from baccarat.shoes.fastdeal import pcg_next64
+from baccarat.shoes.compiled_deal import pcg_next64
 
 __all__ = ["njit", "random"]
 

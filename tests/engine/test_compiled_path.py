@@ -1,4 +1,4 @@
-"""The compiled fast path of the built-in strategies against the reference engine: the same ledger, bit for bit."""
+"""The compiled compiled path of the built-in strategies against the reference engine: the same ledger, bit for bit."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from baccarat.engine.compiled import DISABLE_ENV, play_fast
+from baccarat.engine.compiled import DISABLE_ENV, play_compiled
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.odds.settlement import settlement_table
 from baccarat.plugin import Progression, Strategy
 from baccarat.plugin.manager import registry
-from baccarat.shoes.fastdeal import seeded_table_fast
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import preset
 
 PROGRESSIONS = ("flat", "martingale", "grand-martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind")
@@ -41,18 +41,18 @@ CONFIGS = (
 
 def both_paths(use: str, params: dict, rules_name: str, seed: int, config: SessionConfig, shoes: int = 12):
     rules = preset(rules_name)
-    table = seeded_table_fast(rules, seed, 1, shoes)
+    table = seeded_table_compiled(rules, seed, 1, shoes)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, config.shoes_per_session)
     cls, full = registry().configure(use, params)
     run = StrategyRun(f"{use} {params}", cls, full)
-    fast = play_fast(run, table, multipliers, rules, config, seed, sessions)
+    fast = play_compiled(run, table, multipliers, rules, config, seed, sessions)
     reference = run_strategy(run, table, multipliers, rules, config, seed, sessions)
     return fast, reference
 
 
 def assert_same(fast, reference) -> None:
-    assert fast is not None, "the fast path should cover this strategy"
+    assert fast is not None, "the compiled path should cover this strategy"
     assert set(fast) == set(reference)
     for name, column in reference.items():
         assert np.array_equal(fast[name], column), name
@@ -138,7 +138,7 @@ def test_what_the_fast_path_does_not_cover_is_left_to_the_reference() -> None:
     from baccarat_strategies import progressions, selectors
 
     rules = preset("punto-banco-8")
-    table = seeded_table_fast(rules, 1, 1, 3)
+    table = seeded_table_compiled(rules, 1, 1, 3)
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, 1)
     config = CONFIGS[0]
@@ -148,9 +148,9 @@ def test_what_the_fast_path_does_not_cover_is_left_to_the_reference() -> None:
 
     for cls in (compose(HalfMartingale, selectors.BUILT_IN), compose(Doubling, selectors.BUILT_IN), FreeForm):
         run = StrategyRun("x", cls, {**cls.params, "side": "banker", "unit": 10} if cls is not FreeForm else {})
-        assert play_fast(run, table, multipliers, rules, config, 1, sessions) is None
+        assert play_compiled(run, table, multipliers, rules, config, 1, sessions) is None
     cls, params = registry().configure("flat", {"side": "banker", "unit": 5})  # below the table minimum: an error there
-    assert play_fast(StrategyRun("x", cls, params), table, multipliers, rules, config, 1, sessions) is None
+    assert play_compiled(StrategyRun("x", cls, params), table, multipliers, rules, config, 1, sessions) is None
 
 
 def test_the_fast_path_can_be_switched_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -165,13 +165,13 @@ def test_the_built_ins_reach_their_kernels_only_through_the_hook(monkeypatch: py
     from pathlib import Path
 
     from baccarat.plugin.manager import clear_registry
-    from baccarat_strategies import kernels
+    from baccarat_strategies import piece_twins
 
     framework = Path(__file__).resolve().parents[2] / "framework"
     assert not [p for p in framework.rglob("*.py") if "baccarat_strategies" in p.read_text(encoding="utf-8")]
     fast, _ = both_paths("martingale", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)
     assert fast is not None
-    monkeypatch.setattr(kernels, "TWINS", {})  # the built-in plugin registers no twin: nothing plays compiled
+    monkeypatch.setattr(piece_twins, "TWINS", {})  # the built-in plugin registers no twin: nothing plays compiled
     clear_registry()
     try:
         fast, reference = both_paths("martingale", {"side": "banker", "unit": 10}, "punto-banco-8", 1, CONFIGS[0], shoes=2)

@@ -380,7 +380,7 @@ def deal_shoes(shoes: np.ndarray, shoe_ids: np.ndarray, rules: Rules) -> RoundTa
     return table
 
 
-def seeded_table_fast(rules: Rules, seed: int, first_shoe: int, count: int) -> RoundTable:
-    """Deal seeded shoes ``first_shoe .. first_shoe + count - 1`` into a round table (fast path of ``seeded_table``)."""
+def seeded_table_compiled(rules: Rules, seed: int, first_shoe: int, count: int) -> RoundTable:
+    """Deal seeded shoes ``first_shoe .. first_shoe + count - 1`` into a round table (compiled path of ``seeded_table``)."""
     shoes = shuffle_shoes(rules, seed, first_shoe, count)
     return deal_shoes(shoes, np.arange(first_shoe, first_shoe + count, dtype=np.int64), rules)

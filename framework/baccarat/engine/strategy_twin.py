@@ -1,7 +1,7 @@
 """A composed strategy's compiled twin: its pieces' twins found, their parameters read, their functions compiled.
 
-Plugins give compiled twins of their pieces through the ``register_kernels``
-hook (:mod:`baccarat.plugin.kernels`; the built-in plugin registers its own
+Plugins give compiled twins of their pieces through the ``register_twins``
+hook (:mod:`baccarat.plugin.twins`; the built-in plugin registers its own
 the same way).
 """
 
@@ -164,7 +164,7 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
 def _int64(values: Any) -> np.ndarray:
     values = list(values)
     if any(isinstance(value, Decimal) for value in values):
-        raise ValueError("params() must give integers: an amount goes in as cents(amount) or micros(amount) (from baccarat.plugin.kernels)")
+        raise ValueError("params() must give integers: an amount goes in as cents(amount) or micros(amount) (from baccarat.plugin.twins)")
     array = np.asarray(values, dtype=np.int64)
     if array.ndim != 1:
         raise ValueError("params() must give a sequence of integers")

@@ -7,7 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from baccarat.shoes import fastdeal
+from baccarat.shoes import compiled_deal
 from baccarat.shoes.seeded import seeded_table, shuffled_shoe
 from baccarat.streams import seed_words
 from baccarat.table.rules import Rules, preset, preset_names
@@ -32,9 +32,9 @@ def test_seed_sequence_and_pcg64_state_match_numpy(seed: int) -> None:
     rng = np.empty(4, dtype=np.uint64)
     for shoe_id in SHOE_IDS:
         sequence = np.random.SeedSequence(seed, spawn_key=(shoe_id,))
-        fastdeal._seed_sequence_state(seed_words(seed), shoe_id, state)
+        compiled_deal._seed_sequence_state(seed_words(seed), shoe_id, state)
         assert state.tolist() == sequence.generate_state(4, np.uint64).tolist()
-        fastdeal.pcg_seed(rng, state)
+        compiled_deal.pcg_seed(rng, state)
         expected = np.random.PCG64(sequence).state["state"]
         assert (int(rng[0]) << 64 | int(rng[1])) == expected["state"]
         assert (int(rng[2]) << 64 | int(rng[3])) == expected["inc"]
@@ -44,23 +44,23 @@ def test_seed_sequence_and_pcg64_state_match_numpy(seed: int) -> None:
 def test_compiled_shuffle_gives_the_seeded_shoes(decks: int) -> None:
     rules = Rules(decks=decks, cut_card=6)
     for seed in SEEDS:
-        shoes = fastdeal.shuffle_shoes_compiled(rules, seed, 1, 40)
+        shoes = compiled_deal.shuffle_shoes_compiled(rules, seed, 1, 40)
         for k in range(40):
             assert np.array_equal(shoes[k], shuffled_shoe(rules, seed, 1 + k)), (seed, k)
         for shoe_id in SHOE_IDS:
-            one = fastdeal.shuffle_shoes_compiled(rules, seed, shoe_id, 1)[0]
+            one = compiled_deal.shuffle_shoes_compiled(rules, seed, shoe_id, 1)[0]
             assert np.array_equal(one, shuffled_shoe(rules, seed, shoe_id)), (seed, shoe_id)
 
 
 def test_compiled_shuffle_is_checked_once_and_used() -> None:
-    assert fastdeal.compiled_shuffle_agrees()
+    assert compiled_deal.compiled_shuffle_agrees()
 
 
 @pytest.mark.parametrize("name", preset_names())
 def test_every_round_of_every_preset_matches_the_reference_dealer(name: str) -> None:
     rules = preset(name)
     count = 3000 if rules.reshuffle_every_round else 300
-    assert_tables_equal(fastdeal.seeded_table_fast(rules, 2024, 5, count), seeded_table(rules, 2024, 5, count))
+    assert_tables_equal(compiled_deal.seeded_table_compiled(rules, 2024, 5, count), seeded_table(rules, 2024, 5, count))
 
 
 @pytest.mark.parametrize(
@@ -69,16 +69,16 @@ def test_every_round_of_every_preset_matches_the_reference_dealer(name: str) -> 
 )
 def test_burn_and_cut_card_variants_match_the_reference_dealer(changes: dict) -> None:
     rules = dataclasses.replace(preset("punto-banco-8"), **changes)
-    assert_tables_equal(fastdeal.seeded_table_fast(rules, 99, 1, 200), seeded_table(rules, 99, 1, 200))
+    assert_tables_equal(compiled_deal.seeded_table_compiled(rules, 99, 1, 200), seeded_table(rules, 99, 1, 200))
 
 
 def test_a_sample_reaches_every_cell_of_the_tableau() -> None:
     """The parity sample above is meaningful: its rounds cover every draw decision of the tableau."""
-    table = fastdeal.seeded_table_fast(preset("punto-banco-8"), 2024, 5, 300)
+    table = compiled_deal.seeded_table_compiled(preset("punto-banco-8"), 2024, 5, 300)
     assert len(table) > 20_000
     player_drew = table.player_cards[:, 2] != 0
     banker_drew = table.banker_cards[:, 2] != 0
-    values = np.asarray(fastdeal._VALUE)
+    values = np.asarray(compiled_deal._VALUE)
     third = values[table.player_cards[:, 2] % 16]
     banker_two = (values[table.banker_cards[:, 0] % 16] + values[table.banker_cards[:, 1] % 16]) % 10
     cells = set(zip(banker_two[player_drew].tolist(), third[player_drew].tolist(), strict=True))
@@ -96,4 +96,4 @@ def test_dealing_given_shoes_matches_the_reference_on_unsuited_cards() -> None:
     dealt = [deal_seeded_shoe(shoes[k].tolist(), rules) for k in range(50)]
     reference = RoundTable.from_rounds((k + 1, rounds) for k, rounds in enumerate(dealt))
     reference.turned = np.asarray([turned_card(shoes[k], rules) for k, rounds in enumerate(dealt) for _ in rounds], dtype=np.int8)
-    assert_tables_equal(fastdeal.deal_shoes(shoes, np.arange(1, 51), rules), reference)
+    assert_tables_equal(compiled_deal.deal_shoes(shoes, np.arange(1, 51), rules), reference)
