@@ -7,6 +7,8 @@ must go through a deprecation and a CHANGELOG.md entry, and then this list chang
 from __future__ import annotations
 
 import ast
+import importlib
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_NAMES = sorted(
     "BLUE CENT DERIVED_ROADS EXACT FIXED_SIDES MAX_AMOUNT MAX_COUNT OPPOSITE RED BetDefinition Bets ExactProgression "
     "ExactSelector ExactStopRule FixedSideSelector Progression Roads RoundFacts Selector SessionInfo StopLimits StopRule "
-    "Strategy TableView bet_names decimal_to_cents decimal_to_micros did_you_mean ev_exceeds hookimpl positive_amount "
-    "positive_int".split()
+    "Strategy TableView bet_evs bet_names bet_odds decimal_to_cents decimal_to_micros did_you_mean ev_exceeds hookimpl "
+    "load_rules parse_card parse_outcomes positive_amount positive_int remove_cards roads round_odds shoe_counts".split()
 )
 
 TWIN_NAMES = sorted(
@@ -142,3 +144,28 @@ def test_the_version_is_the_changelogs_newest_and_the_packages() -> None:
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     newest = re.search(r"^## (\d+\.\d+\.\d+)", (ROOT / "CHANGELOG.md").read_text(encoding="utf-8"), re.M)
     assert newest is not None and baccarat.__version__ == declared == newest.group(1)
+
+
+PYTHON_FENCE = re.compile(r"^```python\n(?P<body>.*?)^```", re.S | re.M)
+DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
+TAUGHT_HOMES = {"baccarat.plugin", "baccarat.plugin.twins"}
+
+
+def taught_imports() -> list[tuple[str, str, list[str]]]:
+    """Every ``from baccarat... import`` of the docs' Python blocks: (page, module, names)."""
+    found = []
+    for page in DOC_PAGES:
+        for block in PYTHON_FENCE.finditer(page.read_text(encoding="utf-8")):
+            for node in ast.walk(ast.parse(block.group("body"))):
+                if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "baccarat":
+                    found.append((page.name, node.module, [alias.name for alias in node.names]))
+    return found
+
+
+def test_the_docs_teach_plugin_imports_only_from_the_plugin_api() -> None:
+    taught = taught_imports()
+    assert len(taught) >= 8  # the README's and the docs' plugins, counting and roads examples
+    assert [(page, module) for page, module, _ in taught if module not in TAUGHT_HOMES] == []
+    for _, module, names in taught:
+        home = importlib.import_module(module)
+        assert all(name in home.__all__ for name in names), (module, names)

@@ -20,12 +20,20 @@ holds the list). The modules behind them, one job each:
 - ``compose``: how a progression, a selector and stop rules make one strategy;
 - ``exact_forms``: the exact forms of pieces, for ``baccarat exact``;
 - ``registry`` and ``manager``: what the plugins registered, and how they are found and loaded.
+
+A counting strategy's helpers are here too: the exact odds of a shoe (:func:`bet_evs`,
+:func:`bet_odds`, :func:`round_odds`, :func:`shoe_counts`, :func:`remove_cards`, from
+:mod:`baccarat.odds`), :func:`parse_card`, :func:`load_rules`, and the scoreboard's
+:func:`roads` of a shoe's outcomes (:func:`parse_outcomes`). A test
+(``tests/plugin/test_public_surface.py``) holds every import the README and docs teach to this
+module and :mod:`baccarat.plugin.twins`.
 """
 
 from __future__ import annotations
 
 from baccarat.errors import did_you_mean
 from baccarat.money import CENT, EXACT, MAX_AMOUNT, decimal_to_cents, decimal_to_micros
+from baccarat.odds import bet_evs, bet_odds, remove_cards, round_odds, shoe_counts
 from baccarat.odds.counting import ev_exceeds
 from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
 from baccarat.plugin.hookspecs import hookimpl
@@ -34,7 +42,9 @@ from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, Sto
 from baccarat.plugin.strategy import FIXED_SIDES, OPPOSITE, Bets, Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.table.bet_registry import BetDefinition, RoundFacts, bet_names
-from baccarat.table.roads import BLUE, DERIVED_ROADS, RED, Roads
+from baccarat.table.cards import parse_card
+from baccarat.table.roads import BLUE, DERIVED_ROADS, RED, Roads, parse_outcomes, roads
+from baccarat.table.rules import load_rules
 
 __all__ = [
     "BLUE",
@@ -61,12 +71,21 @@ __all__ = [
     "StopRule",
     "Strategy",
     "TableView",
+    "bet_evs",
     "bet_names",
+    "bet_odds",
     "decimal_to_cents",
     "decimal_to_micros",
     "did_you_mean",
     "ev_exceeds",
     "hookimpl",
+    "load_rules",
+    "parse_card",
+    "parse_outcomes",
     "positive_amount",
     "positive_int",
+    "remove_cards",
+    "round_odds",
+    "roads",
+    "shoe_counts",
 ]
