@@ -7,13 +7,14 @@ import struct
 
 import numpy as np
 import pytest
+from helpers.dealt import dealt_cards
 from PIL import Image, ImageColor
 
 from baccarat.cli import main
 from baccarat.commands.roads import render_text
 from baccarat.execution.runner import run_experiment, write_run
 from baccarat.results.charts.scoreboard import SIDE_COLOUR
-from baccarat.shoes.seeded import dealt_cards, seeded_rounds
+from baccarat.shoes.seeded import seeded_rounds
 from baccarat.table.cards import card_label
 from baccarat.table.roads import roads
 from baccarat.table.rules import preset

@@ -18,7 +18,7 @@ from baccarat.execution.runner import prepare, run_experiment, run_to_folder, st
 from baccarat.experiment import load_experiment
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import settlement_table
-from baccarat.results.ledger import ledger_frame
+from baccarat.results.ledger import ledger_table
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds, seeded_table
 
@@ -52,11 +52,13 @@ def reference_ledger(exp) -> tuple[pl.DataFrame, pl.DataFrame]:
     multipliers = settlement_table(table, rules)
     sessions = session_bounds(table, exp.session.shoes_per_session)
     frames = [
-        ledger_frame(
-            run.label,
-            run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
-            tuple(multipliers),
-            expected_values(rules),
+        pl.from_arrow(
+            ledger_table(
+                run.label,
+                run_strategy(run, table, multipliers, rules, exp.session, exp.seed, sessions),
+                tuple(multipliers),
+                expected_values(rules),
+            )
         )
         for run in strategy_runs(exp)
     ]

@@ -486,10 +486,3 @@ def _versions() -> dict[str, str]:
         "pluggy": pluggy.__version__,
         "pyyaml": yaml.__version__,
     }
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    """Call ``fn`` and return its result and the seconds it took."""
-    start = time.perf_counter()
-    value = fn()
-    return value, time.perf_counter() - start
