@@ -327,6 +327,7 @@ def play(sandbox: Sandbox, block: Block) -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_every_block_of_the_page_runs_as_written(page: Path, tmp_path: Path) -> None:
     found = blocks(page)
@@ -381,6 +382,7 @@ def test_every_command_named_in_the_text_exists(page: Path) -> None:
             pytest.fail(f"{page.name}: `{command}`: baccarat has no command {rest[0]!r}")
 
 
+@pytest.mark.slow
 def test_the_docs_site_builds_strictly_with_every_link_found(tmp_path: Path) -> None:
     # mkdocs.yml sets strict: a link to a missing page or anchor, or a page left out of the navigation, fails the build.
     env = dict(os.environ, NO_MKDOCS_2_WARNING="1")

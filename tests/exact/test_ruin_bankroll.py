@@ -29,6 +29,7 @@ EXPERIMENT = {
 }
 
 
+@pytest.mark.slow
 def test_simulated_and_exact_bankroll_for_ruin_agree() -> None:
     """The exact answer B (whole table minimums) brackets the true one in (B - min, B]: it meets the 95% interval of the sessions'."""
     summary = {row["strategy"]: row for row in baccarat.run(EXPERIMENT).summary.iter_rows(named=True)}
@@ -46,6 +47,7 @@ def test_simulated_and_exact_bankroll_for_ruin_agree() -> None:
             assert low <= bankroll and bankroll - step <= high, (result.strategy, p, low, row[column], high, bankroll)
 
 
+@pytest.mark.slow
 def test_sessions_that_tell_nothing_give_no_figure() -> None:
     """A Martingale ruined in most sessions: the sessions cannot say what a larger bankroll needs."""
     experiment = {
@@ -96,6 +98,7 @@ def test_ruin_at_most_must_be_a_share(tmp_path, capsys) -> None:
     assert exit_info.value.code == 2
 
 
+@pytest.mark.slow
 def test_a_session_replayed_from_its_bankroll_needed_is_not_ruined_and_from_a_cent_less_is() -> None:
     """The definition of ``bankroll_needed``, checked by playing the sessions again from other bankrolls."""
     small = {**EXPERIMENT, "shoes": {"source": "seeded", "seed": 11, "count": 2000}}

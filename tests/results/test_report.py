@@ -94,6 +94,7 @@ def parse(path) -> Page:
     return page
 
 
+@pytest.mark.slow
 def test_the_run_folder_holds_summary_comparison_and_report(run_dir) -> None:
     for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
         assert (run_dir / name).is_file(), name
@@ -174,6 +175,7 @@ def _table_cells(html_text: str, table_id: str) -> tuple[list[str], list[list[st
     return headers, [row for row in rows if row]
 
 
+@pytest.mark.slow
 def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_unit(run_dir, capsys) -> None:
     assert cli.main(["report", str(run_dir), "--quiet"]) == 0
     headers, rows = _table_cells((run_dir / "report.html").read_text(encoding="utf-8"), "comparison")
@@ -240,6 +242,7 @@ def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
     assert "bankroll 150.00" in text and "table minimum 10.00" in text
 
 
+@pytest.mark.slow
 def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
     before = (run_dir / "summary.csv").read_text()
     for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
@@ -251,6 +254,7 @@ def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> 
     assert "report.html" in out and "flat banker" in out
 
 
+@pytest.mark.slow
 def test_report_command_writes_the_charts_as_png_and_svg_when_asked(run_dir, capsys) -> None:
     from baccarat.api import load
 
@@ -268,6 +272,7 @@ def test_report_command_writes_the_charts_as_png_and_svg_when_asked(run_dir, cap
     assert cli.main(["report", str(run_dir), "--quiet"]) == 0
 
 
+@pytest.mark.slow
 def test_report_command_takes_another_baseline(run_dir, capsys) -> None:
     assert cli.main(["report", str(run_dir), "--baseline", "flat tie", "--quiet"]) == 0
     csv = pl.read_csv(run_dir / "comparison.csv")
@@ -286,6 +291,7 @@ def test_report_command_errors_are_one_line(tmp_path, run_dir, capsys) -> None:
     assert err.count("\n") == 1 and "did you mean 'flat banker'" in err
 
 
+@pytest.mark.slow
 def test_run_prints_the_summary_table(tmp_path, capsys) -> None:
     path = tmp_path / "exp.yaml"
     import yaml
@@ -322,6 +328,7 @@ def test_format_summary_prints_labels_whole_even_past_its_width() -> None:
     assert all(len(line) <= 140 for line in lines)
 
 
+@pytest.mark.slow
 def test_write_results_works_without_experiment_files(tmp_path) -> None:
     ledger = flat_ledger({"a": ["WLW", "LL"], "b": ["TTT", "WW"]})
     experiment = load_experiment(

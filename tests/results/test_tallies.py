@@ -38,6 +38,7 @@ def test_exact_gram_of_many_rows_adds_blocks_exactly(monkeypatch: pytest.MonkeyP
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e150, max_value=1e150)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(finite | st.sampled_from([5e-324, -2.2e-308, 0.1, 1e16, -1e16]), max_size=40), st.integers(1, 7))
 def test_float_sums_are_exact_and_rounded_once_in_any_pieces(values: list[float], pieces: int) -> None:

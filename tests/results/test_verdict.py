@@ -68,6 +68,7 @@ def test_holm_step_down() -> None:
     assert holm([None, 0.2]) == [None, 0.2]
 
 
+@pytest.mark.slow
 def test_calibration_over_seeds() -> None:
     """Same edge -> never better/worse; the realised-edge test flags true nulls within its family-wise rate."""
     wrong, flagged = 0, 0
@@ -90,6 +91,7 @@ def test_calibration_over_seeds() -> None:
     assert flagged <= binomial_upper(SEEDS, FAMILY_RATE), f"{flagged} of {SEEDS} tables flagged a true null"
 
 
+@pytest.mark.slow
 def test_ev_counter_is_better_than_the_flat_pair() -> None:
     """ev-counter on the pairs (as configs/ev-counter.yaml, fewer shoes) against flat Player Pair."""
     strategies = [
@@ -146,6 +148,7 @@ def test_a_loaded_run_reads_its_own_run(tmp_path: Path) -> None:
     assert baccarat.load(out).summary.height == 1
 
 
+@pytest.mark.slow
 def test_compare_command_says_same_edge(tmp_path: Path) -> None:
     """The README's compare example: quickstart, then Martingale's unit 5: no better/worse, the volume said."""
     quickstart = Path(__file__).parents[2] / "configs" / "quickstart.yaml"
@@ -158,6 +161,7 @@ def test_compare_command_says_same_edge(tmp_path: Path) -> None:
     assert table.count("same edge") >= 3 and "(volume)" in table
 
 
+@pytest.mark.slow
 def test_counter_expected_matches_the_recount_from_the_cards(tmp_path: Path) -> None:
     """The summary's expected edge of ev-counter equals docs/ev_counter_expected.py's recount from the cards seen."""
     strategies = [{"name": "ev counter", "use": "ev-counter", "params": {"bets": ["player_pair", "banker_pair"], "unit": 10}}]
@@ -188,6 +192,7 @@ def register_strategies(register):
 '''
 
 
+@pytest.mark.slow
 def test_a_strategy_that_reads_the_cards_without_the_odds_has_no_known_expected_edge(tmp_path: Path) -> None:
     """Its expected edge is not known: shown empty, and the verdict is the realised-edge test with Holm's correction."""
     (tmp_path / "plugins").mkdir()
