@@ -6,6 +6,8 @@
   exact distribution of each strategy's session.
 - :mod:`~baccarat.commands.odds`: ``baccarat odds [--rules PRESET|FILE] [--decks N] [--remaining RANK=COUNT,...]
   [--json]``.
+- :mod:`~baccarat.commands.patterns`: ``baccarat patterns [FILE|RUN_DIR] [--format F] [--rules R] [--count N --seed S]
+  [--chart FILE] [--json]``: the patterns players read in shoes, against fairly shuffled shoes.
 - :mod:`~baccarat.commands.report`: ``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild
   summary, comparison and report of a saved run.
 - :mod:`~baccarat.commands.roads`: ``baccarat roads FILE|RUN_DIR --shoe N``: draw one shoe's scoreboard roads.

@@ -7,6 +7,8 @@
 - :mod:`~baccarat.results.comparisons`: each strategy of a run against its baseline (``strategies``), and saved
   runs side by side (``runs``, what ``baccarat compare`` prints).
 - :mod:`~baccarat.results.charts`: the charts of a run and the roads scoreboard, as Vega-Altair charts.
+- :mod:`~baccarat.results.patterns`: the patterns players read in shoes (streaks, chops, derived roads) tested
+  against fairly shuffled shoes of the same rules (``baccarat patterns``).
 - :mod:`~baccarat.results.report`: the run's tables and self-contained HTML report (``analysis``, ``html``), figures
   as people read them (``formatting``), and the plain facts a report states about a run (``run_facts``).
 
@@ -14,4 +16,4 @@ The manifest of a run folder is the execution layer's, beside the run folder it 
 (:mod:`baccarat.execution.manifest`).
 """
 
-__all__ = ["charts", "comparisons", "ledger", "report", "statistics"]
+__all__ = ["charts", "comparisons", "ledger", "patterns", "report", "statistics"]

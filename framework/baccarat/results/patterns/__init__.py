@@ -1,0 +1,12 @@
+"""Patterns players read in shoes, tested against fairly shuffled shoes of the same rules (``baccarat patterns``).
+
+- :mod:`~baccarat.results.patterns.shoe_counts`: what each shoe shows as integer counts: outcomes, pairs, streaks,
+  chops, what follows a streak of k, the derived roads' colours.
+- :mod:`~baccarat.results.patterns.fair_shoes`: a pool of seeded fair shoes under the same rules, resampled to the
+  sample's number of shoes.
+- :mod:`~baccarat.results.patterns.fairness`: each statistic beside fair shoes, Monte Carlo p-values corrected by
+  Holm's method, and the one-sentence verdict.
+- :mod:`~baccarat.results.patterns.sources`: the shoes to test, from a recorded file, a run folder or a seed.
+"""
+
+__all__ = ["fair_shoes", "fairness", "shoe_counts", "sources"]
