@@ -247,9 +247,10 @@ def patterns_against_fair(sums: np.ndarray, has_cards: bool, fair: FairSamples, 
 
 def _verdict(shoes: int, flagged: list[Tested], tested: int, fair: FairSamples, alpha: float) -> str:
     what = f"{shoes} shoe{'s' if shoes != 1 else ''}"
+    plural = "s" if shoes != 1 else ""
     how = (
-        f"{tested} statistics against {fair.draws} samples of {shoes} fair shoe{'s' if shoes != 1 else ''} "
-        f"; {CORRECTION}-corrected p-values, family-wise level {alpha:g}"
+        f"{tested} statistics against {fair.draws} samples of {shoes} fair shoe{plural}; "
+        f"{CORRECTION}-corrected p-values, family-wise level {alpha:g}"
     )
     if not flagged:
         return f"These {what} look like fairly shuffled ones: no statistic is beyond what fair shuffling gives ({how})."
