@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("trace", "play one session of one strategy and print it round by round, with the strategy's state"),
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
     ("exact", "exact risk of ruin and result distribution of each strategy's session, without simulation"),
+    ("predict", "score predictors of the next round (roads, streaks, off the top) against the exact odds of the cards left"),
     ("patterns", "test the patterns players read in shoes (streaks, chops, roads) against fairly shuffled shoes"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""

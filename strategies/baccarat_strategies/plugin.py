@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from baccarat.plugin import hookimpl
-from baccarat_strategies import ev_counter, progressions, road_selectors, selectors, stop_rules
+from baccarat_strategies import ev_counter, predictors, progressions, road_selectors, selectors, stop_rules
 
 
 @hookimpl
@@ -31,6 +31,13 @@ def register_selectors(register: Callable[[type], None]) -> None:
 def register_stop_rules(register: Callable[[type], None]) -> None:
     """Register the built-in stop rules."""
     for cls in stop_rules.BUILT_IN:
+        register(cls)
+
+
+@hookimpl
+def register_predictors(register: Callable[[type], None]) -> None:
+    """Register the built-in predictors of the next round."""
+    for cls in predictors.BUILT_IN:
         register(cls)
 
 

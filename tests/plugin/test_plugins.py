@@ -11,6 +11,7 @@ import importlib
 import inspect
 import itertools
 import json
+import math
 import os
 import re
 import shutil
@@ -314,6 +315,52 @@ def test_hook_register_bets(tmp_path: Path) -> None:
     assert settlement_table(RoundTable.from_rounds([(1, rounds)]), rules)["tie_on_6"].tolist() == [350_000, -10_000, 350_000]
 
 
+def test_hook_register_predictors(tmp_path: Path) -> None:
+    # The predictor of docs/plugins.md, as a reader would save it: registered, listed, scored against the exact odds.
+    from baccarat.commands.strategies import listing
+    from baccarat.results.patterns.predictions import score_predictors
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
+    from baccarat.table.rules import preset
+
+    block = next(b for b in python_blocks(ROOT / "docs" / "plugins.md") if "register_predictors" in b)
+    folder = plugin_folder(tmp_path, banker_always=block)
+    reg = registry([folder])
+    predictors = reg.predictors()
+    assert {"exact", "off-the-top", "banker-always"} <= set(predictors)
+    assert reg.predictor_entries()["banker-always"].plugin.origin == "file"
+    records, _ = listing([str(folder)])
+    assert {"name": "banker-always", "kind": "predictor"}.items() <= next(r for r in records if r["name"] == "banker-always").items()
+    rules = preset("punto-banco-8")
+    table = seeded_table_compiled(rules, 2, 1, 1)
+    scores = {
+        s.name: s
+        for s in score_predictors(table, rules, {"exact": predictors["exact"], "banker-always": predictors["banker-always"]}).scores
+    }
+    banker = (table.outcome == 0).sum()
+    assert scores["banker-always"].log_loss == pytest.approx(
+        -(banker * math.log(0.5) + (len(table) - banker) * math.log(0.25)) / len(table)
+    )
+
+
+def test_a_predictor_name_registered_twice_is_an_error_naming_both(tmp_path: Path) -> None:
+    code = """
+        from baccarat.plugin import Predictor, hookimpl
+
+        class Again(Predictor):
+            name = "exact"
+
+            def predict(self, dealt):
+                return (0.5, 0.4, 0.1)
+
+        @hookimpl
+        def register_predictors(register):
+            register(Again)
+    """
+    reg = registry([plugin_folder(tmp_path, again=code)])
+    with pytest.raises(StrategyError, match="predictor name 'exact' is registered twice"):
+        reg.predictors()
+
+
 def test_a_bet_reading_a_fact_it_does_not_declare_is_left_out_with_a_warning(tmp_path: Path) -> None:
     folder = plugin_folder(
         tmp_path,
@@ -341,6 +388,7 @@ def test_every_hookspec_has_a_test_named_after_it() -> None:
         "register_bets",
         "register_exact_forms",
         "register_kernels",
+        "register_predictors",
         "register_progressions",
         "register_selectors",
         "register_stop_rules",

@@ -8,6 +8,8 @@
   [--json]``.
 - :mod:`~baccarat.commands.patterns`: ``baccarat patterns [FILE|RUN_DIR] [--format F] [--rules R] [--count N --seed S]
   [--chart FILE] [--json]``: the patterns players read in shoes, against fairly shuffled shoes.
+- :mod:`~baccarat.commands.predict`: ``baccarat predict EXPERIMENT.yaml [--predictors NAMES] [--set K=V] [--json]``:
+  predictors of the next round scored against the exact odds of the cards left.
 - :mod:`~baccarat.commands.report`: ``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild
   summary, comparison and report of a saved run.
 - :mod:`~baccarat.commands.roads`: ``baccarat roads FILE|RUN_DIR --shoe N``: draw one shoe's scoreboard roads.

@@ -81,11 +81,15 @@ def add_plugins_dir_option(parser: argparse.ArgumentParser) -> None:
 
 
 def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
-    """Return one record per registered name (name, kind, params, origin, plugin, source, description) and the warnings."""
+    """Return one record per registered name (name, kind, params, origin, plugin, source, description) and the warnings.
+
+    The predictors (kind ``predictor``, for ``baccarat predict``) come last.
+    """
     from baccarat.plugin.manager import registry
 
     reg = registry(plugins_dirs)
     records = []
+    predictors = list(reg.predictor_entries().values())
     for kind in KIND_ORDER:
         for entry in reg.entries[kind].values():
             records.append(
@@ -99,6 +103,18 @@ def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
                     "description": _describe(entry.cls),
                 }
             )
+    for entry in predictors:
+        records.append(
+            {
+                "name": entry.name,
+                "kind": entry.kind,
+                "params": {},
+                "origin": entry.plugin.origin,
+                "plugin": entry.plugin.name,
+                "source": entry.plugin.source,
+                "description": _describe(entry.cls),
+            }
+        )
     return records, reg.warnings
 
 

@@ -3,6 +3,7 @@
 - :mod:`~baccarat.odds.compositions`: the cards left in a shoe, by rank or by rank and suit;
 - :mod:`~baccarat.odds.enumeration`: the exact integer weights of every way a round can end;
 - :mod:`~baccarat.odds.exact_odds`: each bet's exact chances, expected value and house edge (:func:`bet_odds`);
+- :mod:`~baccarat.odds.chances`: the exact chances of Banker, Player and Tie from the cards left (:func:`outcome_chances`);
 - :mod:`~baccarat.odds.fast_evs`: expected values fast enough for every round (:func:`bet_evs`);
 - :mod:`~baccarat.odds.counting`: exact expected values from the cards already seen in a shoe;
 - :mod:`~baccarat.odds.settlement`: what every bet of a round pays, in exact money.

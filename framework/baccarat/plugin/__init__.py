@@ -19,11 +19,12 @@ holds the list). The modules behind them, one job each:
 - ``params``: the parameter readers (:func:`positive_amount`, :func:`positive_int`);
 - ``compose``: how a progression, a selector and stop rules make one strategy;
 - ``exact_forms``: the exact forms of pieces, for ``baccarat exact``;
+- ``predictors``: the :class:`Predictor` base class and the :class:`Dealt` view it reads, for ``baccarat predict``;
 - ``registry`` and ``manager``: what the plugins registered, and how they are found and loaded.
 
 A counting strategy's helpers are here too: the exact odds of a shoe (:func:`bet_evs`,
 :func:`bet_odds`, :func:`round_odds`, :func:`shoe_counts`, :func:`remove_cards`, from
-:mod:`baccarat.odds`), :func:`parse_card`, :func:`load_rules`, and the scoreboard's
+:mod:`baccarat.odds`; the next round's :func:`outcome_chances`), :func:`parse_card`, :func:`load_rules`, and the scoreboard's
 :func:`roads` of a shoe's outcomes (:func:`parse_outcomes`). A test
 (``tests/plugin/test_public_surface.py``) holds every import the README and docs teach to this
 module and :mod:`baccarat.plugin.twins`.
@@ -45,11 +46,13 @@ from __future__ import annotations
 from baccarat.errors import did_you_mean
 from baccarat.money import CENT, EXACT, MAX_AMOUNT, decimal_to_cents, decimal_to_micros
 from baccarat.odds import bet_evs, bet_odds, remove_cards, round_odds, shoe_counts
+from baccarat.odds.chances import outcome_chances
 from baccarat.odds.counting import ev_exceeds
 from baccarat.plugin.exact_forms import ExactProgression, ExactSelector, ExactStopRule, StopLimits
 from baccarat.plugin.hookspecs import hookimpl
 from baccarat.plugin.params import MAX_COUNT, positive_amount, positive_int
 from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, StopRule
+from baccarat.plugin.predictors import Dealt, Predictor
 from baccarat.plugin.strategy import FIXED_SIDES, OPPOSITE, Bets, Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.table.bet_registry import BetDefinition, RoundFacts, bet_names
@@ -69,10 +72,12 @@ __all__ = [
     "RED",
     "BetDefinition",
     "Bets",
+    "Dealt",
     "ExactProgression",
     "ExactSelector",
     "ExactStopRule",
     "FixedSideSelector",
+    "Predictor",
     "Progression",
     "Roads",
     "RoundFacts",
@@ -90,6 +95,7 @@ __all__ = [
     "did_you_mean",
     "ev_exceeds",
     "hookimpl",
+    "outcome_chances",
     "load_rules",
     "parse_card",
     "parse_outcomes",

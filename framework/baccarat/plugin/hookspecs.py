@@ -103,3 +103,15 @@ def register_bets(register: Callable[[object], None]) -> None:
     offers it with ``side_bets: {NAME: PAYOUT}``, and a composed strategy
     backs it with ``side: NAME``. The built-in bets are registered here too.
     """
+
+
+@hookspec
+def register_predictors(register: Callable[[type], None]) -> None:
+    """Register predictors of the next round: call ``register(cls)`` for each.
+
+    ``cls`` subclasses :class:`baccarat.plugin.Predictor`: its ``name`` is
+    what ``baccarat predict --predictors`` names, and its ``predict(dealt)``
+    returns the chances of Banker, Player and Tie from what has been dealt in
+    the shoe (:class:`baccarat.plugin.Dealt`). Called once per process, the
+    first time a command needs predictors.
+    """

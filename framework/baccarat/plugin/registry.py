@@ -47,6 +47,9 @@ TWIN_HOOK = "register_twins"
 TWIN_HOOK_0_2 = "register_kernels"
 """The 0.2 name of :data:`TWIN_HOOK` (deprecated, removed in 0.5): still called, before it."""
 
+PREDICTOR_HOOK = "register_predictors"
+"""The hook that registers predictors (called lazily, see :meth:`Registry.predictors`)."""
+
 EXACT_HOOK = "register_exact_forms"
 """The hook that registers exact forms of registered pieces (called lazily, see :meth:`Registry.exact_forms`)."""
 
@@ -101,6 +104,17 @@ class Registry:
     manager: pluggy.PluginManager | None = field(default=None, repr=False, compare=False)
     _twins: dict[type, Any] | None = field(default=None, repr=False, compare=False)
     _exact_forms: dict[type, Any] | None = field(default=None, repr=False, compare=False)
+    _predictors: dict[str, Entry] | None = field(default=None, repr=False, compare=False)
+
+    def predictors(self) -> dict[str, type]:
+        """Predictor classes by name, from the ``register_predictors`` hook (called the first time they are asked for)."""
+        return {name: entry.cls for name, entry in self.predictor_entries().items()}
+
+    def predictor_entries(self) -> dict[str, Entry]:
+        """The registered predictors by name, each with the plugin that registered it (kind ``predictor``)."""
+        if self._predictors is None:
+            self._predictors = {} if self.manager is None else collect_predictors(self.manager, self)
+        return self._predictors
 
     def twins(self) -> dict[type, Any]:
         """Compiled twins by piece class, from the ``register_twins`` hook (called the first time they are asked for)."""
@@ -352,6 +366,32 @@ def collect_exact_forms(pm: pluggy.PluginManager, found: Registry) -> dict[type,
     from baccarat.plugin.exact_forms import EXACT_FORM_KINDS
 
     return collect_piece_companions(pm, found, EXACT_HOOK, EXACT_FORM_KINDS, "exact form", "baccarat.plugin.exact_forms")
+
+
+def collect_predictors(pm: pluggy.PluginManager, found: Registry) -> dict[str, Entry]:
+    """Call ``register_predictors`` once per plugin that implements it; a name registered twice is an error naming both."""
+    from baccarat.plugin.predictors import Predictor
+
+    by_name = {p.name: p for p in found.plugins}
+    predictors: dict[str, Entry] = {}
+    for impl in getattr(pm.hook, PREDICTOR_HOOK).get_hookimpls():
+        plugin = by_name[impl.plugin_name]
+        batch: list[type] = []
+
+        def register(cls: Any, batch: list[type] = batch) -> None:
+            if not isinstance(cls, type) or not issubclass(cls, Predictor):
+                raise TypeError(f"register() takes a subclass of baccarat.plugin.Predictor here, not {cls!r}")
+            if not isinstance(cls.name, str) or not cls.name:
+                raise TypeError(f"{cls.__qualname__} has no name")
+            batch.append(cls)
+
+        if not called(impl, register, plugin, PREDICTOR_HOOK, found):
+            continue
+        for cls in batch:
+            if cls.name in predictors:
+                raise StrategyError(f"predictor name {cls.name!r} is registered twice: by {predictors[cls.name].plugin} and by {plugin}")
+            predictors[cls.name] = Entry(cls.name, "predictor", cls, plugin)
+    return predictors
 
 
 def collect_piece_companions(

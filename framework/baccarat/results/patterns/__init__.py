@@ -1,4 +1,4 @@
-"""Patterns players read in shoes, tested against fairly shuffled shoes of the same rules (``baccarat patterns``).
+"""Patterns players read in shoes, tested against fair shoes (``baccarat patterns``), and predictors scored (``baccarat predict``).
 
 - :mod:`~baccarat.results.patterns.shoe_counts`: what each shoe shows as integer counts: outcomes, pairs, streaks,
   chops, what follows a streak of k, the derived roads' colours.
@@ -6,7 +6,9 @@
   sample's number of shoes.
 - :mod:`~baccarat.results.patterns.fairness`: each statistic beside fair shoes, Monte Carlo p-values corrected by
   Holm's method, and the one-sentence verdict.
+- :mod:`~baccarat.results.patterns.predictions`: predictors of the next round scored by log-loss and Brier score,
+  paired with the exact predictor's (``baccarat predict``).
 - :mod:`~baccarat.results.patterns.sources`: the shoes to test, from a recorded file, a run folder or a seed.
 """
 
-__all__ = ["fair_shoes", "fairness", "shoe_counts", "sources"]
+__all__ = ["fair_shoes", "fairness", "predictions", "shoe_counts", "sources"]
