@@ -28,6 +28,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
     ("exact", "exact risk of ruin and result distribution of each strategy's session, without simulation"),
     ("predict", "score predictors of the next round (roads, streaks, off the top) against the exact odds of the cards left"),
+    ("search", "search a grid of strategies on training shoes, the best on fresh shoes, beside the luck of a null search"),
     ("patterns", "test the patterns players read in shoes (streaks, chops, roads) against fairly shuffled shoes"),
 )
 """(name, one-line help) of each subcommand, in the order ``--help`` shows them."""

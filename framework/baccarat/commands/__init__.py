@@ -13,6 +13,8 @@
 - :mod:`~baccarat.commands.report`: ``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild
   summary, comparison and report of a saved run.
 - :mod:`~baccarat.commands.roads`: ``baccarat roads FILE|RUN_DIR --shoe N``: draw one shoe's scoreboard roads.
+- :mod:`~baccarat.commands.search`: ``baccarat search EXPERIMENT.yaml [--top K] [--fresh-seed S] [--json]``: the
+  best of a grid in sample and on fresh shoes, beside a search of strategies with the house edge.
 - :mod:`~baccarat.commands.shoes`: ``baccarat shoes generate|check``: write seeded shoes to a file, check a recorded
   shoe file.
 - :mod:`~baccarat.commands.strategies`: ``baccarat strategies [--json] [--plugins-dir DIR]``: everything the plugins

@@ -8,7 +8,9 @@
   Holm's method, and the one-sentence verdict.
 - :mod:`~baccarat.results.patterns.predictions`: predictors of the next round scored by log-loss and Brier score,
   paired with the exact predictor's (``baccarat predict``).
+- :mod:`~baccarat.results.patterns.search_luck`: the best of N candidates in sample and out of sample, deflated
+  for the number tried (``baccarat search``).
 - :mod:`~baccarat.results.patterns.sources`: the shoes to test, from a recorded file, a run folder or a seed.
 """
 
-__all__ = ["fair_shoes", "fairness", "predictions", "shoe_counts", "sources"]
+__all__ = ["fair_shoes", "fairness", "predictions", "search_luck", "shoe_counts", "sources"]
