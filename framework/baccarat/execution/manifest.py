@@ -36,12 +36,21 @@ DATA, RESULTS = "data", "results"
 """The kinds of file a manifest lists: written by the run, or rebuilt by ``baccarat report``."""
 
 
+MAX_MANIFEST_BYTES = 32 << 20
+"""Largest ``manifest.json`` read (32 MiB): a run of a billion ledger rows lists a few thousand files in far less."""
+
+
 def read_manifest(path: Path) -> dict[str, Any] | None:
-    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line."""
+    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line.
+
+    A manifest larger than :data:`MAX_MANIFEST_BYTES` is refused before it is read.
+    """
+    from baccarat.files.inputfile import read_regular
+
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(read_regular(path, "a run's manifest", MAX_MANIFEST_BYTES).decode("utf-8"))
     except UnicodeDecodeError:
         raise InputError("is not UTF-8 text; a run's manifest is JSON", path=str(path)) from None
     except json.JSONDecodeError as exc:
