@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -91,15 +92,23 @@ class Result:
     def rounds(self) -> pl.DataFrame:
         """One row per dealt round (the ``rounds.parquet`` columns of docs/results.md)."""
         if self._rounds is None:
-            self._rounds = pl.read_parquet(self._file("rounds.parquet"))
+            with self._reading():
+                self._rounds = pl.read_parquet(self._file("rounds.parquet"))
         return self._rounds
 
     @property
     def ledger(self) -> pl.DataFrame:
         """One row per round per strategy per session, money as exact decimals."""
         if self._ledger is None:
-            self._ledger = pl.read_parquet(self._file("ledger.parquet"))
+            with self._reading():
+                self._ledger = pl.read_parquet(self._file("ledger.parquet"))
         return self._ledger
+
+    def _reading(self) -> AbstractContextManager[None]:
+        """The saved run's reading lock (:func:`baccarat.execution.folder_lock.reading_lock`): no commit replaces it meanwhile."""
+        from baccarat.execution.folder_lock import reading_lock
+
+        return nullcontext() if self.out_dir is None else reading_lock(self.out_dir)
 
     def scan_ledger(self) -> pl.LazyFrame:
         """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected)."""
@@ -181,7 +190,7 @@ class Result:
         point, it holds the run as it was.
         """
         from baccarat.execution.folder_lock import folder_lock
-        from baccarat.execution.manifest import MANIFEST_FILE, listed_files, read_manifest
+        from baccarat.execution.manifest import MANIFEST_FILE, file_difference, listed_files, read_manifest
         from baccarat.execution.run_folder import rewritten_folder
         from baccarat.results.report.analysis import CHART_KINDS, COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
 
@@ -198,6 +207,21 @@ class Result:
                     f"{users[0]} is not a file baccarat wrote, and the report would replace it; move it away, "
                     "or give --force to replace it",
                     path=str(out),
+                )
+            sessions = out / SESSIONS_FILE
+            if SESSIONS_FILE in listed and sessions.is_file() and file_difference(sessions, listed[SESSIONS_FILE]) is not None:
+                raise InputError(
+                    f"{SESSIONS_FILE} is not the file the run wrote, and which stop rule ended each session is kept only "
+                    "there, so a rebuilt report would lose it; put the run's file back, or run the experiment again",
+                    path=str(out),
+                )
+            if SESSIONS_FILE in listed and not sessions.is_file():
+                import sys
+
+                print(
+                    f"baccarat: warning: {out}: {SESSIONS_FILE} was removed, and which stop rule ended each session was kept "
+                    "only there: the rebuilt table's stopped_by is empty",
+                    file=sys.stderr,
                 )
             stops = self.stops()  # before sessions.parquet is rebuilt: which stop rule ended a session is kept only there
             with rewritten_folder(out, rebuilt) as new:

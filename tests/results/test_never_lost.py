@@ -198,6 +198,15 @@ def test_report_png_refuses_a_users_file_and_never_lists_it(work: Path, capsys: 
     assert "final.png" in json.loads((work / "out" / "manifest.json").read_text())["files"]
 
 
+def test_report_refuses_to_rebuild_without_the_sessions_stop_records(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sessions = work / "out" / "sessions.parquet"
+    pl.read_parquet(sessions).with_columns(pl.lit(None, pl.String).alias("stopped_by")).write_parquet(sessions)
+    before = everything(work / "out")
+    assert main(["report", "out", "--quiet"]) == 2
+    assert "which stop rule ended each session is kept only there" in one_line(capsys.readouterr().err)
+    assert everything(work / "out") == before
+
+
 def test_report_keeps_a_users_file_in_the_folder(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "out" / "notes.txt").write_text("mine")
     assert main(["report", "out", "--quiet"]) == 0

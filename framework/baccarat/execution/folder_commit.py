@@ -55,7 +55,7 @@ from baccarat.errors import OutputError
 from baccarat.execution.folder_lock import replacing_lock
 from baccarat.execution.manifest import MANIFEST_FILE, read_manifest
 from baccarat.files.outfolder import PID_MAX, process_running
-from baccarat.interrupts import held
+from baccarat.interrupts import forget_at_hard_stop, held
 
 KILL_AT_STEP = "BACCARAT_TEST_KILL_AT_STEP"
 NO_EXCHANGE = "BACCARAT_TEST_NO_EXCHANGE"
@@ -175,37 +175,54 @@ def commit(
     (:func:`file_states`, None when ``out`` did not exist); the previous run is
     removed only when it holds nothing else than that, files linked into
     ``new`` and the files named in ``replaceable`` (see :func:`retire`).
-    ``shown`` is ``out`` as the user wrote it, for messages.
+    ``shown`` is ``out`` as the user wrote it, for messages. The new folder
+    is the commit's from now on: it is removed should the commit fail before
+    the swap, and never after.
     """
     shown = str(out if shown is None else shown)
-    step("flush the new folder")
-    flush(new)
-    step("the new folder flushed")
-    with held():
-        if not os.path.lexists(out):
-            os.rename(new, out)  # nothing to replace (a folder made meanwhile makes this fail, and nothing is lost)
-            step("the new folder renamed into place")
-            _fsync_folder(out.parent)
-            return
-        with replacing_lock(out) as fd:
-            if fd is not None:
-                there, mine = os.stat(out, follow_symlinks=False), os.fstat(fd)
-                if (there.st_dev, there.st_ino) != (mine.st_dev, mine.st_ino):
-                    raise OutputError("was replaced by something else while the command ran; nothing was changed", path=shown)
-            if exchange(new, out):
-                old = new
-            else:
-                old = new.with_name(new.name.replace(f".{NEW}-", f".{REPLACED}-", 1))
-                os.rename(out, old)
-                step("the previous run moved aside")
-                try:
-                    os.rename(new, out)
-                except BaseException:
-                    os.rename(old, out)  # put it back: the command fails, the run folder stays as it was
-                    raise
-            step("the new folder in place")
-            _fsync_folder(out.parent)
-            retire(old, out, expected, replaceable, shown)
+    swapped = False
+    try:
+        step("flush the new folder")
+        flush(new)
+        step("the new folder flushed")
+        with held():
+            if not os.path.lexists(out):
+                os.rename(new, out)  # nothing to replace (a folder made meanwhile makes this fail, and nothing is lost)
+                swapped = True
+                forget_at_hard_stop(new)
+                step("the new folder renamed into place")
+                _fsync_folder(out.parent)
+                return
+            with replacing_lock(out) as fd:
+                if fd is not None:
+                    there, mine = os.stat(out, follow_symlinks=False), os.fstat(fd)
+                    if (there.st_dev, there.st_ino) != (mine.st_dev, mine.st_ino):
+                        raise OutputError("was replaced by something else while the command ran; nothing was changed", path=shown)
+                old = _swap(new, out)
+                swapped = True
+                forget_at_hard_stop(new)  # from now on that name may hold the previous run: a hard stop leaves it to the next command
+                step("the new folder in place")
+                _fsync_folder(out.parent)
+                retire(old, out, expected, replaceable, shown)
+    except BaseException:
+        if not swapped:
+            shutil.rmtree(new, ignore_errors=True)
+        raise
+
+
+def _swap(new: Path, out: Path) -> Path:
+    """Put ``new`` in the place of ``out``; return where the previous run now is. On failure, ``out`` is as it was."""
+    if exchange(new, out):
+        return new
+    old = new.with_name(new.name.replace(f".{NEW}-", f".{REPLACED}-", 1))
+    os.rename(out, old)
+    step("the previous run moved aside")
+    try:
+        os.rename(new, out)
+    except BaseException:
+        os.rename(old, out)  # put it back: the command fails, the run folder stays as it was
+        raise
+    return old
 
 
 def file_states(folder: Path) -> dict[str, tuple[int, int, int]]:

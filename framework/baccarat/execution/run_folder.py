@@ -153,8 +153,8 @@ def atomic_folder(out: str | os.PathLike[str], what: str = "the results", force:
         if os.path.lexists(out):
             check_output_folder(out, force, shown=shown)  # again: something may have been put there during the run
             expected = file_states(out)
-        commit(tmp, out, expected, shown=shown)
-        tmp = None
+        new, tmp = tmp, None  # the commit's from now on
+        commit(new, out, expected, shown=shown)
         lock.close()
     except BaseException as exc:
         if tmp is not None:
@@ -198,8 +198,8 @@ def rewritten_folder(out: str | os.PathLike[str], rebuilt: Collection[str], what
             step("the run linked into the new folder")
             yield tmp
             os.chmod(tmp, stat.S_IMODE(os.stat(out).st_mode))
-            commit(tmp, out, expected, replaceable=rebuilt, shown=shown)
-            tmp = None
+            new, tmp = tmp, None  # the commit's from now on
+            commit(new, out, expected, replaceable=rebuilt, shown=shown)
     except BaseException as exc:
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
