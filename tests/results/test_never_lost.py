@@ -207,11 +207,19 @@ def test_report_refuses_to_rebuild_without_the_sessions_stop_records(work: Path,
     assert everything(work / "out") == before
 
 
-def test_report_keeps_a_users_file_in_the_folder(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_report_keeps_a_users_files_folders_and_links_in_the_folder(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (work / "out" / "notes.txt").write_text("mine")
-    assert main(["report", "out", "--quiet"]) == 0
+    (work / "out" / "secret.txt").write_text("unreadable")
+    (work / "out" / "secret.txt").chmod(0o200)
+    (work / "out" / "mine" / "deeper").mkdir(parents=True)
+    (work / "out" / "link").symlink_to("notes.txt")
+    assert main(["report", "out", "--quiet"]) == 0, capsys.readouterr().err
     assert (work / "out" / "notes.txt").read_text() == "mine"
-    assert "notes.txt" not in json.loads((work / "out" / "manifest.json").read_text())["files"]
+    assert (work / "out" / "mine" / "deeper").is_dir() and os.readlink(work / "out" / "link") == "notes.txt"
+    (work / "out" / "secret.txt").chmod(0o600)
+    assert (work / "out" / "secret.txt").read_text() == "unreadable"
+    listed = json.loads((work / "out" / "manifest.json").read_text())["files"]
+    assert not {"notes.txt", "secret.txt", "link"} & set(listed)
 
 
 # 4: the lock ----------------------------------------------------------------------------------------------------

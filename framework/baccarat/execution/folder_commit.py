@@ -141,9 +141,13 @@ def flush(folder: Path) -> None:
     """Write every file under ``folder``, and the folders themselves, to the disk (``fsync``)."""
     for here, _dirs, files in os.walk(folder):
         for name in files:
-            fd = os.open(os.path.join(here, name), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW)
             try:
-                os.fsync(fd)
+                fd = os.open(os.path.join(here, name), os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                continue  # a link, or a file of the user's this command may not read: it was not written by it
+            try:
+                if stat.S_ISREG(os.fstat(fd).st_mode):
+                    os.fsync(fd)
             finally:
                 os.close(fd)
         _fsync_folder(Path(here))
