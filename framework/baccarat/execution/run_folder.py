@@ -1,16 +1,19 @@
 """A run's output folder, written whole or not at all, and replaced only when it holds a previous run and nothing else.
 
-A run's folder is written into a temporary folder beside it and renamed
-into place when complete (:func:`atomic_folder`). On any failure, Ctrl-C or
-SIGTERM included, the temporary folder is removed, and so are the parent
-folders made for it; a failure of the operating system (a folder that
-cannot be written to, a full disk) becomes an
-:class:`~baccarat.errors.OutputError`, one line and exit status 1.
+A run's folder is written into a new folder beside it and made the run
+folder in one step when complete (:func:`atomic_folder`, by
+:func:`baccarat.execution.folder_commit.commit`); ``baccarat report``
+rebuilds its files the same way, in a new folder that links the run's
+other files (:func:`rewritten_folder`). On any failure, Ctrl-C or SIGTERM
+included, the new folder is removed, and so are the parent folders made
+for it; a failure of the operating system (a folder that cannot be
+written to, a full disk) becomes an :class:`~baccarat.errors.OutputError`,
+one line and exit status 1.
 
 :func:`check_output_folder` refuses, before a run starts, a folder that
-cannot be made, or that holds anything but a previous run whose manifest
-lists exactly what it holds; a previous run is replaced only when asked
-(``--force``).
+cannot be made, that is the current folder or lies inside another run, or
+that holds anything but a previous run whose manifest lists exactly what
+it holds; a previous run is replaced only when asked (``--force``).
 """
 
 from __future__ import annotations
