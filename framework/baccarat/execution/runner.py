@@ -37,6 +37,7 @@ from baccarat.execution.datasets import (
     write_parts,
 )
 from baccarat.execution.executor import execute
+from baccarat.execution.folder_commit import folder_id, step
 from baccarat.execution.manifest import folder_contents, record_files, write_manifest
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
@@ -417,6 +418,7 @@ class RunWriter:
         # Parts described as they were written are not read back; a run written from memory is.
         details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)
         record_files(folder, manifest, data_files, details, self.parts.files)
+        step("the run's files and manifest written")
         self.folder = None
         self._folder_scope.close()  # the rename into place
         analysis.moved_to(self.out_dir)  # a large run's session table is read from the folder
@@ -437,6 +439,7 @@ class RunWriter:
         return {
             "name": experiment.name,
             "run_at": self.run_at,
+            "folder_id": folder_id(self._open()),
             "seed": experiment.seed,
             "seeds": list(experiment.seeds),
             "source": experiment.path,
