@@ -139,4 +139,5 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
 
 def verdict_class(word: Any) -> str:
     """Return the CSS class of a comparison's verdict (:mod:`baccarat.results.comparisons.verdict`): ``better``, ``worse`` or none."""
-    return word if word in ("better", "worse") else ""
+    first = str(word or "").split(" ", 1)[0]
+    return first if first in ("better", "worse") else ""

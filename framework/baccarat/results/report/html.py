@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.results.comparisons.conclusion import conclusion
 from baccarat.results.comparisons.verdict import explanation
 from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.report.formatting import (
@@ -209,34 +210,45 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         )
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
-        "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed: "
-        "<i>same edge</i> when it equals the baseline's, whatever the luck of the sample, better or worse when it "
-        "differs; where it is not known (a strategy that read the cards without asking for exact odds), the realised "
-        "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
-        "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
+        "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed and says "
+        "what it rests on. <i>exact</i>: both strategies back one fixed bet, so both edges are that bet's whatever the "
+        "sample (<i>same edge</i>, or better/worse when the bets differ). <i>estimated</i>: a strategy whose bets "
+        "follow what it saw (a selector whose side varies, a counter) has an expected edge that is itself a figure of "
+        "the sample; better or worse only when the difference is beyond chance. <i>realised</i>: where an expected "
+        "edge is not known (a strategy that read the cards without asking for exact odds), the realised edges, beyond "
+        "chance. The tests are corrected by Holm's method over the rows tested. A strategy with the same edge that "
+        "loses less per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, "
+        "luck_diff_mean).</p>"
         f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
         f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
     )
 
 
 def _glance_html(summary: pl.DataFrame) -> str:
+    """Each strategy in a sentence: its expected loss and its risk of ruin first, then the final bankroll's mean and
+    median, the realised edge, and the share of sessions in profit last (a lure of progressions, not a measure of them)."""
     items = []
     for r in summary.iter_rows(named=True):
-        parts = [
-            f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
-            f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"
-        ]
+        sessions = r["sessions"] or 1
+        parts = [f"<b>{_e(r['strategy'])}</b>: "]
+        if not missing(r["expected_net"]) and not missing(r["expected_edge"]):
+            parts[0] += (
+                f"expected to lose {_e(fmt_money(-r['expected_net'] / sessions))} per session, "
+                f"{_e(fmt_edge(r['expected_edge']))} of the {_e(fmt_money(float(r['wagered'] or 0) / sessions))} it wagers"
+            )
+        else:
+            parts[0] += "expected loss not known (it read the cards without asking for exact odds)"
+        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+        parts.append(f"risk of ruin {_e(fmt_percent(r['risk_of_ruin']))} (95% CI {_e(ruin_ci)})")
+        parts.append(f"final bankroll: mean {_e(fmt_money(r['final_bankroll_mean']))}, median {_e(fmt_money(r['final_bankroll_median']))}")
         if not missing(r["edge"]):
             ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
-            parts.append(f"a realised edge of {_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})")
-        if not missing(r["expected_edge"]):
-            parts.append(f"against {_e(fmt_edge(r['expected_edge']))} expected")
-        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+            parts.append(
+                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets, a realised edge of "
+                f"{_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})"
+            )
         profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
-        parts.append(
-            f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
-            f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})"
-        )
+        parts.append(f"{_e(fmt_percent(r['sessions_in_profit']))} of sessions ended in profit (95% CI {_e(profit_ci)})")
         items.append("<li>" + "; ".join(parts) + ".</li>")
     return f'<ul class="glance">{"".join(items)}</ul>'
 
@@ -388,6 +400,7 @@ def render_html(
 <body>
 <h1>{_e(facts.name)}</h1>
 <p class="meta">{_e(_run_date(manifest))}Baccarat backtest report, baccarat {_e(__version__)}</p>
+<p class="conclusion"><b>{_e(conclusion(analysis.summary, analysis.comparison))}</b></p>
 {_setup_html(facts, manifest)}
 <h2>At a glance</h2>
 {_glance_html(analysis.summary)}
