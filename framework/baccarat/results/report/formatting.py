@@ -100,7 +100,7 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
     to ``width`` characters; a longer label has a line of its own, its
     figures on the next line. The edge is shown with the half-width of its
     95% interval; past ``limit`` strategies, a last line says how many more
-    are in summary.csv.
+    are in summary.csv. The rows' small-sample notes (summary.csv's ``notes``) follow, each once.
     """
     headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
     rows = []
@@ -132,6 +132,8 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
         lines.append(line(row))
     if summary.height > limit:
         lines.append(f"... and {summary.height - limit} more strategies (see summary.csv and report.html)")
+    notes = dict.fromkeys(note for r in summary.iter_rows(named=True) for note in (r.get("notes") or "").split("; ") if note)
+    lines.extend(f"note: {note}." for note in notes)
     lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets placed;")
     lines.append("ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up.")
     return "\n".join(line.rstrip() for line in lines)

@@ -70,9 +70,15 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
         for ci, note in (
             (
                 "",
-                "Smallest starting bankroll with which at most this share of the sessions would have been ruined (-: more than the run's).",
+                "Smallest starting bankroll, in table minimums, with which at most this share of the sessions would have been "
+                "ruined (a bet cut to the bankroll is not ruin). Beyond the session's bankroll it reads '> bankroll': "
+                "baccarat exact --ruin-at-most finds it.",
             ),
-            ("_ci", "Distribution-free interval of that quantile of the sessions' bankrolls needed."),
+            (
+                "_ci",
+                "Exact distribution-free interval (at least 95%) of that quantile of the sessions' bankrolls needed; "
+                "'-' where the sessions are too few for a bound (72 for 5%, 368 for 1%) or it is beyond the session's bankroll.",
+            ),
         )
     ),
 )
@@ -139,12 +145,20 @@ def _further_columns(frame: pl.DataFrame, shown: set[str]) -> list[str]:
     return [name for name in frame.columns if name not in covered]
 
 
-def summary_html(summary: pl.DataFrame) -> str:
+def _summary_cell(key: str, row: Mapping[str, Any], bankroll: Any) -> str:
+    """A summary figure (:func:`_cell`); a bankroll for ruin beyond the session's bankroll says so."""
+    if bankroll is not None and re.fullmatch(r"bankroll_for_ruin_\d+pct", key) and missing(row[key]) and row["sessions"]:
+        return f"> {fmt_money(bankroll)}"
+    return _cell(key, row)
+
+
+def summary_html(summary: pl.DataFrame, bankroll: Any = None) -> str:
     """Return the summary as one HTML table: one column per strategy, one line per measure.
 
     Whatever the number of strategies it is one table; wider than the page, it
     scrolls inside itself with its first column (the measures) fixed. Columns
     of the summary that :data:`SUMMARY_ROWS` does not name get a line of their own.
+    With the session's ``bankroll``, a bankroll for ruin beyond it reads ``> 1,000.00``.
     """
     rows = list(summary.iter_rows(named=True))
     head = "".join(f"<th>{_name(r['strategy'])}</th>" for r in rows)
@@ -152,7 +166,7 @@ def summary_html(summary: pl.DataFrame) -> str:
     lines = [(key, label, note) for key, label, note in SUMMARY_ROWS if key in summary.columns or f"{key}_low" in summary.columns]
     lines += [(key, key.replace("_", " "), key) for key in _further_columns(summary, {"strategy", *(k for k, _, _ in SUMMARY_ROWS)})]
     for key, label, note in lines:
-        cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in rows)
+        cells = "".join(f"<td>{_e(_summary_cell(key, r, bankroll))}</td>" for r in rows)
         body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
     return (
         f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
@@ -406,7 +420,7 @@ def render_html(
 {_glance_html(analysis.summary)}
 <h2>Summary</h2>
 <p>Hover a measure for its definition; exact figures are in summary.csv.</p>
-{summary_html(analysis.summary)}
+{summary_html(analysis.summary, facts.bankroll)}
 <h2>Paired comparison</h2>
 {_comparison_html(analysis.comparison)}
 <h2>Charts</h2>

@@ -384,7 +384,7 @@ def bankroll_bands(
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(strategy, groups))
     if not frames:
-        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
     return pl.concat(frames)
 
 
@@ -405,6 +405,7 @@ def _strategy_bands(
     grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
     chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
+    means = [initial]
     # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
     # the kernel a zeroed page for each of their pages, pass after pass.
     whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
@@ -431,11 +432,17 @@ def _strategy_bands(
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
         # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
         # (micros / 10**6, which keeps their order).
+        means.extend(curves.band_means(matrix, axis=1))
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
     table = np.asarray(rows)
     return pl.DataFrame(
-        {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+        {
+            "strategy": [label] * len(table),
+            "round": np.concatenate([[0], grid]),
+            **{n: table[:, i] for i, n in enumerate(names)},
+            "mean": np.asarray(means, dtype=np.float64),
+        }
     )
 
 

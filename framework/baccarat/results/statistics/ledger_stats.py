@@ -210,9 +210,10 @@ def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.
     centre = (share + z2 / (2 * total)) / (1 + z2 / total)
     half = z / (1 + z2 / total) * (share * (1 - share) / total + z2 / (4 * total * total)).sqrt()
     ok = n > 0
+    # At a share of 0 (or 1) the bound is 0 (or 1) exactly: the formula gives it up to rounding (1e-19).
     return (
-        pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
-        pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))),
+        pl.when(ok).then(pl.when(k == 0).then(0.0).otherwise(pl.max_horizontal(centre - half, pl.lit(0.0)))),
+        pl.when(ok).then(pl.when(k == total).then(1.0).otherwise(pl.min_horizontal(centre + half, pl.lit(1.0)))),
     )
 
 
@@ -272,8 +273,25 @@ SUMMARY_COLUMNS = (
     "bankroll_for_ruin_5pct",
     "bankroll_for_ruin_5pct_ci_low",
     "bankroll_for_ruin_5pct_ci_high",
+    "notes",
 )
 """Columns of ``summary.csv``, in order."""
+
+SMALL_SAMPLE = 100
+"""Sessions below which the normal 95% intervals are known to cover less than 95% (flat Tie, 30 sessions: about 90%)."""
+
+
+def small_sample_notes(sessions: int) -> list[str]:
+    """Return what a summary row says of intervals whose coverage falls short with ``sessions`` sessions (none when enough)."""
+    notes = []
+    if sessions < SMALL_SAMPLE:
+        notes.append(f"{sessions} sessions: normal 95% intervals cover less than 95% below {SMALL_SAMPLE} (flat Tie at 30: about 90%)")
+    for p in RUIN_TARGETS:
+        needed = sessions_for_interval(1 - p)
+        if sessions < needed:
+            notes.append(f"bankroll for ruin at most {round(p * 100)}%: its 95% interval has no upper bound below {needed} sessions")
+    return notes
+
 
 RUIN_TARGETS = (0.01, 0.05)
 """Risks of ruin for which the summary gives the bankroll needed (``bankroll_for_ruin_1pct``, ``..._5pct``)."""
@@ -495,12 +513,13 @@ def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
         name = f"bankroll_for_ruin_{round(p * 100)}pct"
         for suffix, micros in zip(("", "_ci_low", "_ci_high"), ruin_bankrolls(tally, p), strict=True):
             row[name + suffix] = decimal(micros)
+    row["notes"] = "; ".join(small_sample_notes(n)) or None
     return row
 
 
 SUMMARY_SCHEMA = {
     name: pl.String
-    if name == "strategy"
+    if name in ("strategy", "notes")
     else pl.Int64
     if name in ("sessions", "rounds", "longest_losing_streak", "capped_bets")
     else MONEY
