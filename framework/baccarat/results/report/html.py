@@ -43,7 +43,19 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
     ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
     ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
-    ("expected_edge", "Expected edge", "Exact edge of the bets placed (off the top, or the odds a card-reading strategy saw)."),
+    (
+        "expected_edge",
+        "Expected edge of the bets as placed",
+        "Exact EV of each bet as it was placed (off the top, or given the cards seen for a card-reading strategy), summed "
+        "over the sample, over the amount wagered. The strategy's long-run expected edge exactly for one fixed bet; an "
+        "estimate of it where the bets depend on what the strategy saw (a selector whose side varies, a counter).",
+    ),
+    (
+        "expected_edge_ci",
+        "Expected edge, 95% CI of the long run",
+        "Delta-method interval of the long-run expected edge with sessions as clusters: no width for one fixed bet; "
+        "for a counter, how far one sample's figure may be from the long run.",
+    ),
     ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
     ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
     ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
