@@ -509,11 +509,17 @@ def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
         "sessions_in_profit_ci_low": profit_low,
         "sessions_in_profit_ci_high": profit_high,
     }
+    notes = small_sample_notes(n)
     for p in RUIN_TARGETS:
         name = f"bankroll_for_ruin_{round(p * 100)}pct"
-        for suffix, micros in zip(("", "_ci_low", "_ci_high"), ruin_bankrolls(tally, p), strict=True):
+        found = ruin_bankrolls(tally, p)
+        for suffix, micros in zip(("", "_ci_low", "_ci_high"), found, strict=True):
             row[name + suffix] = decimal(micros)
-    row["notes"] = "; ".join(small_sample_notes(n)) or None
+        if found[0] is None:
+            notes.append(
+                f"bankroll for ruin at most {round(p * 100)}%: more than the session's bankroll; baccarat exact --ruin-at-most finds it"
+            )
+    row["notes"] = "; ".join(notes) or None
     return row
 
 
