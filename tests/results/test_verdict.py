@@ -201,8 +201,9 @@ def test_the_same_counter_on_two_samples_is_not_called_better_or_worse() -> None
     """The audit's case: ev-counter on two samples of 300 shoes is not better or worse than itself beyond the nominal rate.
 
     Its expected edge is the exact EV of its bets as placed, which depends on the cards it saw: over samples of 300
-    shoes it moves by about 0.7% (docs/counting.md), so the verdict tests the difference. 40 pairs of samples (about
-    two minutes); with 100 shoes a sample, 3 of 40 pairs were flagged (7.5%, within a binomial spread of 5%).
+    shoes it moves by about 0.7% (docs/counting.md), so the verdict tests the difference. 40 pairs of samples
+    (2 flagged); with 100 shoes a sample (one watched pair), 3 of 40 pairs were flagged (7.5%, within a binomial
+    spread of 5%), which is why this runs at the audit's 300 shoes, as a slow test.
     """
     assert counter_flagged(SEEDS, 300) <= FAMILY_RATE * SEEDS
 
