@@ -166,8 +166,8 @@ def explanation(row: dict) -> str:
     elif row_basis == ESTIMATED:
         interval = fmt_interval(row.get("expected_edge_diff_ci_low"), row.get("expected_edge_diff_ci_high"), fmt_edge)
         said = (
-            f"expected edge estimated from the sample (it depends on the bets the sample led to): "
-            f"{fmt_edge(expected_diff)} {interval} against {baseline}'s, "
+            f"expected edge (an estimate: it depends on the bets the sample led to) minus {baseline}'s: "
+            f"{fmt_edge(expected_diff)} {interval}, "
             + ("beyond chance" if verdict_direction(verdict) else "not beyond chance")
             + f" ({holm_p})"
         )
