@@ -74,6 +74,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
@@ -116,6 +117,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
@@ -202,6 +204,7 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
         run_facts(exp).table_min,
         baseline="random flat",
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
     assert_same_analysis(result.analysis, reference)
