@@ -31,6 +31,8 @@ import pytest
 import baccarat
 from baccarat.results.charts.plots import grid_params
 
+pytestmark = pytest.mark.slow  # a real browser: the slow tier
+
 WINDOW = (1400, 1000)
 CHROMIUM = next(filter(None, (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome"))), None)
 
