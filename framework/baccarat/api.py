@@ -121,8 +121,14 @@ class Result:
         """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`)."""
         if self._analysis is None:
             facts = run_facts(self.experiment)
-            self._analysis = analyse(self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops())
+            self._analysis = analyse(
+                self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops(), fixed=facts.fixed_bets
+            )
         return self._analysis
+
+    def fixed_bets(self) -> dict[str, str | None]:
+        """Each strategy's label mapped to the one bet it backs whenever it bets, or None (its expected edge depends on the sample)."""
+        return run_facts(self.experiment).fixed_bets
 
     @property
     def summary(self) -> pl.DataFrame:

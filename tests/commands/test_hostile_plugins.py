@@ -175,6 +175,7 @@ def ledger_of(folder: Path, strategy: str) -> pl.DataFrame:
     return pl.read_parquet(folder / "ledger.parquet").filter(pl.col("strategy") == strategy).drop("strategy")
 
 
+@pytest.mark.slow
 def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -548,6 +549,7 @@ def register_strategies(register):
 """
 
 
+@pytest.mark.slow
 def test_json_stdout_holds_the_json_only_whatever_a_plugin_prints(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, noisy=NOISY)
     exp = experiment(tmp_path, "  - {name: chatty, use: chatty}\n", shoes=2)
@@ -727,6 +729,7 @@ def register_strategies(register):
 """
 
 
+@pytest.mark.slow
 def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, quitter=QUITTER)
     exp = experiment(tmp_path, "  - {name: q, use: quitter}\n", shoes=8)
@@ -782,6 +785,7 @@ def register_twins(register):
 """
 
 
+@pytest.mark.slow
 def test_an_out_of_bounds_write_in_a_twins_helper_is_a_warning_not_a_crash(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, smasher=SMASHER)
     exp = experiment(tmp_path, "  - {name: smash, use: flat, params: {side: smash, unit: 10}}\n" + FLAT, shoes=20)
@@ -880,6 +884,7 @@ def register_twins(register):
 """
 
 
+@pytest.mark.slow
 def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, crasher=CRASHER)
     exp = experiment(tmp_path, "  - {name: crash, use: flat, params: {side: crash, unit: 10}}\n", shoes=100)
@@ -898,6 +903,7 @@ def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(t
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "out", "plugins"]
 
 
+@pytest.mark.slow
 def test_twins_crashing_worker_processes_end_the_run_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, crasher=CRASHER)
     # 12,000 shoes: about a million rounds, several chunks, so that both workers play (and crash) at once.

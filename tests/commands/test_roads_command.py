@@ -7,13 +7,14 @@ import struct
 
 import numpy as np
 import pytest
+from helpers.dealt import dealt_cards
 from PIL import Image, ImageColor
 
 from baccarat.cli import main
 from baccarat.commands.roads import render_text
 from baccarat.execution.runner import run_experiment, write_run
 from baccarat.results.charts.scoreboard import SIDE_COLOUR
-from baccarat.shoes.seeded import dealt_cards, seeded_rounds
+from baccarat.shoes.seeded import seeded_rounds
 from baccarat.table.cards import card_label
 from baccarat.table.roads import roads
 from baccarat.table.rules import preset
@@ -46,6 +47,7 @@ def run_dir(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) -> None:
     png = tmp_path / "shoe2.png"
     assert main(["roads", str(run_dir), "--shoe", "2", "--out", str(png), "--json"]) == 0
@@ -66,6 +68,7 @@ def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) 
     assert present == {"banker", "player"} | ({"tie"} if "tie" in seeded_outcomes(2) else set())
 
 
+@pytest.mark.slow
 def test_roads_of_a_recorded_cards_file(tmp_path, capsys, monkeypatch) -> None:
     rules = preset("punto-banco-8")
     shoes = dict(seeded_rounds(rules, 11, 1, 3))
@@ -107,6 +110,7 @@ def test_a_folder_without_rounds_is_not_a_run(tmp_path, capsys) -> None:
     assert "is not a run folder" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_report_shows_the_roads_of_the_shoes_asked_for(run_dir, capsys) -> None:
     assert main(["report", str(run_dir), "--roads", "1,3", "--quiet"]) == 0
     page = (run_dir / "report.html").read_text()

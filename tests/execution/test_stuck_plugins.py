@@ -128,6 +128,7 @@ def stopped(process: subprocess.Popen[str], signum: int, to_group: bool) -> tupl
     return out, err, time.monotonic() - sent
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("signum", "to_group", "workers"),
     [(signal.SIGINT, True, "1"), (signal.SIGTERM, False, "1"), (signal.SIGHUP, False, "1"), (signal.SIGTERM, False, "2")],
@@ -150,6 +151,7 @@ def test_a_twin_that_never_returns_is_stopped_by_a_signal(tmp_path: Path, signum
     assert group_members(process.pid) == []  # no worker left looping
 
 
+@pytest.mark.slow
 def test_a_plugin_that_ignores_the_stop_signals_does_not_make_the_run_unstoppable(tmp_path: Path) -> None:
     process = start(tmp_path, DEAF, "deaf", 200000, "--workers", "1")
     try:
@@ -166,6 +168,7 @@ def test_a_plugin_that_ignores_the_stop_signals_does_not_make_the_run_unstoppabl
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plugins", "stuck.yaml"]
 
 
+@pytest.mark.slow
 def test_a_thread_a_plugin_started_does_not_keep_the_finished_run_alive(tmp_path: Path) -> None:
     process = start(tmp_path, DEAF, "deaf", 20, "--workers", "1")
     try:
@@ -207,6 +210,7 @@ SMALL_CHUNKS = (
 )
 
 
+@pytest.mark.slow
 def test_a_strategy_that_ignores_sigterm_while_it_plays_is_refused_in_one_line(tmp_path: Path) -> None:
     """A plain-Python strategy plays on a thread of its own, where the stop handlers cannot be changed.
 

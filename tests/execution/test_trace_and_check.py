@@ -28,6 +28,7 @@ def experiment(tmp_path: Path, strategies: list[dict], **extra) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_state(tmp_path: Path, capsys) -> None:
     path = experiment(
         tmp_path, [{"name": "flat", "use": "flat"}, {"name": "mart", "use": "martingale", "params": {"side": "follow-last", "unit": 10}}]
@@ -152,6 +153,7 @@ def test_check_a_built_in_selector_and_what_has_no_twin(capsys) -> None:
     assert "(did you mean 'martingale'?)" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_a_run_warns_of_a_twin_that_fails_its_parity_check_and_plays_the_reference(tmp_path: Path, capsys, monkeypatch) -> None:
     folder = tmp_path / "plugins"
     folder.mkdir()

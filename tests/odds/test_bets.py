@@ -20,7 +20,7 @@ from baccarat.odds.exact_odds import bet_odds
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import check_bets_offered, settlement_table
 from baccarat.plugin import Strategy
-from baccarat.results.ledger import ledger_frame
+from baccarat.results.ledger import ledger_table
 from baccarat.shoes.rounds import OUTCOME_CODE, RoundTable
 from baccarat.table.cards import parse_card, rank_of
 from baccarat.table.dealer import play_round
@@ -115,7 +115,7 @@ def test_every_variant_settles_in_the_ledger(rules: Rules, expected: dict[str, d
     config = SessionConfig(bankroll_cents=1_000_000, table_min_cents=100, table_max_cents=100_000)
     columns = run_strategy(run, table, settlement_table(table, rules), rules, config, seed=1)
     ev = expected_values(rules)
-    ledger = ledger_frame("every side", columns, rules.bets, ev)
+    ledger = pl.from_arrow(ledger_table("every side", columns, rules.bets, ev))
     keys = list(HANDS)
     for bet in sides:
         assert ledger[f"stake_{bet}"].to_list() == [Decimal(STAKE)] * len(keys)
@@ -139,6 +139,7 @@ def test_commission_on_a_small_stake_is_kept_exactly() -> None:
 SHOE = "2S 3H 3D 4C 7S KH KD AS 5H".split()  # nine cards that can make every kind of end, pairs included
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import polars as pl
+import pytest
 
 PLUGIN = """
 from baccarat.plugin import Progression, hookimpl
@@ -69,6 +70,7 @@ def install(folder: Path) -> None:
     (info / "entry_points.txt").write_text("[baccarat]\nmy_twin = my_twin\n", encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_twin_compiled_from_a_plugins_folder_still_runs_compiled_once_installed(tmp_path: Path) -> None:
     folder = tmp_path / "plugins"
     folder.mkdir()

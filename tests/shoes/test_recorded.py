@@ -7,12 +7,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.dealt import dealt_cards
 
 from baccarat.errors import ShoeError
 from baccarat.shoes.recorded import FORMATS, ShoeScan, read_cards, read_shoes
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.rounds import RoundTable
-from baccarat.shoes.seeded import dealt_cards, seeded_rounds, seeded_table
+from baccarat.shoes.seeded import seeded_rounds, seeded_table
 from baccarat.table.cards import labels
 from baccarat.table.rules import preset, preset_names
 

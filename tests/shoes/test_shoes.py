@@ -7,9 +7,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers.dealt import dealt_cards
 from helpers.exact_reference import outcome_probabilities, value_counts_for_decks
 
-from baccarat.shoes.seeded import burned_cards, deal_seeded_shoe, dealt_cards, seeded_table, shuffled_shoe
+from baccarat.shoes.seeded import burned_cards, deal_seeded_shoe, seeded_table, shuffled_shoe
 from baccarat.table.cards import BURN_COUNT, full_deck, rank_of
 from baccarat.table.rules import preset
 

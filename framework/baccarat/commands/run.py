@@ -131,8 +131,10 @@ def run(args: argparse.Namespace) -> int:
             print_json(json.dumps(summary_json(result, seconds), allow_nan=False))
             return 0
         if result.analysis is not None:
+            from baccarat.results.comparisons.conclusion import conclusion
             from baccarat.results.report.formatting import format_summary
 
+            print(conclusion(result.analysis.summary, result.analysis.comparison))
             print(format_summary(result.analysis.summary))
         print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s -> {result.out_dir}")
     return 0
@@ -208,6 +210,7 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
 
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
+    from baccarat.results.comparisons.conclusion import conclusion
     from baccarat.results.report.formatting import frame_records
 
     analysis = result.analysis
@@ -218,6 +221,7 @@ def summary_json(result: Any, seconds: float) -> dict[str, Any]:
         "sessions": result.counts.sessions,
         "seconds": round(seconds, 3),
         "warnings": list(result.warnings),
+        "conclusion": conclusion(analysis.summary, analysis.comparison),
         "summary": frame_records(analysis.summary),
         "comparison": frame_records(analysis.comparison),
     }

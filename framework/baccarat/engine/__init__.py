@@ -13,6 +13,17 @@
   outputs read back as ledger columns.
 - :mod:`~baccarat.engine.strategy_twin`: a composed strategy's compiled twin: its pieces' twins found, their parameters
   read, their functions compiled.
+
+- :mod:`~baccarat.engine.class_state`: state a strategy keeps on its classes instead of on ``self``: found by
+  comparing the classes before and after play.
+- :mod:`~baccarat.engine.crash_note`: a compiled twin that crashes the process ends it with one line naming the
+  strategy, not a silent exit 139.
+- :mod:`~baccarat.engine.differences`: where two ledgers of the same sessions first differ (a module of its own: the
+  checks that use it load no numba).
+- :mod:`~baccarat.engine.exit_guard`: while a strategy plays, ``os._exit`` raises instead of ending the process
+  without a word.
+- :mod:`~baccarat.engine.rules_guard`: each strategy plays with its own copy of the table rules, and a copy changed
+  while it played is refused.
 """
 
 __all__ = ["bet_log", "compiled", "parity", "reference", "session_loop", "strategy_twin", "twin_play"]

@@ -41,7 +41,7 @@ from baccarat.execution.folder_commit import folder_id, step
 from baccarat.execution.manifest import folder_contents, record_files, write_manifest
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
-from baccarat.experiment.report_facts import exact_analysis, run_facts
+from baccarat.experiment.report_facts import exact_analysis, fixed_bets, run_facts
 from baccarat.interrupts import check
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
@@ -368,7 +368,9 @@ class RunWriter:
         from baccarat.results.statistics.folded import RunStatsCollector
 
         labels = [entry.name for entry in self.experiment.strategies]
-        self.statistics = RunStatsCollector(self._open(), labels, bankrolls=bankrolls, baseline=self.baseline)
+        self.statistics = RunStatsCollector(
+            self._open(), labels, bankrolls=bankrolls, baseline=self.baseline, fixed=fixed_bets(self.experiment)
+        )
         return self.statistics
 
     def add_chunk(self, output: ChunkOutput) -> None:
@@ -489,10 +491,3 @@ def _versions() -> dict[str, str]:
         "pluggy": pluggy.__version__,
         "pyyaml": yaml.__version__,
     }
-
-
-def timed(fn: Callable[[], Any]) -> tuple[Any, float]:
-    """Call ``fn`` and return its result and the seconds it took."""
-    start = time.perf_counter()
-    value = fn()
-    return value, time.perf_counter() - start

@@ -5,6 +5,9 @@
 - :mod:`~baccarat.experiment.strategies`: the ``strategies:`` section, grids, and the trial before the run;
 - :mod:`~baccarat.experiment.overrides`: ``--set key.path=value``;
 - :mod:`~baccarat.experiment.values`: checking one value where it was written.
+
+- :mod:`~baccarat.experiment.report_facts`: what the report states about a run, taken from its experiment:
+  :class:`~baccarat.results.report.run_facts.RunFacts`.
 """
 
 from baccarat.experiment.model import MAX_SEED, MAX_SHOES, Experiment, StrategyEntry

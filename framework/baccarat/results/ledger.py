@@ -151,13 +151,6 @@ def ledger_table(
     return columnar.table(data, ledger_schema(bets))
 
 
-def ledger_frame(
-    label: str, columns: Mapping[str, np.ndarray], bets: tuple[str, ...], expected: Mapping[str, float] | None = None
-) -> pl.DataFrame:
-    """Return one strategy's ledger as a polars frame with the columns of the ``ledger`` contract (see :func:`ledger_table`)."""
-    return pl.from_arrow(ledger_table(label, columns, bets, expected))
-
-
 READ_ERRORS: tuple[type[BaseException], ...] = (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError)
 """What reading a damaged Parquet file may raise (polars panics on some malformed files)."""
 

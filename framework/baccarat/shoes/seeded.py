@@ -55,16 +55,6 @@ def deal_seeded_shoe(cards: Sequence[int], rules: Rules) -> list[Round]:
     return rounds
 
 
-def dealt_cards(rounds: Sequence[Round]) -> list[int]:
-    """Return the cards of ``rounds`` in dealing order (P, B, P, B, then thirds)."""
-    out: list[int] = []
-    for rnd in rounds:
-        out.extend((rnd.player[0], rnd.banker[0], rnd.player[1], rnd.banker[1]))
-        out.extend(rnd.player[2:])
-        out.extend(rnd.banker[2:])
-    return out
-
-
 def seeded_rounds(rules: Rules, seed: int, first_shoe: int, count: int) -> Iterator[tuple[int, list[Round]]]:
     """Yield ``(shoe_id, rounds)`` for shoes ``first_shoe .. first_shoe + count - 1``."""
     for shoe_id in range(first_shoe, first_shoe + count):

@@ -178,6 +178,7 @@ def analyse(
     finals: pl.DataFrame | None = None,
     sample_sessions: list[int] | None = None,
     paths: pl.DataFrame | None = None,
+    fixed: Mapping[str, str | None] | None = None,
 ) -> Analysis:
     """Compute every statistic of a run from its ledger (a lazy scan works for ledgers larger than memory).
 
@@ -193,7 +194,8 @@ def analyse(
     ``comparison``, ``ruin``, ``finals``, the sample ``paths`` (or their sessions, ``sample_sessions``),
     when given, are already known (a run makes them from the aggregates it folds
     as its chunks arrive, :class:`baccarat.results.statistics.folded.RunStatsCollector`):
-    nothing then reads the session table for them.
+    nothing then reads the session table for them. ``fixed`` names the strategies that back one fixed bet, whose
+    expected edges are exact (:func:`baccarat.results.comparisons.verdict.with_verdicts`).
     """
     initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
     if sessions is None:
@@ -217,7 +219,7 @@ def analyse(
     return Analysis(
         _sessions=sessions,
         _summary=later(stats.summary_table, sessions) if summary is None else summary,
-        _comparison=later(comparisons.paired_comparison, sessions, baseline) if comparison is None else comparison,
+        _comparison=later(comparisons.paired_comparison, sessions, baseline, fixed) if comparison is None else comparison,
         _bands=pending_bands,
         ruin=curves.ruin_curve(sessions) if ruin is None else ruin,
         _paths=pending_paths,
@@ -274,7 +276,7 @@ def write_results(
 
         road_charts = run_roads_charts(out, roads)
     if not plots:
-        analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, plots=False, **precomputed)
+        analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, plots=False, fixed=facts.fixed_bets, **precomputed)
         if not sessions_written:
             _write_atomic(out / SESSIONS_FILE, parquet_bytes(session_file_table(analysis.sessions)))
         _write_atomic(out / SUMMARY_FILE, analysis.summary.write_csv().encode("utf-8"))
@@ -287,7 +289,7 @@ def write_results(
     # it was. Leaving the pool waits for what runs there (the bands read the folder).
     # A session table read from the folder (a run's) is read one statistic at a time: each holds a strategy's columns.
     with ThreadPoolExecutor(max_workers=1 if sessions_written else 2, thread_name_prefix="statistics") as background:
-        analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, **precomputed)
+        analysis = analyse(ledger, facts.bankroll, facts.table_min, baseline, background=background, fixed=facts.fixed_bets, **precomputed)
         charts = analysis.charts()
         summary_csv = analysis.summary.write_csv().encode("utf-8")
         sessions_parquet = None if sessions_written else parquet_bytes(session_file_table(analysis.sessions))

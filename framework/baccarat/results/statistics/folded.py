@@ -84,17 +84,21 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         max_stake = 0
         capped_total = 0
         stop = 0
-        trough = initial  # lowest bankroll, and the most a stake exceeded the bankroll before it (bankroll_needed)
-        reach = -initial
-        cut = initial < min_micros
+        # bankroll_needed (ledger_stats.bankroll_needed): from a bankroll B below the session's, the same bets leave
+        # every bankroll initial - B lower until a stake exceeds it. ``reached``: the least B that meets nothing in the
+        # rounds so far; ``ruined_below``: the greatest B known to be ruined.
+        reached = min_micros
+        ruined_below = min_micros
         for i in range(start, start + length[k]):
             stake = stake_cents[i]
             before = bankroll[i] - net[i]
+            meets = initial + min_micros - bankroll[i]  # below it, the bankroll falls below the table minimum here
             if stake > 0:
-                reach = max(reach, stake * MICROS_PER_CENT - before)
-                if capped[i] > 0 and before - stake * MICROS_PER_CENT < MICROS_PER_CENT:  # cut to the bankroll (to the cent)
-                    cut = True
-            trough = min(trough, bankroll[i])
+                meets = max(meets, initial + stake * MICROS_PER_CENT - before)  # below it, this bet is cut to the bankroll
+            if meets > reached:  # the bankrolls in [reached, meets) meet this round first
+                if net[i] < 0:  # ruined: below the minimum, or everything on a cut bet lost
+                    ruined_below = meets
+                reached = meets
             if stake > 0:
                 rounds += 1
                 if net[i] != 0:
@@ -128,8 +132,8 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         out[k, 9] = capped_total
         out[k, 10] = peak
         out[k, 11] = stop
-        need = max(min_micros, initial + min_micros - trough, initial + reach)
-        out[k, 12] = -1 if cut or ruin >= 0 else need
+        steps = (ruined_below + min_micros - 1) // min_micros if min_micros > 0 else 0  # up to whole table minimums
+        out[k, 12] = -1 if ruin >= 0 or ruined_below > initial else max(steps * min_micros, ruined_below)
         out_expected[k] = expected_total
 
 
@@ -380,7 +384,7 @@ def bankroll_bands(
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(strategy, groups))
     if not frames:
-        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
     return pl.concat(frames)
 
 
@@ -401,6 +405,7 @@ def _strategy_bands(
     grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
     chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
+    means = [initial]
     # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
     # the kernel a zeroed page for each of their pages, pass after pass.
     whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
@@ -427,11 +432,17 @@ def _strategy_bands(
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
         # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
         # (micros / 10**6, which keeps their order).
+        means.extend(curves.band_means(matrix, axis=1))
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
     table = np.asarray(rows)
     return pl.DataFrame(
-        {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+        {
+            "strategy": [label] * len(table),
+            "round": np.concatenate([[0], grid]),
+            **{n: table[:, i] for i, n in enumerate(names)},
+            "mean": np.asarray(means, dtype=np.float64),
+        }
     )
 
 
@@ -465,8 +476,11 @@ class RunStatsCollector:
         sessions_file: str = "sessions.parquet",
         baseline: str | None = None,
         samples: int = 5,
+        fixed: Mapping[str, str | None] | None = None,
     ) -> None:
         self.labels = list(labels)
+        self.fixed = dict(fixed or {})
+        """The strategies that back one fixed bet (:data:`baccarat.results.comparisons.verdict.FixedBets`): their rows are exact."""
         self.has_expected = has_expected
         self.bankrolls = bankrolls
         """Whether the bankroll columns are kept, for the bands of the plots."""
@@ -581,7 +595,7 @@ class RunStatsCollector:
         pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
         return {
             "summary": summary_of_tallies(played),
-            "comparison": comparison_of_tallies(baseline, pairs),
+            "comparison": comparison_of_tallies(baseline, pairs, self.fixed),
             "ruin": curves.ruin_curve_of_tallies(played),
             "finals": curves.final_quantiles_of_tallies(played),
             "sample_sessions": self.first_sessions.tolist(),
