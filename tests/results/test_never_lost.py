@@ -3,7 +3,8 @@
 The one commit step of ``run`` and ``report`` is stopped by ``kill -9`` at
 every one of its steps (``BACCARAT_TEST_KILL_AT_STEP``): each time, the
 folder holds the run as it was or as it was to become, complete, and the
-next command says what it found and what it did.
+next command says what it found and what it did. Those tests start a
+command per step: they are in the slow tier (``-m slow``).
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def kill_at_every_step(work: Path, command: list[str], again: list[str], env: di
     return step
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
 def test_run_force_killed_at_every_step_leaves_the_old_or_the_new_run(
     work: Path, exchange: bool, capsys: pytest.CaptureFixture[str]
@@ -115,6 +117,7 @@ def test_run_force_killed_at_every_step_leaves_the_old_or_the_new_run(
     assert steps > 8  # the new folder, its files, the flush, the exchange, each file of the previous run removed
 
 
+@pytest.mark.slow
 def test_report_killed_at_every_step_leaves_the_old_or_the_new_report(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     stops = pl.read_parquet(work / "out" / "sessions.parquet")["stopped_by"].drop_nulls().len()
     assert stops > 0
@@ -291,6 +294,7 @@ READER = (
 )
 
 
+@pytest.mark.slow
 def test_a_replacing_command_waits_for_a_reader(work: Path) -> None:
     reader = subprocess.Popen([sys.executable, "-c", READER, "out"], cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert reader.stdout.readline() == "reading\n"

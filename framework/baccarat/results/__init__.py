@@ -2,6 +2,7 @@
 
 - :mod:`~baccarat.results.ledger`: ledger frames: engine columns to Arrow and polars, exact Decimal money, Parquet
   on disk.
+- :mod:`~baccarat.results.ledger_checks`: what a saved ledger and session table must say, checked where they are read.
 - :mod:`~baccarat.results.statistics`: statistics of a run, from the ledger (``ledger_stats``) or folded while the
   run plays (``folded``), and the per-round curves (``curves``).
 - :mod:`~baccarat.results.comparisons`: each strategy of a run against its baseline (``strategies``), and saved

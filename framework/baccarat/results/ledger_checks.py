@@ -25,15 +25,19 @@ _UNPRINTABLE = r"[\p{Cc}\p{Zl}\p{Zp}]"
 
 Problem = tuple[pl.Expr, Callable[[dict[str, object]], str]]
 
+_LABEL_PROBLEM: Problem = (
+    pl.col("strategy").str.contains(_UNPRINTABLE),
+    lambda row: f"the strategy's label {row['strategy']!r} holds a control character; a label is one line of printable text",
+)
+"""Asked of the rows only when a label the file holds is unprintable (the labels are few; the rows are many)."""
+
+
+def _printable(label: object) -> bool:
+    return isinstance(label, str) and label.isprintable()
+
 
 def _money_problems(schema: pl.Schema, money: Sequence[str], stakes: Sequence[str], nets: Sequence[str]) -> list[Problem]:
-    problems: list[Problem] = [
-        (pl.col("strategy").is_null(), lambda row: "the strategy is missing"),
-        (
-            pl.col("strategy").str.contains(_UNPRINTABLE),
-            lambda row: f"the strategy's label {row['strategy']!r} holds a control character; a label is one line of printable text",
-        ),
-    ]
+    problems: list[Problem] = [(pl.col("strategy").is_null(), lambda row: "the strategy is missing")]
     for name in money:
         problems.append((pl.col(name).is_null(), lambda row, name=name: f"{name} is missing (money is never null)"))
     for name in stakes:
@@ -104,7 +108,7 @@ def check_ledger(path: Path, labels: Sequence[str], shown: str = "ledger.parquet
         if found is not None:
             file, row, what = found
             raise InputError(f"row {row:,}: {what}; the run folder is damaged", path=str(path.parent / file))
-        present = set(pl.scan_parquet(path).select(pl.col("strategy").unique()).collect().to_series().to_list())
+        present = _labels(path, shown)
     except READ_ERRORS as exc:
         raise InputError(f"cannot be read as Parquet ({read_error_reason(exc)}); the run folder is damaged", path=str(path)) from None
     missing = [label for label in labels if label not in present]
@@ -113,6 +117,17 @@ def check_ledger(path: Path, labels: Sequence[str], shown: str = "ledger.parquet
     extra = sorted(str(label) for label in present - set(labels))
     if extra:
         raise InputError(f"holds rows of strategy {extra[0]!r}, which the run did not play; the run folder is damaged", path=str(path))
+
+
+def _labels(path: Path, shown: str) -> set[object]:
+    """Return the strategies a file (or dataset) holds; refuse, at its row, a label that is not printable text."""
+    present = set(pl.scan_parquet(path).select(pl.col("strategy").unique()).collect().to_series().to_list())
+    if not all(_printable(label) for label in present if label is not None):
+        found = _first_bad_row(path, [_LABEL_PROBLEM], shown)
+        if found is not None:
+            file, row, what = found
+            raise InputError(f"row {row:,}: {what}; the run folder is damaged", path=str(path.parent / file))
+    return present
 
 
 SESSION_MONEY = ("final_bankroll", "net", "wagered")
@@ -126,6 +141,8 @@ def check_sessions(path: Path) -> None:
         money = [name for name in SESSION_MONEY if name in schema]
         problems = _money_problems(schema, money, [name for name in ("wagered",) if name in schema], [])
         found = _scan_problem(path, problems, path.name)
+        if found is None and "strategy" in schema:
+            _labels(path, path.name)
     except READ_ERRORS as exc:
         raise InputError(f"cannot be read as Parquet ({read_error_reason(exc)}); the run folder is damaged", path=str(path)) from None
     if found is not None:
