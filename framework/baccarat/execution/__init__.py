@@ -34,6 +34,8 @@
   it is gone, however it went.
 - :mod:`~baccarat.execution.worker_threads`: chunks played by worker threads of this process: for runs whose every
   strategy plays baccarat's own compiled code.
+- :mod:`~baccarat.execution.folder_commit`: the one step that makes a new run folder visible, and what the next
+  command does when a command was killed in it.
 """
 
 __all__ = [

@@ -8,6 +8,8 @@
 
 - :mod:`~baccarat.experiment.report_facts`: what the report states about a run, taken from its experiment:
   :class:`~baccarat.results.report.run_facts.RunFacts`.
+- :mod:`~baccarat.experiment.mapping_input`: an experiment given to the Python API as a mapping, made plain data
+  or refused in one sentence.
 """
 
 from baccarat.experiment.model import MAX_SEED, MAX_SHOES, Experiment, StrategyEntry
