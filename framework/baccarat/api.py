@@ -276,7 +276,7 @@ class Result:
         )
 
     def __repr__(self) -> str:
-        from baccarat.results.report.formatting import format_summary
+        from baccarat.results.formatting import format_summary
 
         where = f" in {self.out_dir}" if self.out_dir else ""
         head = f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"

@@ -15,8 +15,8 @@ from baccarat import cli
 from baccarat.experiment import load_experiment
 from baccarat.experiment.report_facts import run_facts
 from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.formatting import format_summary
 from baccarat.results.report.analysis import analyse, write_results
-from baccarat.results.report.formatting import format_summary
 from baccarat.results.report.html import SUMMARY_ROWS
 from baccarat.results.statistics import ledger_stats as stats
 
@@ -198,7 +198,7 @@ def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_un
 
 
 def test_p_values_and_column_units() -> None:
-    from baccarat.results.report.formatting import column_format, fmt_p_value
+    from baccarat.results.formatting import column_format, fmt_p_value
 
     assert [fmt_p_value(p) for p in (0.0004, 0.001, 0.012345, 0.5, 1.0, None, float("nan"))] == [
         "< 0.001",

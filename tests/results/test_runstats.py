@@ -230,7 +230,7 @@ def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_str
     collector = runstats.RunStatsCollector(tmp_path, ["a", "b"], bankrolls=False)
     for chunk in chunks:
         collector.add(list(chunk), [np.zeros(len(part.session), dtype=np.int64) for part in chunk])
-    collector.statistics()
+    collector.tallied()
     expected = PairTally()
     for base, other in chunks:
         mine, theirs = runstats.pair_rows(other.session, base.session)

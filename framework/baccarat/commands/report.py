@@ -43,9 +43,9 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.errors import InputError, OutputError
     from baccarat.execution.folder_lock import folder_lock
     from baccarat.files.outfolder import os_error_of
+    from baccarat.results.formatting import format_summary
     from baccarat.results.ledger import READ_ERRORS, read_error_reason
     from baccarat.results.report.analysis import REPORT_FILE
-    from baccarat.results.report.formatting import format_summary
 
     roads = shoe_list(args.roads)
     try:

@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
             return 0
         if result.analysis is not None:
             from baccarat.results.comparisons.conclusion import conclusion
-            from baccarat.results.report.formatting import format_summary
+            from baccarat.results.formatting import format_summary
 
             print(conclusion(result.analysis.summary, result.analysis.comparison))
             print(format_summary(result.analysis.summary))
@@ -211,7 +211,7 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
     from baccarat.results.comparisons.conclusion import conclusion
-    from baccarat.results.report.formatting import frame_records
+    from baccarat.results.formatting import frame_records
 
     analysis = result.analysis
     return {

@@ -48,6 +48,7 @@ from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
+from baccarat.results import collected
 from baccarat.results.report.analysis import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
 
@@ -296,7 +297,7 @@ def run_to_folder(
         if status is not None:
             status("writing results")
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
-        analysis = writer.finish(lambda: statistics.results(bankroll))
+        analysis = writer.finish(lambda: collected.results_of(statistics, bankroll))
     return RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
 
 

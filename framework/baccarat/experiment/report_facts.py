@@ -10,7 +10,7 @@ import yaml
 
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
-from baccarat.results.report.formatting import fmt_count
+from baccarat.results.formatting import fmt_count
 from baccarat.results.report.run_facts import RunFacts
 
 

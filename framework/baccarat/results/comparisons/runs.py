@@ -129,7 +129,7 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
 
 def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
-    from baccarat.results.report.formatting import frame_records
+    from baccarat.results.formatting import frame_records
 
     return {
         "runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
@@ -143,7 +143,7 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
 def _expected_cell(row: dict[str, Any]) -> str:
     """The expected edge difference of a comparison row: exact, or estimated with the half-width of its 95% interval."""
     from baccarat.results.comparisons.verdict import same_edge
-    from baccarat.results.report.formatting import fmt_edge, missing
+    from baccarat.results.formatting import fmt_edge, missing
 
     value, high = row["expected_edge_diff"], row.get("expected_edge_diff_ci_high")
     if row.get("verdict_basis") == "exact":
@@ -156,8 +156,8 @@ def _expected_cell(row: dict[str, Any]) -> str:
 def format_comparison(comparison: RunComparison) -> str:
     """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
     from baccarat.results.comparisons.verdict import explanation
-    from baccarat.results.report.formatting import fmt_edge as _edge
-    from baccarat.results.report.formatting import fmt_interval, fmt_money, format_summary
+    from baccarat.results.formatting import fmt_edge as _edge
+    from baccarat.results.formatting import fmt_interval, fmt_money, format_summary
 
     lines = [
         f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",

@@ -153,7 +153,7 @@ def with_verdicts(comparison: pl.DataFrame, fixed: FixedBets | None = None) -> p
 
 def explanation(row: dict) -> str:
     """Say in words what a comparison row means: the edge and what the verdict rests on, then the net per session as volume plus luck."""
-    from baccarat.results.report.formatting import fmt_edge, fmt_interval, fmt_money, fmt_p_value
+    from baccarat.results.formatting import fmt_edge, fmt_interval, fmt_money, fmt_p_value
 
     verdict, baseline = row["verdict"], row["baseline"]
     expected_diff, row_basis = row.get("expected_edge_diff"), row.get("verdict_basis")

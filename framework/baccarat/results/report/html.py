@@ -16,8 +16,7 @@ import polars as pl
 
 from baccarat.results.comparisons.conclusion import conclusion
 from baccarat.results.comparisons.verdict import explanation
-from baccarat.results.report.chart_html import figure_html, scripts_html
-from baccarat.results.report.formatting import (
+from baccarat.results.formatting import (
     column_format,
     fmt_count,
     fmt_edge,
@@ -27,10 +26,11 @@ from baccarat.results.report.formatting import (
     missing,
     verdict_class,
 )
+from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.report.run_facts import RunFacts
 
 if TYPE_CHECKING:
-    from baccarat.results.report.analysis import Analysis
+    from baccarat.results.report.run_analysis import Analysis
 
 # HTML -------------------------------------------------------------------------------------------------
 

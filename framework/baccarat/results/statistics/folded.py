@@ -582,24 +582,20 @@ class RunStatsCollector:
         expected, base_expected = (mine.expected, theirs.expected) if self.has_expected else (None, None)
         self.pairs[k].add(mine.values, expected, theirs.values, base_expected)
 
-    def statistics(self) -> dict[str, Any]:
-        """Return what the tallies give (keyword arguments of ``write_results``): summary, comparison, ruin curve,
-        final bankrolls' percentiles and the sessions of the sample paths."""
-        from baccarat.results.comparisons.strategies import chosen_baseline, comparison_of_tallies
-        from baccarat.results.statistics import curves
-        from baccarat.results.statistics.ledger_stats import summary_of_tallies
-
+    def tallied(self) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+        """Fold what is still waiting; return the tallies of the strategies that played and of their pairs with the
+        baseline, by label (what the summary and the comparison are made from, :mod:`baccarat.results.collected`)."""
         self._tally_waiting()
         played = [(label, tally) for label, tally in zip(self.labels, self.tallies, strict=True) if tally.sessions]
-        baseline = chosen_baseline([label for label, _ in played], self.baseline)
         pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
-        return {
-            "summary": summary_of_tallies(played),
-            "comparison": comparison_of_tallies(baseline, pairs, self.fixed),
-            "ruin": curves.ruin_curve_of_tallies(played),
-            "finals": curves.final_quantiles_of_tallies(played),
-            "sample_sessions": self.first_sessions.tolist(),
-        }
+        return played, pairs
+
+    def bands(self, initial_bankroll: Decimal) -> pl.DataFrame:
+        """The bankroll bands from the spooled bankrolls; the spools are removed once read (or on failure)."""
+        try:
+            return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
+        finally:
+            self.spool.remove()
 
     def write_sessions(self) -> pl.LazyFrame:
         """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
@@ -626,26 +622,3 @@ class RunStatsCollector:
                 writer.close()
             self.session_spool.remove()
         return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
-
-    def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
-        """Return the session table, the statistics of the tallies and the bankroll bands (keyword arguments of ``write_results``).
-
-        The session table is a scan of the ``sessions.parquet`` just written
-        (``sessions_written``). The bands come as a function that computes
-        them from the spools and then removes the spools, for
-        :func:`baccarat.results.report.analysis.analyse` to call in the background.
-        """
-        try:
-            sessions = self.write_sessions()
-            found = {"sessions": sessions, "sessions_written": True, **self.statistics()}
-        except BaseException:
-            self.spool.remove()
-            raise
-
-        def bands() -> pl.DataFrame:
-            try:
-                return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
-            finally:
-                self.spool.remove()
-
-        return {**found, "bands": bands, "paths": self.sample_paths(initial_bankroll)} if self.bankrolls else found
