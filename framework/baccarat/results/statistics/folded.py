@@ -33,6 +33,7 @@ import polars as pl
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
+from baccarat.results.statistics.ruin_threshold import ruin_thresholds
 from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows, percentiles_of_sorted
 from baccarat.shoes.columnar import decimal_micros
 
@@ -84,21 +85,8 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         max_stake = 0
         capped_total = 0
         stop = 0
-        # bankroll_needed (ledger_stats.bankroll_needed): from a bankroll B below the session's, the same bets leave
-        # every bankroll initial - B lower until a stake exceeds it. ``reached``: the least B that meets nothing in the
-        # rounds so far; ``ruined_below``: the greatest B known to be ruined.
-        reached = min_micros
-        ruined_below = min_micros
         for i in range(start, start + length[k]):
             stake = stake_cents[i]
-            before = bankroll[i] - net[i]
-            meets = initial + min_micros - bankroll[i]  # below it, the bankroll falls below the table minimum here
-            if stake > 0:
-                meets = max(meets, initial + stake * MICROS_PER_CENT - before)  # below it, this bet is cut to the bankroll
-            if meets > reached:  # the bankrolls in [reached, meets) meet this round first
-                if net[i] < 0:  # ruined: below the minimum, or everything on a cut bet lost
-                    ruined_below = meets
-                reached = meets
             if stake > 0:
                 rounds += 1
                 if net[i] != 0:
@@ -132,8 +120,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         out[k, 9] = capped_total
         out[k, 10] = peak
         out[k, 11] = stop
-        steps = (ruined_below + min_micros - 1) // min_micros if min_micros > 0 else 0  # up to whole table minimums
-        out[k, 12] = -1 if ruin >= 0 or ruined_below > initial else max(steps * min_micros, ruined_below)
+        out[k, 12] = -1  # bankroll_needed: ruin_threshold.ruin_thresholds, after the fold
         out_expected[k] = expected_total
 
 
@@ -203,6 +190,16 @@ def fold_sessions(
         table_min_cents * MICROS_PER_CENT,
         out,
         out_expected,
+    )
+    out[:, 12] = ruin_thresholds(
+        starts,
+        lengths,
+        columns["stake"] * MICROS_PER_CENT,
+        columns["net"],
+        columns["bankroll"],
+        initial_micros,
+        table_min_cents * MICROS_PER_CENT,
+        kernel,
     )
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
 

@@ -65,7 +65,6 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         ruin_round = pl.col("round").filter(below).min().cast(pl.Int64)
     expected = pl.col("expected_net").cast(pl.Float64).sum() if has_expected else pl.lit(None, dtype=pl.Float64)
     return [
-        bankroll_needed(initial, table_min).alias("bankroll_needed"),
         pl.len().cast(pl.Int64).alias("rounds_dealt"),
         (pl.col("stake") > 0).sum().cast(pl.Int64).alias("rounds"),
         pl.col("stake").sum().alias("wagered"),
@@ -81,43 +80,45 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
     ]
 
 
-def bankroll_needed(initial: Decimal, table_min: Decimal) -> pl.Expr:
-    """The smallest starting bankroll, in whole table minimums, from which the session is not known to have been ruined.
+def bankroll_needed(rows: pl.DataFrame, initial: Decimal, table_min: Decimal) -> pl.DataFrame:
+    """Return each session's ``bankroll_needed`` (``strategy``, ``session``, ``bankroll_needed``) from its ledger rows.
 
-    Ruin is a bankroll below the table minimum; a bet cut to the bankroll is
-    not a failure. From a bankroll ``B`` below ``initial``, the same bets
-    leave every bankroll ``initial - B`` lower, until a stake exceeds the
-    bankroll before it. Round by round, the bankrolls that first meet
-    something in that round are those from the highest bankroll met so far
-    up to ``meets_t = max(initial + table_min - bankroll_t, initial + stake_t
-    - before_t)``: below the first, the bankroll falls below the table
-    minimum; below the second, the bet is cut to the whole bankroll. When the
-    round's bet lost, all of them are ruined (below the minimum, or everything
-    on the cut bet lost); when it won or pushed, those whose bet was cut go on
-    otherwise than the session did, which one play cannot follow, and are
-    not counted as ruined. The figure is the highest bankroll known to be
-    ruined (at least the table minimum), rounded up to a whole number of
-    table minimums, the grid of ``baccarat exact --ruin-at-most``. Null (not
-    known: more than the session's bankroll) for a session that was ruined.
-    A per-session aggregate of the ledger (summed up by :func:`summary_table`).
+    The least starting bankroll, in whole table minimums (the grid of
+    ``baccarat exact --ruin-at-most``), from which the session is not ruined
+    when replayed with the same outcomes and stakes: every bankroll is
+    ``initial - B`` lower until a stake exceeds the bankroll before it; such a
+    bet is cut to the whole bankroll, and ruins the session when it loses (a
+    cut bet is not a failure in itself). Null (more than the session's
+    bankroll) for a session ruined from its own bankroll. The kernel is the
+    one the run folds with (:mod:`baccarat.results.statistics.ruin_threshold`),
+    so both give the same figures; ``rows`` are ledger rows (``strategy``,
+    ``session``, ``round``, ``stake``, ``net``, ``bankroll``) of whole sessions.
     """
-    minimum = money(table_min)
-    before = pl.col("bankroll") - pl.col("net")
-    cut_below = pl.when(pl.col("stake") > 0).then(money(initial) + pl.col("stake") - before)
-    meets = pl.max_horizontal(money(initial) + minimum - pl.col("bankroll"), cut_below).sort_by("round")
-    reached = pl.max_horizontal(meets.cum_max().shift(1), minimum)  # the highest met before this round
-    lost = pl.col("net").sort_by("round") < 0
-    ruined_below = pl.max_horizontal(meets.filter((meets > reached) & lost).max(), minimum)
-    if table_min > 0:  # up to whole table minimums, in exact micro-units
-        step = int(table_min * MICROS)
-        micros = (ruined_below.cast(MONEY) * 1_000_000).cast(pl.Int64)
-        grid = (((micros + (step - 1)) // step) * step).cast(MONEY) / 1_000_000
-    else:
-        grid = ruined_below
-    ruined = (pl.col("bankroll") < minimum).any() | (ruined_below > money(initial))
-    if initial < table_min:
-        ruined = pl.lit(True)
-    return pl.when(ruined.not_()).then(grid)
+    from baccarat.compiling import plays_compiled
+    from baccarat.results.statistics.ruin_threshold import ruin_thresholds
+
+    rows = rows.sort("strategy", "session", "round")
+    keys = rows.select("strategy", "session")
+    n = rows.height
+    changed = (keys.get_column("session") != keys.get_column("session").shift(1)) | (
+        keys.get_column("strategy") != keys.get_column("strategy").shift(1)
+    )
+    starts = np.flatnonzero(changed.fill_null(True).to_numpy()) if n else np.zeros(0, dtype=np.int64)
+    lengths = np.diff(np.append(starts, n))
+    micros = {name: money_micros(rows.get_column(name), 0) for name in ("stake", "net", "bankroll")}
+    needed = ruin_thresholds(
+        starts,
+        lengths,
+        micros["stake"],
+        micros["net"],
+        micros["bankroll"],
+        int(initial * MICROS),
+        int(table_min * MICROS),
+        plays_compiled(n),
+    )
+    found = (keys[starts] if n else keys.clear()).with_columns(pl.Series("micros", needed, dtype=pl.Int64))
+    known = pl.when(pl.col("micros") >= 0).then(pl.col("micros"))
+    return found.select("strategy", "session", (known.cast(MONEY) / 1_000_000).cast(MONEY).alias("bankroll_needed"))
 
 
 def session_table(
@@ -161,8 +162,12 @@ def session_table(
         step = max(1, int(batch_rows * span / rows))
         for first in range(lo, hi + 1, step):
             batch = lf.filter(pl.col("session").is_between(first, first + step - 1))
-            frames.append(batch.group_by("strategy", "session").agg(aggregates).collect())
-    table = pl.concat(frames) if frames else lf.group_by("strategy", "session").agg(aggregates).collect()
+            needed = bankroll_needed(batch.select("strategy", "session", "round", "stake", "net", "bankroll").collect(), initial, minimum)
+            frames.append(batch.group_by("strategy", "session").agg(aggregates).collect().join(needed, on=["strategy", "session"]))
+    if not frames:
+        empty = lf.group_by("strategy", "session").agg(aggregates).collect()
+        frames.append(empty.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed")))
+    table = pl.concat(frames)
     order = pl.col("strategy").replace_strict(strategies, list(range(len(strategies))), default=len(strategies))
     table = table.sort(order, "session")
     if stops is None:
