@@ -36,7 +36,7 @@ from typing import Any
 from baccarat.engine.reference import SessionConfig
 from baccarat.errors import InputError, StrategyError, code_homes, raised_at
 from baccarat.exact import bounds
-from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
+from baccarat.exact.bounds import ExactLimitError, ExactWorkError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
 from baccarat.exact.sparse import SparseSession
@@ -120,7 +120,8 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
             )
         except ExactLimitError as exc:  # the others are still analysed
             beyond = beyond or exc
-            outcome = Skipped(entry.name, f"beyond the state limit: {exc}")
+            limit = "work" if isinstance(exc, ExactWorkError) else "state"
+            outcome = Skipped(entry.name, f"beyond the {limit} limit: {exc}")
         (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
     if beyond is not None and not analysis.results:
         raise beyond
@@ -183,15 +184,41 @@ def analyse_strategy(
     outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
         try:
-            return DenseSession(
+            session = DenseSession(
                 label, copy.copy(strategy.stakes), progression_form, outcomes, config, combined_limits(limits), max_states
-            ).run(rounds, bands)
+            )
+            refuse_beyond_the_work_bound(session, rounds)
+            return session.run(rounds, bands)
         except TooDense:  # many progression states (Labouchere's lines, Oscar's Grind's series): held sparse
             return SparseSession(label, strategy.stakes, progression_form, outcomes, config, combined_limits(limits), max_states).run(
                 rounds, bands
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def refuse_beyond_the_work_bound(session: SparseSession, rounds: int) -> None:
+    """Raise :class:`ExactLimitError` when ``rounds`` rounds would take more updates than :data:`bounds.MAX_UPDATES`,
+    with the estimate and the time it implies in the message."""
+    updates = session.estimated_updates(rounds)
+    if updates > bounds.MAX_UPDATES:
+        minutes = updates * bounds.SECONDS_PER_UPDATE / 60
+        took = f"{minutes:,.0f} minutes" if minutes < 120 else f"{minutes / 60:,.1f} hours"
+        most = max(1, _rounds_within(session, bounds.MAX_UPDATES, rounds))
+        raise ExactWorkError(
+            f"{rounds:,} rounds would take about {updates:.1e} updates (about {took}), over the "
+            f"{bounds.MAX_UPDATES:.0e} an analysis may take: at most about {most:,} rounds with this bankroll, "
+            "table maximum and unit (--rounds)"
+        )
+
+
+def _rounds_within(session: SparseSession, budget: int, rounds: int) -> int:
+    """The most rounds whose estimated updates stay within ``budget`` (the estimate grows with the rounds)."""
+    low, high = 0, rounds
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if session.estimated_updates(middle) <= budget else (low, middle - 1)
+    return low
 
 
 def form_answer(what: str, piece: Any, ask: Callable[[], Any]) -> Any:
