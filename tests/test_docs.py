@@ -370,7 +370,7 @@ def test_every_command_named_in_the_text_exists(page: Path) -> None:
         words = shlex.split(command)
         if words[0] == "python":
             script = next(w for w in words[1:] if not w.startswith("-"))
-            assert script == "pip" or (ROOT / script).is_file(), f"{page.name}: `{command}` runs {script}, which does not exist"
+            assert script in ("pip", "pytest") or (ROOT / script).is_file(), f"{page.name}: `{command}` runs {script}, which does not exist"
             continue
         parser, named = parser_of(words)
         options = {o for action in parser._actions for o in action.option_strings}

@@ -312,6 +312,18 @@ def test_an_analysis_beyond_the_memory_bound_is_one_clear_error(tmp_path: Path, 
         )
 
 
+def test_a_strategy_beyond_the_state_limit_is_skipped_and_the_others_printed(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(baccarat.exact.bounds, "MAX_STATES", 20_000)  # flat Banker holds about 6,000: its grid
+    path = write(tmp_path, [{"name": "big", "use": "dalembert"}, {"name": "flat", "use": "flat"}], rounds=200)
+    assert main(["exact", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped big: beyond the state limit" in out and "more than 20,000 states" in out
+    assert any(line.startswith("flat") and "%" in line for line in out.splitlines())
+    assert main(["exact", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["strategy"] for r in data["strategies"]] == ["flat"] and data["skipped"][0]["strategy"] == "big"
+
+
 # The report ----------------------------------------------------------------------------------
 
 

@@ -74,6 +74,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
@@ -116,6 +117,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
@@ -202,6 +204,7 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
         run_facts(exp).table_min,
         baseline="random flat",
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
     assert_same_analysis(result.analysis, reference)
@@ -227,7 +230,7 @@ def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_str
     collector = runstats.RunStatsCollector(tmp_path, ["a", "b"], bankrolls=False)
     for chunk in chunks:
         collector.add(list(chunk), [np.zeros(len(part.session), dtype=np.int64) for part in chunk])
-    collector.statistics()
+    collector.tallied()
     expected = PairTally()
     for base, other in chunks:
         mine, theirs = runstats.pair_rows(other.session, base.session)

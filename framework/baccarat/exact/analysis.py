@@ -36,7 +36,7 @@ from typing import Any
 from baccarat.engine.reference import SessionConfig
 from baccarat.errors import InputError, StrategyError, code_homes, raised_at
 from baccarat.exact import bounds
-from baccarat.exact.bounds import ExactLimitError, TooDense, Unplayable
+from baccarat.exact.bounds import ExactLimitError, ExactWorkError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
 from baccarat.exact.sparse import SparseSession
@@ -89,9 +89,12 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
 def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False, max_states: int | None = None) -> ExactAnalysis:
     """Analyse every strategy of ``experiment`` (an :class:`baccarat.experiment.model.Experiment`) exactly.
 
-    Strategies without an exact form are listed in ``skipped`` with the
-    reason. With ``bands``, each result also holds the bankroll quantiles
-    after every round (for the report).
+    Strategies without an exact form, or whose analysis would hold more
+    states than the bound allows (:class:`baccarat.exact.bounds.ExactLimitError`),
+    are listed in ``skipped`` with the reason; the others are analysed. When
+    none could be analysed and one was beyond the bound, that error is raised.
+    With ``bands``, each result also holds the bankroll quantiles after every
+    round (for the report).
     """
     from baccarat.plugin.manager import registry
 
@@ -99,21 +102,29 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     forms = found.exact_forms()
     n = session_rounds(experiment.rules, experiment.session, rounds)
     analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules) and experiment.shoes.get("source") == "seeded")
+    beyond: ExactLimitError | None = None
     for entry in experiment.strategies:
         cls, params = found.configure(entry.use, entry.params)
-        outcome = analyse_strategy(
-            entry.name,
-            cls,
-            params,
-            experiment.rules,
-            experiment.session,
-            n,
-            forms,
-            seed=experiment.seed,
-            bands=bands,
-            max_states=max_states,
-        )
+        try:
+            outcome = analyse_strategy(
+                entry.name,
+                cls,
+                params,
+                experiment.rules,
+                experiment.session,
+                n,
+                forms,
+                seed=experiment.seed,
+                bands=bands,
+                max_states=max_states,
+            )
+        except ExactLimitError as exc:  # the others are still analysed
+            beyond = beyond or exc
+            limit = "work" if isinstance(exc, ExactWorkError) else "state"
+            outcome = Skipped(entry.name, f"beyond the {limit} limit: {exc}")
         (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
+    if beyond is not None and not analysis.results:
+        raise beyond
     return analysis
 
 
@@ -173,15 +184,41 @@ def analyse_strategy(
     outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
         try:
-            return DenseSession(
+            session = DenseSession(
                 label, copy.copy(strategy.stakes), progression_form, outcomes, config, combined_limits(limits), max_states
-            ).run(rounds, bands)
+            )
+            refuse_beyond_the_work_bound(session, rounds)
+            return session.run(rounds, bands)
         except TooDense:  # many progression states (Labouchere's lines, Oscar's Grind's series): held sparse
             return SparseSession(label, strategy.stakes, progression_form, outcomes, config, combined_limits(limits), max_states).run(
                 rounds, bands
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def refuse_beyond_the_work_bound(session: SparseSession, rounds: int) -> None:
+    """Raise :class:`ExactLimitError` when ``rounds`` rounds would take more updates than :data:`bounds.MAX_UPDATES`,
+    with the estimate and the time it implies in the message."""
+    updates = session.estimated_updates(rounds)
+    if updates > bounds.MAX_UPDATES:
+        minutes = updates * bounds.SECONDS_PER_UPDATE / 60
+        took = f"{minutes:,.0f} minutes" if minutes < 120 else f"{minutes / 60:,.1f} hours"
+        most = max(1, _rounds_within(session, bounds.MAX_UPDATES, rounds))
+        raise ExactWorkError(
+            f"{rounds:,} rounds would take about {updates:.1e} updates (about {took}), over the "
+            f"{bounds.MAX_UPDATES:.0e} an analysis may take: at most about {most:,} rounds with this bankroll, "
+            "table maximum and unit (--rounds)"
+        )
+
+
+def _rounds_within(session: SparseSession, budget: int, rounds: int) -> int:
+    """The most rounds whose estimated updates stay within ``budget`` (the estimate grows with the rounds)."""
+    low, high = 0, rounds
+    while low < high:
+        middle = (low + high + 1) // 2
+        low, high = (middle, high) if session.estimated_updates(middle) <= budget else (low, middle - 1)
+    return low
 
 
 def form_answer(what: str, piece: Any, ask: Callable[[], Any]) -> Any:

@@ -48,6 +48,28 @@ class SparseSession:
         self.max_states = max_states
         self.grid = bankroll_grid(proto, outcomes, config)
 
+    def estimated_updates(self, rounds: int) -> int:
+        """Return an estimate of the cell updates ``rounds`` rounds take, before any is played (one progression state).
+
+        Each round updates every grid cell a session may then hold: from the table minimum up to the bankroll at
+        the start (``below``), and above it as far as the largest win a round can add (the table maximum times the
+        largest multiplier) has carried it, until a win goal stops the climb or the bound on states holds the
+        width. Summed over the rounds in closed form; it grows as the square of the rounds until the width stops.
+        """
+        config, grid = self.config, self.grid
+        initial, minimum = config.bankroll_cents * MICROS_PER_CENT, config.table_min_cents * MICROS_PER_CENT
+        below = max(0, (initial - minimum) // grid) + 1
+        step = max(1, -(-config.table_max_cents * max(0, max(m for m, _ in self.outcomes)) // grid))
+        widest = self.max_states
+        if self.limits.win_micros is not None:
+            widest = min(widest, below + -(-self.limits.win_micros // grid) + step)
+        if self.limits.rounds is not None:
+            rounds = min(rounds, self.limits.rounds + 1)
+        if below >= widest:
+            return rounds * widest
+        climbing = min(rounds, (widest - below) // step)  # rounds whose width is still below the widest
+        return climbing * below + step * climbing * (climbing + 1) // 2 + (rounds - climbing) * widest
+
     def _stopped(self, bank: np.ndarray, initial: int, round_number: int) -> np.ndarray:
         limits = self.limits
         stop = np.zeros(len(bank), dtype=bool)

@@ -7,6 +7,8 @@
 
 - :mod:`~baccarat.results.comparisons.verdict`: the verdict of each comparison with the baseline: what a strategy
   changes, said on the right measure.
+- :mod:`~baccarat.results.comparisons.conclusion`: the plain-language conclusion the report and ``baccarat run``
+  open with.
 """
 
 __all__ = ["runs", "strategies"]
