@@ -27,3 +27,17 @@ def test_recorded_shoes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
 def test_fresh_shoes_need_another_seed(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", str(CONFIGS / "parameter-grid.yaml"), "--fresh-seed", "3"]) == 2
     assert "--fresh-seed 3 is the training seed" in capsys.readouterr().err
+
+
+def test_the_chart_draws_every_kept_candidate_of_both_searches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    chart = tmp_path / "search.json"
+    argv = ["search", str(CONFIGS / "parameter-grid.yaml"), "--set", "shoes.count=10", "--top", "2", "--chart", str(chart), "--json"]
+    assert main(argv) == 0
+    data = json.loads(capsys.readouterr().out)
+    spec = json.loads(chart.read_text())
+    points = [row for values in spec["datasets"].values() for row in values if "strategy" in row]
+    kept = {r["strategy"] for r in data["best"] + data["null_best"]}
+    assert {p["strategy"] for p in points} == kept and len(kept) == 4
+    assert {p["search"] for p in points} == {"candidates", "coins (house edge)"}

@@ -26,17 +26,30 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help="override a value of the experiment, as for baccarat run (repeatable)",
     )
     add_plugins_dir_option(parser)
+    parser.add_argument(
+        "--chart", metavar="PNG|SVG|JSON", help="also draw the kept candidates, in sample against fresh shoes, to this file"
+    )
+    parser.add_argument("--force", action="store_true", help="replace the chart file if it exists")
     parser.add_argument("--json", action="store_true", help="print the whole search as JSON")
 
 
 def run(args: argparse.Namespace) -> int:
     """Play the candidates in sample, the best k out of sample, and the same search on strategies with the house edge."""
+    from pathlib import Path
+
     from baccarat.api import run as run_experiment
     from baccarat.commands import print_json
+    from baccarat.commands.patterns import CHART_SUFFIXES
     from baccarat.errors import InputError
     from baccarat.experiment import load_experiment
     from baccarat.results.patterns.search_luck import Search, best_of, expected_max_normal, verdict
 
+    chart = Path(args.chart) if args.chart else None
+    if chart is not None:
+        if chart.suffix.lower() not in CHART_SUFFIXES:
+            raise InputError(f"--chart {chart}: name a file ending in .png, .svg or .json")
+        if (chart.is_file() or chart.is_symlink()) and not args.force:
+            raise InputError("exists already; give another --chart, or --force to replace it", path=str(chart))
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     if experiment.shoes["source"] != "seeded":
         raise InputError("baccarat search plays its candidates on seeded shoes: give the experiment seeded shoes (shoes.source: seeded)")
@@ -72,11 +85,27 @@ def run(args: argparse.Namespace) -> int:
     null_best = best_of(null_in, replayed(null, null_chosen), top, n)
     search = Search(n, top, training, fresh, expected_max_normal(n), best, null_best, verdict(best, null_best, n))
     data = {"experiment": experiment.name, **search.to_dict()}
+    if chart is not None:
+        _write_chart(chart, data)
     if args.json:
         print_json(json.dumps(data, allow_nan=False))
     else:
         print(render_text(data))
     return 0
+
+
+def _write_chart(path, data: dict) -> None:  # path: Path
+    from pathlib import Path
+
+    from baccarat.files.outfolder import atomic_file
+    from baccarat.results.charts.export import chart_bytes, spec
+    from baccarat.results.charts.in_out_sample import search_chart
+
+    chart = search_chart(data["best"], data["null_best"], f"{data['experiment']}: the best of {data['candidates']:,}, in sample and fresh")
+    suffix = path.suffix.lower()
+    body = json.dumps(spec(chart)).encode() if suffix == ".json" else chart_bytes(chart, suffix[1:])
+    with atomic_file(path, "the chart", suffix=suffix) as tmp:
+        Path(tmp).write_bytes(body)
 
 
 def render_text(data: dict) -> str:
