@@ -187,6 +187,8 @@ class Seat:
         """Whether a view has read the cards (the cards dealt are then added to the views that have)."""
         self.asked: list[Any] = []
         """Each session's strategy's ``bets``."""
+        self.settled: list[Any] = []
+        """Each session's strategy's ``settle``."""
 
     def __enter__(self) -> Seat:
         return self
@@ -233,6 +235,7 @@ class Seat:
             view = TableView(opening.has_cards, session, initial, opening.table_min_cents, opening.table_max_cents, self.rules)
             self.strategies.append(strategy)
             self.asked.append(strategy.bets)
+            self.settled.append(strategy.settle)
             self.views.append(view)
             self.watch_stop.append(bool(self.stop_names) and hasattr(strategy, "stopped_by"))
             self.shoe_step.append(0)
@@ -254,19 +257,28 @@ class Seat:
             return
         names = self.opening.offered
         amounts = self.amounts
-        settled: dict[int, dict[str, Decimal]] = {}
+        settling, nets = -1, None  # the session whose bets are gathered (the dealer sends them session after session)
         for pos, k, micros in step.nets.tolist():
-            if micros not in amounts:
+            amount = amounts.get(micros)
+            if amount is None:
                 if len(amounts) >= 4096:
                     amounts.clear()
-                amounts[micros] = micros_to_decimal(micros)
-            settled.setdefault(pos, {})[names[k]] = amounts[micros]
-        for pos, nets in settled.items():
-            view = views[pos]
-            try:
-                self.strategies[pos].settle(view, nets)
-            except BaseException as exc:
-                self._failed(exc, view)
+                amount = amounts[micros] = micros_to_decimal(micros)
+            if pos == settling:
+                nets[names[k]] = amount
+                continue
+            if nets is not None:
+                self._settle(settling, nets)
+            settling, nets = pos, {names[k]: amount}
+        if nets is not None:
+            self._settle(settling, nets)
+
+    def _settle(self, pos: int, nets: dict[str, Decimal]) -> None:
+        """The strategy of session ``pos`` settles its bets of the round just dealt."""
+        try:
+            self.settled[pos](self.views[pos], nets)
+        except BaseException as exc:
+            self._failed(exc, self.views[pos])
 
     def _ask(self, step: Step) -> Answer:
         """Every session still playing: the view is brought to the next round, and the strategy bets (when it may)."""
