@@ -214,7 +214,11 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
         cents, capped, placed = _cut(pos, cents, bankroll, lowest, table_min, table_max)
         out_rows = first_row[pos] + s
         won = cents * pays[k, rows[pos]]
-        np.add.at(bankroll, pos[placed], won[placed])
+        paid = pos[placed]
+        if len(paid) < 2 or (paid[1:] != paid[:-1]).all():  # one bet a session (``pos`` in order): a plain add
+            bankroll[paid] += won[placed]
+        else:
+            np.add.at(bankroll, paid, won[placed])
         placed_logs.append(np.stack([out_rows, k, cents, won], axis=1)[placed])
         if capped.any():
             counted = np.bincount(pos, weights=capped, minlength=n).astype(np.int64)
