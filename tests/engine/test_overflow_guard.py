@@ -23,7 +23,7 @@ def test_a_large_bankroll_over_many_short_sessions_plays_compiled_and_as_the_ref
     rules = preset("punto-banco-8")
     table = seeded_table(rules, 3, 1, 400)  # about 32,000 rows: far more than one session's
     multipliers = settlement_table(table, rules)
-    config = SessionConfig(100_000_000, 1_000, 100_000, 1)  # a bankroll of 1,000,000
+    config = SessionConfig(1_000_000_000, 1_000, 100_000, 1)  # a bankroll of 10,000,000
     cls, params = registry().configure("martingale", {"side": "banker", "unit": 10})
     run = StrategyRun("martingale", cls, params)
     sessions = session_bounds(table, 1)

@@ -81,12 +81,14 @@ def play_strategy(
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
     seats: SeatMaker | None = None,
+    engines: dict[str, str] | None = None,
 ) -> dict[str, np.ndarray]:
     """Play one strategy over the sessions of a table: the compiled path when it covers the strategy, else the reference.
 
     ``shared`` is a dict the caller keeps for one table and set of sessions, for the compiled path to reuse.
     Without ``compiled``, the reference plays. A strategy that runs a plugin's code (:func:`plays_in_player`)
     plays in a player process (``seats``), never here: not on the compiled path, whose twins would run here.
+    ``engines`` (when given) is told which engine played the strategy, and why (:func:`engine_played`).
     """
     from baccarat.engine.reference import run_strategy
 
@@ -96,9 +98,23 @@ def play_strategy(
         from baccarat.engine.compiled import play_compiled
 
         columns = play_compiled(run, table, multipliers, rules, config, seed, sessions, shared)
+    played_compiled = columns is not None
     if columns is None:
         columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, seats if in_player else None)
+    if engines is not None:
+        engines[run.label] = engine_played(in_player, compiled, played_compiled)
     return columns
+
+
+def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
+    """Say which engine played a strategy, and why: what ``--json`` and the manifest report for each strategy."""
+    if played_compiled:
+        return "compiled"
+    if in_player:
+        return "reference, in player processes (a plugin's strategy)"
+    if not compiled:
+        return "reference (a run this small, or the compiled path turned off, is played by the reference)"
+    return "reference (the compiled path does not cover this strategy, or its amounts could leave 64-bit integers)"
 
 
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
@@ -131,8 +147,11 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
+    engines: dict[str, str] = {}
     for run in runs:
-        columns = play_strategy(run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats)
+        columns = play_strategy(
+            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+        )
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
@@ -179,6 +198,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         tuple(folded),
         tuple(bankrolls),
         warnings,
+        tuple(engines.items()),
     )
 
 
