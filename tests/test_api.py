@@ -56,6 +56,7 @@ def test_summary_agrees_with_the_ledger(in_memory) -> None:
     assert flat["rounds"] == mine.filter(pl.col("stake") > 0).height
 
 
+@pytest.mark.slow
 def test_chart_gives_altair_charts_that_save_as_png_and_svg(in_memory, tmp_path) -> None:
     charts = in_memory.charts()
     assert set(charts) == {"bankroll", "strategies", "ruin", "final", "comparison", "drawdown"}

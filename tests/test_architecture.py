@@ -108,3 +108,42 @@ def test_the_tree_is_ruff_clean_and_formatted() -> None:
     for args in (["check", "--quiet", "."], ["format", "--check", "--quiet", "."]):
         done = subprocess.run([sys.executable, "-m", "ruff", *args], cwd=root, capture_output=True, text=True)
         assert done.returncode == 0, f"ruff {' '.join(args)}:\n{done.stdout}{done.stderr}"
+
+
+RESULTS_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("__init__", "ledger", "ledger_checks", "formatting"),
+    ("statistics",),
+    ("comparisons",),
+    ("collected",),
+    ("charts",),
+    ("report",),
+)
+"""results/ from the ground up: the ledger, its checks and formatting; statistics; comparisons (which read the
+statistics); the statistics of a run put together from its collector; charts; the report."""
+
+RESULTS_RANK = {name: rank for rank, names in enumerate(RESULTS_LAYERS) for name in names}
+RESULTS = FRAMEWORK / "results"
+
+
+def results_part(dotted_or_path: str) -> str:
+    """The part of results/ a module belongs to: its first name below ``baccarat.results``."""
+    parts = dotted_or_path.split(".")
+    return parts[2] if len(parts) > 2 else "__init__"
+
+
+def dotted(path: Path) -> str:
+    parts = path.relative_to(FRAMEWORK.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+@pytest.mark.parametrize("path", sorted(RESULTS.rglob("*.py")), ids=lambda p: str(p.relative_to(RESULTS)))
+def test_results_imports_only_go_downward_through_its_parts(path: Path) -> None:
+    mine = RESULTS_RANK[results_part(dotted(path))]
+    targets = [target for _, target in imports_of(path) if target.startswith("baccarat.results")]
+    assert [t for t in targets if RESULTS_RANK[results_part(t)] > mine] == []
+
+
+def test_no_two_modules_of_results_import_each_other() -> None:
+    graph = {dotted(path): {t for _, t in imports_of(path)} for path in RESULTS.rglob("*.py")}
+    mutual = sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ()))
+    assert mutual == []

@@ -172,6 +172,7 @@ def numba_loaded_by_a_run(tmp_path: Path, env: dict[str, str]) -> bool:
     return done.stdout.split()[-1] == "True"
 
 
+@pytest.mark.slow
 def test_a_small_run_does_not_even_import_numba_and_a_large_one_does(tmp_path: Path) -> None:
     (tmp_path / "small.yaml").write_text(EXPERIMENT)
     assert not numba_loaded_by_a_run(tmp_path, {"out": "small"})

@@ -327,6 +327,7 @@ def play(sandbox: Sandbox, block: Block) -> None:
         )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[str(p.relative_to(ROOT)) for p in PAGES])
 def test_every_block_of_the_page_runs_as_written(page: Path, tmp_path: Path) -> None:
     found = blocks(page)
@@ -369,7 +370,7 @@ def test_every_command_named_in_the_text_exists(page: Path) -> None:
         words = shlex.split(command)
         if words[0] == "python":
             script = next(w for w in words[1:] if not w.startswith("-"))
-            assert script == "pip" or (ROOT / script).is_file(), f"{page.name}: `{command}` runs {script}, which does not exist"
+            assert script in ("pip", "pytest") or (ROOT / script).is_file(), f"{page.name}: `{command}` runs {script}, which does not exist"
             continue
         parser, named = parser_of(words)
         options = {o for action in parser._actions for o in action.option_strings}
@@ -379,3 +380,20 @@ def test_every_command_named_in_the_text_exists(page: Path) -> None:
         rest = [w for w in words[len(named) :] if not w.startswith("-")]
         if len(named) == 1 and rest:
             pytest.fail(f"{page.name}: `{command}`: baccarat has no command {rest[0]!r}")
+
+
+@pytest.mark.slow
+def test_the_docs_site_builds_strictly_with_every_link_found(tmp_path: Path) -> None:
+    # mkdocs.yml sets strict: a link to a missing page or anchor, or a page left out of the navigation, fails the build.
+    env = dict(os.environ, NO_MKDOCS_2_WARNING="1")
+    done = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert (tmp_path / "site" / "plugins" / "index.html").exists()
+    assert "Compiled twins" in (tmp_path / "site" / "plugins" / "index.html").read_text(encoding="utf-8")

@@ -50,6 +50,7 @@ def fresh_plugins():
 # Devices, pipes and oversized files -----------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom", "fifo"])
 @pytest.mark.parametrize("command", ["run", "shoes check", "odds --rules"])
 def test_a_device_or_a_pipe_is_not_a_regular_file(tmp_path: Path, device: str, command: str) -> None:
@@ -225,6 +226,7 @@ def test_a_plugin_printing_at_import_does_not_spoil_json_output(tmp_path: Path) 
     assert done.stderr == "hello from a plugin\n"
 
 
+@pytest.mark.slow
 def test_a_plugin_changing_the_decimal_context_changes_no_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     folder = plugins(tmp_path, imprecise="import decimal\ndecimal.getcontext().prec = 3\n")
     exp = tmp_path / "exp.yaml"

@@ -62,6 +62,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
 @pytest.mark.parametrize("name", list(COMMANDS))
 def test_standard_output_to_a_full_device_is_one_line_and_status_1(name: str, folder: Path) -> None:
@@ -72,6 +73,7 @@ def test_standard_output_to_a_full_device_is_one_line_and_status_1(name: str, fo
     assert done.stderr == FULL + written + "\n"
 
 
+@pytest.mark.slow
 def test_the_files_of_a_command_whose_output_is_full_are_whole(folder: Path) -> None:
     if not Path("/dev/full").exists():
         pytest.skip("needs /dev/full (Linux)")
@@ -88,6 +90,7 @@ def test_a_run_with_standard_output_closed_is_refused_before_any_work(folder: Pa
     assert not [p for p in folder.iterdir() if p.name.startswith(".closed")]
 
 
+@pytest.mark.slow
 def test_a_240_character_experiment_name_gets_a_default_folder_that_fits(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     (tmp_path / "long.yaml").write_text(f"name: {'x' * 240}\n" + EXPERIMENT)

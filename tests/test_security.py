@@ -137,6 +137,7 @@ def test_a_plugins_folder_is_loaded_only_when_named(
 # Where a run writes --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_run_writes_only_its_output_folder(tmp_path: Path) -> None:
     home, temp, work, project = (tmp_path / name for name in ("home", "tmp", "work", "project"))
     for folder in (home, temp, work, project):
@@ -204,6 +205,7 @@ def without_network(folder: Path, code: str, *args: str) -> subprocess.Completed
     return subprocess.run([sys.executable, "-c", code, *args], cwd=folder, env=env, capture_output=True, text=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "args",
     [

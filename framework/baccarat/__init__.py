@@ -1,4 +1,19 @@
-"""Backtest betting strategies at Punto Banco baccarat on an exact dealer."""
+"""Backtest betting strategies at Punto Banco baccarat on an exact dealer.
+
+One sub-package per layer, from the ground up (``docs/architecture.md`` is the map):
+``table`` (cards, rules, the dealer, bets, roads), ``shoes`` (seeded and recorded shoes, the round table),
+``odds`` (exact odds, counting, settlement), ``plugin`` (the plugin API), ``players`` (where a plugin's
+strategy code runs: player processes that see only what has been dealt), ``engine`` (the reference and the
+compiled path), ``exact`` (exact session analysis), ``results`` (the ledger, statistics, comparisons, charts,
+the report), ``experiment`` (experiment files), ``execution`` (running an experiment), ``commands`` (one module
+per subcommand), and ``files`` (input and output files) on the ground.
+
+The ground's modules: ``errors`` (one-sentence errors), ``money`` (units and conversions), ``streams`` (every
+random stream), ``interrupts`` (clean stops on signals), ``compiling`` (when a run is worth compiling).
+The interfaces: ``api`` (``baccarat.run``, ``baccarat.load``), ``cli`` (the ``baccarat`` command) and
+``__main__`` (``python -m baccarat``). Deprecated aliases of the 0.1 modules, removed in 0.4: ``strategy``,
+``kernels``, ``bet_registry``, ``cards``, ``rules``, ``exact_forms``, ``roads``.
+"""
 
 from __future__ import annotations
 

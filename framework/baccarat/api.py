@@ -9,7 +9,9 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -90,15 +92,23 @@ class Result:
     def rounds(self) -> pl.DataFrame:
         """One row per dealt round (the ``rounds.parquet`` columns of docs/results.md)."""
         if self._rounds is None:
-            self._rounds = pl.read_parquet(self._file("rounds.parquet"))
+            with self._reading():
+                self._rounds = pl.read_parquet(self._file("rounds.parquet"))
         return self._rounds
 
     @property
     def ledger(self) -> pl.DataFrame:
         """One row per round per strategy per session, money as exact decimals."""
         if self._ledger is None:
-            self._ledger = pl.read_parquet(self._file("ledger.parquet"))
+            with self._reading():
+                self._ledger = pl.read_parquet(self._file("ledger.parquet"))
         return self._ledger
+
+    def _reading(self) -> AbstractContextManager[None]:
+        """The saved run's reading lock (:func:`baccarat.execution.folder_lock.reading_lock`): no commit replaces it meanwhile."""
+        from baccarat.execution.folder_lock import reading_lock
+
+        return nullcontext() if self.out_dir is None else reading_lock(self.out_dir)
 
     def scan_ledger(self) -> pl.LazyFrame:
         """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected)."""
@@ -111,8 +121,14 @@ class Result:
         """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`)."""
         if self._analysis is None:
             facts = run_facts(self.experiment)
-            self._analysis = analyse(self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops())
+            self._analysis = analyse(
+                self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops(), fixed=facts.fixed_bets
+            )
         return self._analysis
+
+    def fixed_bets(self) -> dict[str, str | None]:
+        """Each strategy's label mapped to the one bet it backs whenever it bets, or None (its expected edge depends on the sample)."""
+        return run_facts(self.experiment).fixed_bets
 
     @property
     def summary(self) -> pl.DataFrame:
@@ -165,41 +181,89 @@ class Result:
             text = run_facts(self.experiment).experiment_yaml
         return render_html(self.analysis, run_facts(self.experiment), self.analysis.charts(), text)
 
-    def save_results(self, roads: Sequence[int] = (), exact: bool | None = None, formats: Sequence[str] | None = None) -> Path:
-        """Rewrite ``summary.csv``, ``comparison.csv`` and ``report.html`` in the run folder.
+    def save_results(
+        self, roads: Sequence[int] = (), exact: bool | None = None, formats: Sequence[str] | None = None, force: bool = False
+    ) -> Path:
+        """Rebuild ``sessions.parquet``, ``summary.csv``, ``comparison.csv`` and ``report.html`` of the run folder.
 
         ``roads`` lists shoes whose scoreboard roads the report shows; with
         ``exact`` (default: the experiment's ``exact:``) the report sets the
         exact analysis beside the simulation; ``formats`` (``png``, ``svg``;
         default: the experiment's ``report:``) also writes every chart as a file.
+        A file of those names that the run did not write (a file of the user's)
+        is refused unless ``force``. The folder is replaced in one step
+        (:func:`baccarat.execution.run_folder.rewritten_folder`): stopped at any
+        point, it holds the run as it was.
         """
         from baccarat.execution.folder_lock import folder_lock
+        from baccarat.execution.manifest import MANIFEST_FILE, file_difference, listed_files, read_manifest
+        from baccarat.execution.run_folder import rewritten_folder
+        from baccarat.results.report.analysis import CHART_KINDS, COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
 
         out = self._file("report.html").parent
-        with folder_lock(out):  # no run replaces the folder while its results are rewritten
-            self._save_results(out, roads, exact, formats)
+        formats = tuple(self.experiment.chart_formats if formats is None else formats)
+        rebuilt = {SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE} | {f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in formats}
+        with folder_lock(out):  # no other command writes the folder meanwhile
+            self._check_same_run()
+            manifest = read_manifest(out / MANIFEST_FILE) or {}
+            listed = listed_files(out, manifest)
+            users = sorted(name for name in rebuilt if os.path.lexists(out / name) and name not in listed)
+            if users and not force:
+                raise InputError(
+                    f"{users[0]} is not a file baccarat wrote, and the report would replace it; move it away, "
+                    "or give --force to replace it",
+                    path=str(out),
+                )
+            sessions = out / SESSIONS_FILE
+            if SESSIONS_FILE in listed and sessions.is_file() and file_difference(sessions, listed[SESSIONS_FILE]) is not None:
+                raise InputError(
+                    f"{SESSIONS_FILE} is not the file the run wrote, and which stop rule ended each session is kept only "
+                    "there, so a rebuilt report would lose it; put the run's file back, or run the experiment again",
+                    path=str(out),
+                )
+            if SESSIONS_FILE in listed and not sessions.is_file():
+                import sys
+
+                print(
+                    f"baccarat: warning: {out}: {SESSIONS_FILE} was removed, and which stop rule ended each session was kept "
+                    "only there: the rebuilt table's stopped_by is empty",
+                    file=sys.stderr,
+                )
+            stops = self.stops()  # before sessions.parquet is rebuilt: which stop rule ended a session is kept only there
+            with rewritten_folder(out, rebuilt) as new:
+                self._save_results(new, manifest, roads, exact, formats)
+        self._identity = run_identity(out)
+        self._stops = stops
+        self._analysis.moved_to(out)
         return out
 
-    def _save_results(self, out: Path, roads: Sequence[int], exact: bool | None, formats: Sequence[str] | None) -> None:
-        from baccarat.execution.manifest import MANIFEST_FILE, file_states, read_manifest, refresh_results
+    def _save_results(self, new: Path, manifest: dict[str, Any], roads: Sequence[int], exact: bool | None, formats: Sequence[str]) -> None:
+        """Write the rebuilt results and the manifest into the new folder ``new`` (the run's other files are linked there)."""
+        from baccarat.execution.folder_commit import folder_id
+        from baccarat.execution.manifest import RESULTS, describe_file, folder_contents, write_manifest
 
-        manifest = read_manifest(out / MANIFEST_FILE)
-        stops = self.stops()  # before sessions.parquet is rewritten
-        before = file_states(out)
+        before = {name: os.lstat(new / name).st_ino for name in folder_contents(new)[0]}
         show_exact = self.experiment.exact if exact is None else exact
         self._analysis = write_results(
-            out,
-            self.scan_ledger(),
+            new,
+            pl.scan_parquet(new / "ledger.parquet"),
             run_facts(self.experiment),
             self.baseline,
             roads,
             exact_analysis(self.experiment) if show_exact else None,
-            stops=stops,
+            stops=self.stops(),
             manifest=manifest,
-            formats=self.experiment.chart_formats if formats is None else formats,
+            formats=formats,
         )
-        if manifest is not None and isinstance(manifest.get("files"), dict):
-            refresh_results(out, manifest, before)  # the manifest lists the rebuilt files as they now are
+        files = dict(manifest.get("files") or {})
+        now = folder_contents(new)[0]
+        for name in list(files):
+            if name not in now:
+                del files[name]
+        for name in now:
+            if before.get(name) != os.lstat(new / name).st_ino:  # written by this report
+                files[name] = {"kind": RESULTS, **describe_file(new / name)}
+        write_manifest(new, {**manifest, "files": files, "folder_id": folder_id(new)})
 
     def _repr_html_(self) -> str:
         from html import escape
@@ -212,7 +276,7 @@ class Result:
         )
 
     def __repr__(self) -> str:
-        from baccarat.results.report.formatting import format_summary
+        from baccarat.results.formatting import format_summary
 
         where = f" in {self.out_dir}" if self.out_dir else ""
         head = f"<baccarat.Result {self.experiment.name!r}: {len(self.experiment.strategies)} strategies{where}>"
@@ -223,7 +287,17 @@ class Result:
 
 
 def _experiment(source: str | Path | Mapping[str, Any] | Experiment) -> Experiment:
-    return source if isinstance(source, Experiment) else load_experiment(source)
+    import os
+
+    from baccarat.errors import ExperimentError
+
+    if isinstance(source, Experiment):
+        return source
+    if not isinstance(source, str | os.PathLike | Mapping):
+        raise ExperimentError(
+            f"an experiment is a YAML file's path, a mapping shaped like the YAML or an Experiment, not a {type(source).__name__}"
+        )
+    return load_experiment(source)
 
 
 def run(
@@ -291,11 +365,39 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
     The folder is refused unless its data files (ledger, rounds, experiment,
     ...) are the very files the run wrote, as its manifest records them
     (:func:`baccarat.execution.manifest.check_data`): a ledger cut short, edited,
-    rewritten with other types or taken from another run is named.
+    rewritten with other types or taken from another run is named. What the
+    ledger and the session table say is checked too
+    (:mod:`baccarat.results.ledger_checks`). The folder is read under its
+    reading lock (:func:`baccarat.execution.folder_lock.reading_lock`): a
+    command replacing it meanwhile waits, or is waited for.
     """
-    from baccarat.execution.manifest import MANIFEST_FILE, check_data, read_manifest
+    from baccarat.execution.folder_lock import reading_lock
 
     folder = Path(run_dir)
+    if not folder.is_dir():
+        _put_back(folder)
+    with reading_lock(folder):
+        return _load(folder, baseline)
+
+
+def _put_back(folder: Path) -> None:
+    """Put back a run folder that a command killed while replacing it left aside (when no command writes it now)."""
+    from baccarat.errors import OutputError
+    from baccarat.execution.folder_commit import recover
+    from baccarat.execution.folder_lock import folder_lock
+
+    try:
+        with folder_lock(folder):
+            recover(Path(os.path.abspath(folder)))
+    except (OutputError, InputError):
+        pass
+
+
+def _load(folder: Path, baseline: str | None) -> Result:
+    from baccarat.execution.manifest import MANIFEST_FILE, check_data, read_manifest, unchanged
+    from baccarat.results.ledger_checks import check_ledger, check_sessions
+    from baccarat.results.report.analysis import SESSIONS_FILE
+
     if not folder.is_dir():
         raise InputError("no such run folder", path=str(folder))
     for name in ("ledger.parquet", "experiment.yaml", MANIFEST_FILE):
@@ -304,6 +406,9 @@ def load(run_dir: str | Path, baseline: str | None = None) -> Result:
     check_data(folder, read_manifest(folder / MANIFEST_FILE) or {})
     check_ledger_file(folder / "ledger.parquet")
     experiment = load_experiment(folder / "experiment.yaml", shoe_file_needed=False, strategies_needed=False)
+    check_ledger(folder / "ledger.parquet", [entry.name for entry in experiment.strategies])
+    if (folder / SESSIONS_FILE).is_file() and unchanged(folder / SESSIONS_FILE):
+        check_sessions(folder / SESSIONS_FILE)
     return Result(experiment, out_dir=folder, baseline=baseline, identity=run_identity(folder))
 
 

@@ -51,6 +51,10 @@ class InputError(BaccaratError):
     exit_status = 2
 
 
+class ExperimentError(InputError):
+    """An experiment given to the Python API as a mapping that no experiment file could hold (a generator, an integer key)."""
+
+
 class OutputError(BaccaratError):
     """Results that could not be written: the folder cannot be made or written to, or the disk is full."""
 

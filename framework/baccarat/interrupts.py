@@ -124,6 +124,11 @@ def remove_at_hard_stop(path: str | os.PathLike[str]) -> None:
     _temporaries.add(Path(path))
 
 
+def forget_at_hard_stop(path: str | os.PathLike[str]) -> None:
+    """Take ``path`` off the list of :func:`remove_at_hard_stop` (it no longer holds a temporary)."""
+    _temporaries.discard(Path(path))
+
+
 def _hard_stop(signum: int) -> None:
     """Remove the registered temporaries, say one line, and end the process now with 128 + ``signum``."""
     for path in list(_temporaries):

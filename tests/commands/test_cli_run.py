@@ -60,6 +60,7 @@ def test_an_out_folder_holding_other_files_is_refused_before_running(workdir: Pa
     assert everything_under(workdir / "busy") == ["notes.txt"]
 
 
+@pytest.mark.slow
 def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "small.yaml", "--quiet"]) == 0
     runs = list((workdir / "results").iterdir())
@@ -74,7 +75,9 @@ def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: 
     }
     out = capsys.readouterr().out
     assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
-    assert out.splitlines()[0].split()[:3] == ["strategy", "sessions", "bets"]
+    # The plain conclusion first: Martingale on Player has the higher edge of its bet (Player's against Banker's).
+    assert out.splitlines()[0].startswith("martingale has a higher expected house edge than flat banker, by 0.177%")
+    assert out.splitlines()[1].split()[:3] == ["strategy", "sessions", "bets"]
     assert any(line.startswith("flat banker") for line in out.splitlines())
 
 
@@ -86,6 +89,7 @@ def test_default_output_folder_never_overwrites_a_run(tmp_path: Path) -> None:
     assert default_out("my run/1", now, tmp_path).name == "my-run-1-20240506-070809-2"
 
 
+@pytest.mark.slow
 def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
     assert main(["run", "small.yaml", "--out", "out", "--quiet", "--set", "shoes.count=3", "--set", "strategies.0.params.unit=20"]) == 0
     out = workdir / "out"
@@ -113,6 +117,7 @@ def test_output_folder_contents_overrides_and_manifest(workdir: Path) -> None:
     assert not [name for name in everything_under(out) if Path(name).name.startswith(".")]  # nothing hidden left behind
 
 
+@pytest.mark.slow
 def test_rerunning_the_resolved_experiment_gives_the_same_ledger(workdir: Path) -> None:
     assert main(["run", "small.yaml", "--out", "first", "--quiet", "--set", "shoes.seed=[5, 6]"]) == 0
     assert main(["run", "first/experiment.yaml", "--out", "second", "--quiet"]) == 0
@@ -168,6 +173,7 @@ def test_several_seeds_join_with_a_seed_column_and_continuing_numbers(tmp_path: 
     assert "seed" not in alone[5].ledger.columns and "seed" not in alone[5].rounds.columns
 
 
+@pytest.mark.slow
 def test_progress_bar_is_off_when_stderr_is_not_a_terminal(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "small.yaml", "--out", "o"]) == 0
     assert capsys.readouterr().err == ""
@@ -207,6 +213,7 @@ def test_json_prints_the_summary_as_one_object_and_nothing_else(workdir: Path, c
     assert [row["baseline"] for row in doc["comparison"]] == ["flat banker"]
 
 
+@pytest.mark.slow
 def test_baseline_sets_the_strategy_compared_with(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "small.yaml", "--out", "out", "--baseline", "martingale", "--quiet", "--workers", "1"]) == 0
     comparison = pl.read_csv(workdir / "out" / "comparison.csv")

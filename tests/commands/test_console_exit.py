@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 CONSOLE = (
     "import atexit, sys\n"
     "from baccarat import cli\n"
@@ -19,6 +21,7 @@ def console(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-c", CONSOLE, *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.slow
 def test_the_output_is_complete_and_the_exit_handlers_run() -> None:
     done = console("odds", "--json", "--decks", "8")
     assert done.returncode == 0

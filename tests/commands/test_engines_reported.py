@@ -8,6 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # runs of the real command, in processes of their own
+
 PLUGIN = """
 from baccarat.plugin import Strategy, hookimpl
 

@@ -369,6 +369,7 @@ def register_strategies(register):
 """
 
 
+@pytest.mark.slow
 def test_json_stdout_holds_the_json_only_whatever_a_plugin_prints(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, noisy=NOISY)
     exp = experiment(tmp_path, "  - {name: chatty, use: chatty}\n", shoes=2)
@@ -507,6 +508,7 @@ def register_strategies(register):
 """
 
 
+@pytest.mark.slow
 def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> None:
     folder = plugin_folder(tmp_path, quitter=QUITTER)
     exp = experiment(tmp_path, "  - {name: q, use: quitter}\n", shoes=8)

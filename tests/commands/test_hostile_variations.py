@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 REWRITER = """
 from fractions import Fraction
 
@@ -45,6 +47,7 @@ def baccarat(folder: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_strategy_changing_session_rules_when_made_is_refused_and_changes_no_one_s_numbers(tmp_path: Path) -> None:
     """It was made once before the run with the experiment's own rules: every strategy then settled without
     commission (flat Banker on 200 shoes: -675.00 became +3,030.00) and experiment.yaml said ``commission: 0``."""
@@ -63,6 +66,7 @@ def test_a_strategy_changing_session_rules_when_made_is_refused_and_changes_no_o
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_the_temporary_file_of_a_killed_command_is_removed_by_the_next_one_into_the_same_file(tmp_path: Path) -> None:
     """``kill -9`` of ``shoes generate`` (or ``roads``) left its ``.NAME.XXXXXXXX.tmp`` beside the file for good."""
     generate = [sys.executable, "-m", "baccarat", "shoes", "generate", "--rules", "punto-banco-8", "--seed", "1", "--out", "s.csv"]
@@ -113,6 +117,7 @@ def register_selectors(register):
 """
 
 
+@pytest.mark.slow
 def test_a_strategy_moving_the_working_folder_as_it_plays_moves_no_output(tmp_path: Path) -> None:
     """The run's files are named relative to the working folder: the run ended "cannot write the results: No such file
     or directory; nothing was left behind", and left its temporary folder behind."""

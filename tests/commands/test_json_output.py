@@ -130,6 +130,7 @@ PLUGIN_CODE_LOCK = [
 """What the plugin prints in every command that loads it."""
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("args", "printed"),
     [

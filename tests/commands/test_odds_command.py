@@ -107,6 +107,7 @@ def test_bad_input_is_one_line_and_exit_status_2(capsys, args: list[str], messag
     assert message in captured.err
 
 
+@pytest.mark.slow
 def test_the_console_command_prints_json() -> None:
     done = subprocess.run([sys.executable, "-m", "baccarat", "odds", "--json", "--decks", "1"], capture_output=True, text=True, check=True)
     assert json.loads(done.stdout)["probabilities"]["banker_pair"] == pytest.approx(3 / 51, abs=1e-15)

@@ -23,6 +23,8 @@ import polars as pl
 import pytest
 from helpers.processes import group_members
 
+pytestmark = pytest.mark.slow  # runs of the real command, in processes of their own
+
 HOSTILE = '''
 import gc
 import sys

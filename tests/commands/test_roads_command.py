@@ -47,6 +47,7 @@ def run_dir(tmp_path_factory):
     return out
 
 
+@pytest.mark.slow
 def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) -> None:
     png = tmp_path / "shoe2.png"
     assert main(["roads", str(run_dir), "--shoe", "2", "--out", str(png), "--json"]) == 0
@@ -67,6 +68,7 @@ def test_roads_of_a_run_folder_are_those_of_its_shoe(run_dir, tmp_path, capsys) 
     assert present == {"banker", "player"} | ({"tie"} if "tie" in seeded_outcomes(2) else set())
 
 
+@pytest.mark.slow
 def test_roads_of_a_recorded_cards_file(tmp_path, capsys, monkeypatch) -> None:
     rules = preset("punto-banco-8")
     shoes = dict(seeded_rounds(rules, 11, 1, 3))
@@ -108,6 +110,7 @@ def test_a_folder_without_rounds_is_not_a_run(tmp_path, capsys) -> None:
     assert "is not a run folder" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_report_shows_the_roads_of_the_shoes_asked_for(run_dir, capsys) -> None:
     assert main(["report", str(run_dir), "--roads", "1,3", "--quiet"]) == 0
     page = (run_dir / "report.html").read_text()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -93,10 +94,26 @@ def test_a_command_killed_while_it_held_the_folder_leaves_nothing_in_the_way(wor
     assert process.stdout.readline() == "held\n"
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=60)
-    (work / ".out.replaced-99999999-abcdefgh").mkdir()  # a previous run a killed --force was removing
-    (work / ".out.replaced-99999999-abcdefgh" / "out").mkdir()
+    assert (work / ".out.lock").is_file()  # the killed command's lock: the next command takes it over and removes it
+    unfinished = work / f".out.new-{process.pid}-abcdefgh"  # the unfinished folder of a killed run
+    (unfinished / "ledger.parquet").mkdir(parents=True)
     assert main(["report", "out", "--quiet"]) == 0
-    (work / "out" / ".summary.csv.tmp").write_text("half a summa")  # a killed report's file being written
+    assert f"found the unfinished folder {unfinished.name} of process {process.pid}" in capsys.readouterr().err
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0, capsys.readouterr().err
     assert sorted(os.listdir(work)) == ["exp.yaml", "out"]
-    assert ".summary.csv.tmp" not in os.listdir(work / "out")
+
+
+def test_a_previous_run_a_killed_command_moved_aside_is_never_deleted(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout.strip()
+    aside = work / f".out.replaced-{dead}-abcdefgh"  # as a previous version moved a run aside: no proof that it is replaced
+    aside.mkdir()
+    shutil.copytree(work / "out", aside / "out")
+    before = everything(aside)
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0
+    err = capsys.readouterr().err
+    assert f"found {aside.name}, a previous run of out that process {dead} moved aside: left it there" in err
+    assert everything(aside) == before
+    shutil.rmtree(work / "out")
+    assert main(["report", "out", "--quiet"]) == 0  # with the run folder gone, it is put back
+    assert "put it back" in capsys.readouterr().err
+    assert not aside.exists() and (work / "out" / "manifest.json").is_file()

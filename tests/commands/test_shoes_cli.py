@@ -168,6 +168,7 @@ def _experiment(shoes: dict, strategies: list[dict] | None = None, rules: str = 
     }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_run_on_generated_shoes_equals_the_seeded_run(tmp_path: Path, fmt: str) -> None:
     shoes_file = tmp_path / "data" / "shoes.rec"

@@ -114,6 +114,7 @@ def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(
     assert not (compiled["ruined"] & compiled["stopped_by"].is_not_null()).any()
 
 
+@pytest.mark.slow
 def test_baccarat_report_keeps_stopped_by(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "trailing.yaml", "--plugins-dir", "plugins", "--out", "run", "--quiet", "--no-report"]) == 0
     written = pl.read_parquet(workdir / "run" / "sessions.parquet")

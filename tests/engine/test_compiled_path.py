@@ -58,6 +58,7 @@ def assert_same(fast, reference) -> None:
         assert np.array_equal(fast[name], column), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use", PROGRESSIONS)
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_every_progression_on_every_selector_matches_the_reference(use: str, seed: int) -> None:
@@ -80,6 +81,7 @@ def test_variants_settle_alike_on_both_paths(rules_name: str) -> None:
                 assert_same(fast, reference)
 
 
+@pytest.mark.slow
 def test_stop_rules_and_parameters_match_the_reference() -> None:
     cases = [
         ("martingale", {"side": "banker", "unit": 10, "stop_loss": 100}),
@@ -97,6 +99,7 @@ def test_stop_rules_and_parameters_match_the_reference() -> None:
                 assert_same(fast, reference)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     use=st.sampled_from(PROGRESSIONS),

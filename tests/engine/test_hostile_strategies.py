@@ -299,6 +299,7 @@ def test_errors_cross_process_boundaries_whole() -> None:
         assert type(again) is type(error) and str(again) == str(error) and again.__dict__ == error.__dict__
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(__import__("importlib").util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> None:
     """Through the real command in a process of its own, as Ray takes over the process it starts in."""

@@ -199,6 +199,7 @@ def test_free_form_strategies_conserve_money_and_keep_to_the_limits(data: st.Dat
 # Worker counts -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**63 - 1),

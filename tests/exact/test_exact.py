@@ -120,6 +120,7 @@ def test_flat_betting_is_the_trinomial_distribution_of_wins_pushes_and_losses(tm
     )
 
 
+@pytest.mark.slow
 def test_flat_player_between_ruin_and_a_win_goal_is_the_gamblers_ruin(tmp_path: Path, capsys) -> None:
     # 5 units of 10, a goal of 10 units (stop_win 50); ties push, so only decided rounds count.
     path = write(
@@ -239,6 +240,7 @@ SIMULATED = [{"name": name, "use": name, "params": {"side": "banker", "unit": 5}
 ]
 
 
+@pytest.mark.slow
 def test_single_deck_simulation_agrees_with_the_exact_figures_within_4_standard_errors(tmp_path: Path, capsys) -> None:
     sessions, rounds = 3000, 20
     path = write(tmp_path, SIMULATED, bankroll=50, rounds=rounds, table_min=5, table_max=50, count=sessions * rounds, seed=20261201)
@@ -263,6 +265,7 @@ def test_single_deck_simulation_agrees_with_the_exact_figures_within_4_standard_
 # What cannot be analysed, and limits ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_strategies_without_an_exact_form_are_listed_as_skipped_with_the_reason(tmp_path: Path, capsys) -> None:
     path = write(
         tmp_path,
@@ -309,6 +312,18 @@ def test_an_analysis_beyond_the_memory_bound_is_one_clear_error(tmp_path: Path, 
         )
 
 
+def test_a_strategy_beyond_the_state_limit_is_skipped_and_the_others_printed(tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.setattr(baccarat.exact.bounds, "MAX_STATES", 20_000)  # flat Banker holds about 6,000: its grid
+    path = write(tmp_path, [{"name": "big", "use": "dalembert"}, {"name": "flat", "use": "flat"}], rounds=200)
+    assert main(["exact", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "skipped big: beyond the state limit" in out and "more than 20,000 states" in out
+    assert any(line.startswith("flat") and "%" in line for line in out.splitlines())
+    assert main(["exact", str(path), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [r["strategy"] for r in data["strategies"]] == ["flat"] and data["skipped"][0]["strategy"] == "big"
+
+
 # The report ----------------------------------------------------------------------------------
 
 
@@ -318,6 +333,7 @@ def exact_section(report: Path) -> str:
     return page[start : page.index("<h2>", start + 5)] if start >= 0 else ""
 
 
+@pytest.mark.slow
 def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_path: Path, capsys) -> None:
     strategies = [
         {"name": "mart", "use": "martingale", "params": {"side": "player", "unit": 5}},
@@ -344,6 +360,7 @@ def test_the_report_sets_the_exact_figures_beside_the_simulation_when_asked(tmp_
     assert "exact must be true or false, not 'yes'" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_report_analyses_an_average_session_as_baccarat_exact_does_and_says_so(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}}], rules="punto-banco-8", rounds=1)
     assert main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"]) == 0

@@ -38,6 +38,7 @@ def exact(tmp_path: Path, bankroll: str) -> dict:
     return json.loads(done.stdout)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the address-space limit is Linux's")
 def test_a_fine_grid_under_a_large_bankroll_fits_in_memory(tmp_path: Path) -> None:
     large = exact(tmp_path, "100000")
@@ -48,6 +49,7 @@ def test_a_fine_grid_under_a_large_bankroll_fits_in_memory(tmp_path: Path) -> No
         assert figures[key] == pytest.approx(reference[key], rel=1e-6, abs=1e-12), key  # float sums at the scale of 100,000
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the address-space limit is Linux's")
 def test_an_analysis_out_of_memory_names_what_the_analysis_can_change(tmp_path: Path) -> None:
     """Out of memory (here under 0.6 GB of address space), ``exact`` says what it can change, not "fewer shoes".

@@ -87,6 +87,7 @@ def test_chunked_run_equals_the_reference_engine_on_the_reference_dealer(small_c
     assert_frame_equal(result.ledger, ledger.drop("stake_tie", "net_tie"))  # strategy by strategy, sessions in order
 
 
+@pytest.mark.slow
 def test_any_number_of_workers_writes_the_same_bytes(small_chunks: None, tmp_path: Path) -> None:
     exp = experiment()
     one = run_to_folder(exp, tmp_path / "one", workers=1)
@@ -123,6 +124,7 @@ def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path
     assert_frame_equal(recorded.ledger, seeded.ledger)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 def test_ray_executor_writes_the_same_bytes(small_chunks: None, tmp_path: Path) -> None:
     """Ray in a process of its own (it takes over the process it starts in), with the same small chunks."""
@@ -166,6 +168,7 @@ def register_selectors(register):
 NO_RAY = pytest.mark.skipif(importlib.util.find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("executor", ["processes", pytest.param("ray", marks=NO_RAY)])
 def test_run_json_holds_the_json_only_what_strategies_write_to_stdout_goes_to_stderr(executor: str, tmp_path: Path) -> None:
     """``baccarat run --json`` in this process, or with ``--executor ray`` (a local Ray starts): stdout is the JSON alone."""
@@ -206,6 +209,7 @@ except RunFailure as exc:
 """
 
 
+@pytest.mark.slow
 def test_a_script_without_the_main_guard_is_told_what_to_add(tmp_path: Path) -> None:
     """Worker processes import the main script: without ``if __name__ == "__main__":`` each would run it again.
 

@@ -24,6 +24,7 @@ from baccarat import interrupts
 pytestmark = pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("signum", "to_group", "workers"),
     [
@@ -58,6 +59,7 @@ def test_a_signal_stops_the_run_cleanly(tmp_path: Path, signum: int, to_group: b
     assert group_members(process.pid) == []  # no worker left running
 
 
+@pytest.mark.slow
 def test_ctrl_c_before_any_writing_leaves_nothing_either(tmp_path: Path) -> None:
     process = start(tmp_path, "--executor", "processes", "--workers", "2")
     try:
@@ -92,6 +94,7 @@ def test_an_interrupt_while_workers_start_is_held_then_acted_on() -> None:
     assert reached and info.value.signum == signal.SIGTERM and info.value.exit_status == 143
 
 
+@pytest.mark.slow
 def test_a_worker_that_dies_ends_the_run_with_one_line_and_nothing_left(tmp_path: Path) -> None:
     process = start(tmp_path, "--executor", "processes", "--workers", "2")
     try:
@@ -133,6 +136,7 @@ sys.exit(main())
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("which", "before"), [(1, True), (2, False)])
 def test_a_signal_while_the_workers_start_leaves_none_and_says_one_line(tmp_path: Path, which: int, before: bool) -> None:
     (tmp_path / "short.yaml").write_text(LONG.replace("200000", "20000"))
@@ -187,6 +191,7 @@ with interrupts.stop_on_signals():
 """
 
 
+@pytest.mark.slow
 def test_the_watchdog_waits_for_a_held_block_and_ends_code_that_reaches_no_check_point(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, "-c", WATCHDOG, str(tmp_path / "tmp")], capture_output=True, text=True, timeout=60)
     assert done.stdout == "the held block ended\nraised at its end: 143\n"

@@ -120,6 +120,7 @@ def test_per_bet_columns_are_written_for_the_bets_the_strategies_declare(
         assert ledger["stake"].cast(pl.Float64).sum() > 0
 
 
+@pytest.mark.slow
 def test_every_figure_is_the_same_with_every_per_bet_column(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exp = experiment(tmp_path, [FLAT_BANKER, MARTINGALE_BANKER, FOLLOW_LAST])
     run_to_folder(exp, tmp_path / "lean")

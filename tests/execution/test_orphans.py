@@ -75,6 +75,7 @@ def kill_all(process: subprocess.Popen[str], pids: list[int]) -> None:
         process.wait()
 
 
+@pytest.mark.slow
 def test_kill_9_of_the_run_leaves_no_worker_and_the_next_run_removes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     process = start(tmp_path, "--executor", "processes", "--workers", "2")
     pids: list[int] = []
@@ -112,6 +113,7 @@ def test_the_temporary_folder_of_a_live_run_is_left_alone(tmp_path: Path, capsys
     assert sorted(p.name for p in tmp_path.iterdir()) == [".out.not-a-run", "out", "short.yaml"]
 
 
+@pytest.mark.slow
 def test_sigterm_while_a_worker_is_stopped_ends_the_run_within_seconds(tmp_path: Path) -> None:
     process = start(tmp_path, "--executor", "processes", "--workers", "2")
     pids: list[int] = []
@@ -154,6 +156,7 @@ def closed_port() -> int:
         return probe.getsockname()[1]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 @pytest.mark.parametrize(
     ("address", "status", "said"),
@@ -178,6 +181,7 @@ def test_a_malformed_or_unreachable_ray_address_is_one_line(tmp_path: Path, addr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["short.yaml"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("gigabytes", [0.8, 1.5, 2.0, 2.5])
 def test_a_run_under_an_address_space_limit_runs_or_says_memory_ran_out(tmp_path: Path, gigabytes: float) -> None:
     """1.5 to 2.5 GB are enough for this run (libraries reserve little under a limit); 0.8 GB is not: one line."""
@@ -234,6 +238,7 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(find_spec("ray") is None, reason="Ray is not installed (pip install '.[ray]')")
 def test_kill_9_of_a_local_ray_run_leaves_no_ray_process(tmp_path: Path) -> None:
     """The local Ray's processes (GCS, raylet, workers, their agents) end within seconds of the run's kill -9."""

@@ -28,6 +28,7 @@ def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_no_report_writes_the_same_tables_and_neither_plots_nor_html(workdir: Path) -> None:
     assert main(["run", "small.yaml", "--out", "full", "--quiet"]) == 0
     assert main(["run", "small.yaml", "--out", "lean", "--quiet", "--no-report"]) == 0
@@ -57,6 +58,7 @@ def test_a_report_that_is_not_true_or_false_is_refused_at_its_line(workdir: Path
     assert not (workdir / "bad").exists()
 
 
+@pytest.mark.slow
 def test_report_png_in_the_experiment_writes_every_chart_as_png(workdir: Path) -> None:
     (workdir / "png.yaml").write_text(SMALL + "report:\n  png: true\n")
     assert main(["run", "png.yaml", "--out", "png", "--quiet"]) == 0
@@ -96,6 +98,7 @@ def on_a_terminal(folder: Path, *args: str, env: dict[str, str] | None = None) -
     return process.returncode, screen.decode("utf-8", "replace")
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not hasattr(os, "openpty") or sys.platform == "win32", reason="needs a pseudo-terminal")
 def test_a_first_run_says_it_compiles_then_the_bar_shows_from_the_start_to_every_shoe_and_the_writing(tmp_path: Path) -> None:
     from baccarat.execution.compile_notice import MESSAGE

@@ -72,6 +72,7 @@ if __name__ == "__main__":
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("from_shoe", "workers"),
     [

@@ -77,6 +77,7 @@ def stopped(process: subprocess.Popen[str], signum: int, to_group: bool) -> tupl
     return out, err, time.monotonic() - sent
 
 
+@pytest.mark.slow
 def test_a_plugin_that_ignores_the_stop_signals_does_not_make_the_run_unstoppable(tmp_path: Path) -> None:
     process = start(tmp_path, DEAF, "deaf", 200000, "--workers", "1")
     try:
@@ -93,6 +94,7 @@ def test_a_plugin_that_ignores_the_stop_signals_does_not_make_the_run_unstoppabl
     assert sorted(p.name for p in tmp_path.iterdir()) == ["plugins", "stuck.yaml"]
 
 
+@pytest.mark.slow
 def test_a_thread_a_plugin_started_does_not_keep_the_finished_run_alive(tmp_path: Path) -> None:
     process = start(tmp_path, DEAF, "deaf", 20, "--workers", "1")
     try:
@@ -134,6 +136,7 @@ SMALL_CHUNKS = (
 )
 
 
+@pytest.mark.slow
 def test_a_strategy_that_ignores_sigterm_while_it_plays_changes_only_its_own_player(tmp_path: Path) -> None:
     """A strategy's code runs in a player process: the stop handlers it changes there are its player's, not the run's.
 

@@ -28,6 +28,7 @@ def experiment(tmp_path: Path, strategies: list[dict], **extra) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_state(tmp_path: Path, capsys) -> None:
     path = experiment(
         tmp_path, [{"name": "flat", "use": "flat"}, {"name": "mart", "use": "martingale", "params": {"side": "follow-last", "unit": 10}}]

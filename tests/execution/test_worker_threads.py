@@ -60,6 +60,7 @@ def no_processes(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(worker_processes.WorkerProcesses, "__enter__", refused)
 
 
+@pytest.mark.slow
 def test_built_in_compiled_strategies_play_on_threads_and_write_the_bytes_of_processes(
     compiled_chunks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,6 +18,7 @@ def test_every_rule_preset_has_a_shipped_experiment() -> None:
     assert used >= {"punto-banco-8", "single-deck", "punto-banco-6", "punto-banco-8-pairs", "ez-baccarat-8", "super-6-8"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("config", SHIPPED)
 def test_shipped_config_runs(config: str, tmp_path: Path) -> None:
     source = load_experiment(CONFIGS / config)

@@ -169,21 +169,31 @@ def test_a_previous_run_holding_the_users_files_is_not_replaced(work: Path, caps
     assert (work / "out" / "notes.txt").read_text() == "mine"
 
 
+@pytest.mark.parametrize("exchange", [True, False], ids=["exchange", "two-renames"])
 def test_a_failure_while_swapping_in_the_new_run_puts_the_previous_one_back(
-    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], exchange: bool
 ) -> None:
+    from baccarat.execution import folder_commit
+
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     files = [p for p in (work / "out").rglob("*") if p.is_file()]  # the ledger and rounds are folders of parts
     before = {str(p.relative_to(work)): p.read_bytes() for p in files}
     listed = names(work)
-    real = os.replace
+    real = os.rename
 
-    def failing(src: object, dst: object) -> None:
-        if Path(str(src)).name.startswith(".out.") and Path(str(dst)).name == "out":
+    def failing(*args: object) -> bool:
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    def failing_rename(src: object, dst: object) -> None:
+        if Path(str(src)).name.startswith(".out.new-") and Path(str(dst)).name == "out":
             raise OSError(errno.EIO, os.strerror(errno.EIO))
         real(src, dst)
 
-    monkeypatch.setattr(outfolder.os, "replace", failing)
+    if exchange:
+        monkeypatch.setattr(folder_commit, "exchange", failing)
+    else:
+        monkeypatch.setenv(folder_commit.NO_EXCHANGE, "1")
+        monkeypatch.setattr(folder_commit.os, "rename", failing_rename)
     assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force", "--set", "shoes.seed=9"]) == 1
     assert "out: cannot write the results: Input/output error" in capsys.readouterr().err
     assert {str(p.relative_to(work)): p.read_bytes() for p in (work / "out").rglob("*") if p.is_file()} == before

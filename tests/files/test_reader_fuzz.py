@@ -82,24 +82,28 @@ def read_experiment(data: bytes) -> None:
             assert "\n" not in str(exc)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(data=st.binary(max_size=400))
 def test_experiment_reader_on_arbitrary_bytes(data: bytes) -> None:
     read_experiment(data)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.text(max_size=300))
 def test_experiment_reader_on_arbitrary_text(text: str) -> None:
     read_experiment(text.encode("utf-8", errors="surrogatepass"))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=yamlish)
 def test_experiment_reader_on_text_made_of_experiment_pieces(text: str) -> None:
     read_experiment(text.encode("utf-8"))
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.one_of(st.text(max_size=120), yamlish))
 def test_rules_file_reader_on_arbitrary_text(text: str) -> None:
@@ -112,6 +116,7 @@ def test_rules_file_reader_on_arbitrary_text(text: str) -> None:
             assert "\n" not in str(exc)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     text=st.one_of(
@@ -227,6 +232,7 @@ TOKENS = [
 ]
 
 
+@pytest.mark.slow
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(
     args=st.builds(

@@ -139,6 +139,7 @@ def test_commission_on_a_small_stake_is_kept_exactly() -> None:
 SHOE = "2S 3H 3D 4C 7S KH KD AS 5H".split()  # nine cards that can make every kind of end, pairs included
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "rules",
     [

@@ -66,6 +66,7 @@ def test_variant_edges_match_the_published_figures() -> None:
 # --- the point-value reference: full and depleted shoes ---------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "decks",
     [1, pytest.param(2, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow), 8],
@@ -81,6 +82,7 @@ def test_full_shoes_equal_the_reference_exactly(decks: int) -> None:
     assert events["banker_six"] == ref["banker_six"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", range(4))
 def test_depleted_shoes_equal_the_reference_exactly(seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -171,6 +173,7 @@ SMALL_COMPOSITIONS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("counts", SMALL_COMPOSITIONS)
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 def test_every_bet_equals_rank_brute_force_exactly(rules: Rules, counts: list[int]) -> None:
@@ -182,6 +185,7 @@ def test_every_bet_equals_rank_brute_force_exactly(rules: Rules, counts: list[in
         assert fast[bet] == pytest.approx(float(value), abs=1e-12)
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.dictionaries(st.integers(1, 13), st.integers(1, 4), min_size=2, max_size=5).filter(lambda c: sum(c.values()) >= 6),

@@ -268,6 +268,7 @@ def test_every_pay_table_line_settles_on_a_hand_made_round() -> None:
             assert (bet, line) in paid, f"no hand-made round pays {bet} {line}"
 
 
+@pytest.mark.slow
 def test_the_rounds_settle_in_the_ledger_exactly(tmp_path: Path) -> None:
     """A seeded run under the side-bet preset: each side bet's net is its stake times its pay, or minus the stake."""
     import baccarat
@@ -345,6 +346,7 @@ def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
 # --- ev-counter and view.exact_ev ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_ev_counter_counts_any_offered_side_bet() -> None:
     """It bets a watched side bet exactly in the rounds whose EV from the unseen cards (recounted here) is above the
     threshold: Perfect Pair from the unseen cards' ranks and suits (inclusion and exclusion), Dragon Bonus and Big
@@ -477,6 +479,7 @@ def test_a_plugin_bet_named_like_a_built_in_is_refused_naming_both(tmp_path: Pat
         registry([folder])
 
 
+@pytest.mark.slow
 def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, tmp_path: Path) -> None:
     found = registry([plugin_dir])
     assert found.bets["nine_nine"].name == "nine_nine" and "nine_nine" in found.selectors
@@ -507,6 +510,7 @@ def test_a_plugin_bet_is_priced_settled_and_backed_end_to_end(plugin_dir: Path, 
     assert (counter["stake"] == 1).all()  # every EV is above -1
 
 
+@pytest.mark.slow
 def test_worker_processes_settle_a_plugin_bet_as_the_plugin_defines_it(
     plugin_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

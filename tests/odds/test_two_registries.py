@@ -198,6 +198,7 @@ def test_a_strategys_default_sides_are_kept_where_the_rules_know_the_bet(folders
     assert sides_under(flat, params, nines) == {"nine_nine"}  # composed: declared, checked against the table later
 
 
+@pytest.mark.slow
 def test_baccarat_odds_answers_for_each_plugin_folder_in_turn(folders: tuple[Path, Path], capsys: pytest.CaptureFixture[str]) -> None:
     for folder, total, pays, low_tie in ((folders[0], 9, 60, False), (folders[1], 0, 70, True), (folders[0], 9, 60, False)):
         assert main(["odds", "--plugins-dir", str(folder), "--json"]) == 0

@@ -222,6 +222,7 @@ def ledger_of(frame: pl.DataFrame, name: str) -> pl.DataFrame:
     return frame.filter(pl.col("strategy") == name).select("session", "round", "stake", "net", "bankroll")
 
 
+@pytest.mark.slow
 def test_first_release_readme_plugins_run_with_a_warning_and_the_numbers_of_their_current_twins(tmp_path: Path) -> None:
     written(tmp_path)
     done = subprocess.run(

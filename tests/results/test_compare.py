@@ -48,6 +48,7 @@ def sessions_of(folder: Path, name: str) -> pl.DataFrame:
     return table.with_columns((pl.lit(f"{name}: ") + pl.col("strategy")).alias("strategy"))
 
 
+@pytest.mark.slow
 def test_runs_on_the_same_rounds_are_paired_session_by_session(runs: Path, capsys) -> None:
     doc = compare_json(capsys, str(runs / "a"), str(runs / "b"))
     assert doc["paired"] is True and "same rules, shoes and seeds" in doc["reason"]

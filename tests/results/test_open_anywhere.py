@@ -43,6 +43,7 @@ strategies:
 """
 
 
+@pytest.mark.slow
 def test_a_run_played_with_a_plugin_reports_and_compares_without_it(tmp_path: Path, capsys) -> None:
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "alternate_anywhere.py").write_text(PLUGIN)
@@ -65,6 +66,7 @@ def test_a_run_played_with_a_plugin_reports_and_compares_without_it(tmp_path: Pa
     assert "unknown side 'alternate-anywhere'" in said and "--plugins-dir FOLDER" in said
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("written", ["plugins", "./plugins"])
 def test_plugins_dir_is_recorded_as_written(tmp_path: Path, written: str) -> None:
     (tmp_path / "plugins").mkdir()
@@ -96,6 +98,7 @@ def register_bets(register):
 """
 
 
+@pytest.mark.slow
 def test_a_run_on_a_plugin_bet_loads_without_it(tmp_path: Path) -> None:
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "tie_on_six_anywhere.py").write_text(BET_PLUGIN)

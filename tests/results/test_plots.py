@@ -36,6 +36,7 @@ def rows(spec: dict) -> list[dict]:
     return [row for data in spec.get("datasets", {}).values() for row in data]
 
 
+@pytest.mark.slow
 def test_every_chart_is_a_valid_specification_of_every_strategy(analysis) -> None:
     charts = analysis.charts()
     assert list(charts) == [k for k in CHART_KINDS if k != "grid"]  # no grid: the names sweep nothing
@@ -142,6 +143,7 @@ def synthetic(strategies: int, rounds: int, sessions: int = 100_000) -> dict[str
     return {"bands": bands, "paths": paths, "ruin": ruin, "sessions": sessions_frame, "summary": summary, "comparison": comparison}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("strategies", "rounds"), [(1, 80), (12, 5000), (30, 2000)])
 def test_no_chart_reaches_altair_s_row_limit_at_any_size(strategies: int, rounds: int) -> None:
     data = synthetic(strategies, rounds)
@@ -187,6 +189,7 @@ def test_the_grid_heatmap_reads_the_swept_parameters_and_offers_every_measure() 
     assert plots.grid_params(["flat", "martingale[unit=5]", "martingale[unit=10]"]) is None  # one swept parameter: no heatmap
 
 
+@pytest.mark.slow
 def test_the_report_of_100000_sessions_of_12_strategies_stays_under_3_mb(tmp_path) -> None:
     from helpers.large_run import large_analysis, small_run
 

@@ -15,8 +15,8 @@ from baccarat import cli
 from baccarat.experiment import load_experiment
 from baccarat.experiment.report_facts import run_facts
 from baccarat.results.comparisons import strategies as comparisons
+from baccarat.results.formatting import format_summary
 from baccarat.results.report.analysis import analyse, write_results
-from baccarat.results.report.formatting import format_summary
 from baccarat.results.report.html import SUMMARY_ROWS
 from baccarat.results.statistics import ledger_stats as stats
 
@@ -94,6 +94,7 @@ def parse(path) -> Page:
     return page
 
 
+@pytest.mark.slow
 def test_the_run_folder_holds_summary_comparison_and_report(run_dir) -> None:
     for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
         assert (run_dir / name).is_file(), name
@@ -174,6 +175,7 @@ def _table_cells(html_text: str, table_id: str) -> tuple[list[str], list[list[st
     return headers, [row for row in rows if row]
 
 
+@pytest.mark.slow
 def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_unit(run_dir, capsys) -> None:
     assert cli.main(["report", str(run_dir), "--quiet"]) == 0
     headers, rows = _table_cells((run_dir / "report.html").read_text(encoding="utf-8"), "comparison")
@@ -181,8 +183,11 @@ def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_un
     assert len(rows) == csv.height
     for row, line in zip(rows, csv.iter_rows(named=True), strict=True):
         cell = dict(zip(headers, row, strict=True))
-        for name in ("edge_diff_p_value", "edge_diff_p_holm"):
+        for name in ("edge_diff_p_value", "verdict_p_value", "verdict_p_holm"):
             shown, p = cell[name.replace("_", " ")], line[name]
+            if p is None:  # an exact verdict: nothing tested
+                assert line["verdict_basis"] == "exact" and shown == "-"
+                continue
             assert 0 <= p <= 1
             if p < 0.001:
                 assert shown == "< 0.001"
@@ -193,7 +198,7 @@ def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_un
 
 
 def test_p_values_and_column_units() -> None:
-    from baccarat.results.report.formatting import column_format, fmt_p_value
+    from baccarat.results.formatting import column_format, fmt_p_value
 
     assert [fmt_p_value(p) for p in (0.0004, 0.001, 0.012345, 0.5, 1.0, None, float("nan"))] == [
         "< 0.001",
@@ -240,6 +245,7 @@ def test_report_shows_the_experiment_and_its_setup(run_dir) -> None:
     assert "bankroll 150.00" in text and "table minimum 10.00" in text
 
 
+@pytest.mark.slow
 def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> None:
     before = (run_dir / "summary.csv").read_text()
     for name in ("sessions.parquet", "summary.csv", "comparison.csv", "report.html"):
@@ -251,6 +257,7 @@ def test_report_command_rebuilds_the_results_of_a_saved_run(run_dir, capsys) -> 
     assert "report.html" in out and "flat banker" in out
 
 
+@pytest.mark.slow
 def test_report_command_writes_the_charts_as_png_and_svg_when_asked(run_dir, capsys) -> None:
     from baccarat.api import load
 
@@ -268,6 +275,7 @@ def test_report_command_writes_the_charts_as_png_and_svg_when_asked(run_dir, cap
     assert cli.main(["report", str(run_dir), "--quiet"]) == 0
 
 
+@pytest.mark.slow
 def test_report_command_takes_another_baseline(run_dir, capsys) -> None:
     assert cli.main(["report", str(run_dir), "--baseline", "flat tie", "--quiet"]) == 0
     csv = pl.read_csv(run_dir / "comparison.csv")
@@ -286,6 +294,7 @@ def test_report_command_errors_are_one_line(tmp_path, run_dir, capsys) -> None:
     assert err.count("\n") == 1 and "did you mean 'flat banker'" in err
 
 
+@pytest.mark.slow
 def test_run_prints_the_summary_table(tmp_path, capsys) -> None:
     path = tmp_path / "exp.yaml"
     import yaml
@@ -302,13 +311,15 @@ def test_format_summary_fits_one_screen() -> None:
     ledger = flat_ledger({"flat banker": ["WLLW", "LLLL"], "a very long strategy label indeed, really": ["WW", "TL"]})
     summary = stats.summarize(ledger, 100, 10)
     text = format_summary(summary)
-    lines = text.splitlines()
+    notes = [line for line in text.splitlines() if line.startswith("note: ")]
+    lines = [line for line in text.splitlines() if not line.startswith("note: ")]
     assert len(lines) == 6
-    assert all(len(line) <= 140 for line in lines)
+    assert all(len(line) <= 140 for line in lines + notes)
+    assert len(notes) == 3 and notes[0].startswith("note: 2 sessions: ")  # two sessions: small-sample notes, once
     assert "flat banker" in lines[1] and lines[2] == "a very long strategy label indeed, really"  # 41 > 40: own line
     assert "-40.00" in lines[1]  # net of flat banker: 0 in the first session, -40 in the second
     many = stats.summarize(flat_ledger({f"s{i}": ["WL"] for i in range(25)}), 100, 10)
-    lines = format_summary(many).splitlines()
+    lines = [line for line in format_summary(many).splitlines() if not line.startswith("note: ")]
     assert len(lines) == 1 + 20 + 1 + 2 and "5 more strategies" in lines[21]
 
 
@@ -322,6 +333,7 @@ def test_format_summary_prints_labels_whole_even_past_its_width() -> None:
     assert all(len(line) <= 140 for line in lines)
 
 
+@pytest.mark.slow
 def test_write_results_works_without_experiment_files(tmp_path) -> None:
     ledger = flat_ledger({"a": ["WLW", "LL"], "b": ["TTT", "WW"]})
     experiment = load_experiment(

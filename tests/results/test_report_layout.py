@@ -31,6 +31,8 @@ import pytest
 import baccarat
 from baccarat.results.charts.plots import grid_params
 
+pytestmark = pytest.mark.slow  # a real browser: the slow tier
+
 WINDOW = (1400, 1000)
 CHROMIUM = next(filter(None, (shutil.which(name) for name in ("chromium", "chromium-browser", "google-chrome"))), None)
 
@@ -188,6 +190,7 @@ def probed(tmp_path_factory) -> dict[int, tuple[Path, dict]]:
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", COUNTS)
 def test_every_chart_is_drawn_offline_without_an_error(probed, count: int) -> None:
     page, found = probed[count]
@@ -207,7 +210,7 @@ def test_a_click_on_a_legend_entry_isolates_that_strategy(probed, count: int) ->
     legend = found["legend"]
     assert legend["entries"] == count
     assert legend["changed"] and legend["picked"]["strategy"] == [strategies(count)[-1]["name"]]
-    assert legend["faded"] == count - 1  # every other strategy's median faded
+    assert legend["faded"] == 2 * (count - 1)  # every other strategy's median and mean faded
 
 
 @pytest.mark.parametrize("count", COUNTS)
@@ -247,6 +250,7 @@ def test_the_report_header_gives_the_date_of_the_run(probed) -> None:
     assert meta.startswith(f"Run on {day} {time} UTC. ")
 
 
+@pytest.mark.slow
 def test_the_exact_analysis_grid_and_roads_charts_are_drawn_offline_too(tmp_path: Path) -> None:
     experiment = {
         "name": "grid-exact-roads",

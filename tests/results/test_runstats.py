@@ -55,6 +55,7 @@ def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) 
         assert_frame_equal(getattr(gathered, name), getattr(reference, name), check_exact=True)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_statistics_gathered_while_playing_equal_the_ledger_definition(
     tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
@@ -73,6 +74,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.sessions.height == 4 * 2 * 15
     assert result.analysis.sessions["ruined"].any()
@@ -115,6 +117,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert_same_analysis(result.analysis, reference)
     ledger = pl.read_parquet(tmp_path / "run" / "ledger.parquet")
@@ -123,6 +126,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
 
 # No -0.0: equal values sort in any order, and only the sign of a zero could tell which one was read (a bankroll,
 # an integer of micro-units divided by 10**6, is never -0.0).
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     st.lists(
@@ -182,6 +186,7 @@ def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Pat
     assert kept(400) - kept(50) < 350 * 2 * 200
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("sessions_per_chunk", [1, 3, 7])
 def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definition(
     tmp_path: Path, sessions_per_chunk: int, monkeypatch: pytest.MonkeyPatch
@@ -199,6 +204,7 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
         run_facts(exp).table_min,
         baseline="random flat",
         stops=reference_engine_stops(exp, monkeypatch),
+        fixed=run_facts(exp).fixed_bets,
     )
     assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
     assert_same_analysis(result.analysis, reference)
@@ -224,7 +230,7 @@ def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_str
     collector = runstats.RunStatsCollector(tmp_path, ["a", "b"], bankrolls=False)
     for chunk in chunks:
         collector.add(list(chunk), [np.zeros(len(part.session), dtype=np.int64) for part in chunk])
-    collector.statistics()
+    collector.tallied()
     expected = PairTally()
     for base, other in chunks:
         mine, theirs = runstats.pair_rows(other.session, base.session)

@@ -314,7 +314,8 @@ def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None
     assert bands.get_column("round").to_list() == [0, 1, 2, 3]
     assert bands.get_column("p50").to_list() == pytest.approx([100, 100, 110, 120])  # round 3: 120 (kept), 70, 120
     assert bands.get_column("p25").to_list() == pytest.approx([100, 95, 95, 95])  # linear between sorted values
-    assert bands.row(0, named=True) == {"strategy": "s", "round": 0, **dict.fromkeys(["p5", "p25", "p50", "p75", "p95"], 100.0)}
+    assert bands.row(0, named=True) == {"strategy": "s", "round": 0, **dict.fromkeys(["p5", "p25", "p50", "p75", "p95", "mean"], 100.0)}
+    assert bands.get_column("mean").to_list() == pytest.approx([100, 100, 310 / 3, 310 / 3])  # 120 80 110, then 120 70 120
 
 
 def test_bankroll_bands_sample_long_sessions_and_bound_memory() -> None:
@@ -416,6 +417,10 @@ def test_risk_of_ruin_and_profit_shares_have_wilson_intervals(ruined: int, sessi
     got_low, got_high = stats.wilson_interval(pl.col("ruined").sum(), pl.len())
     row = table.select(got_low.alias("low"), got_high.alias("high")).row(0)
     assert row == pytest.approx((low, high), abs=5e-5)
+    if ruined == 0:
+        assert row[0] == 0.0  # exactly, not 1e-19: printed as 0
+    if ruined == sessions:
+        assert row[1] == 1.0
 
 
 def test_summary_holds_the_wilson_intervals_of_its_shares() -> None:

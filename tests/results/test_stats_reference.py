@@ -108,6 +108,7 @@ def random_sessions(draw):
     return {(s, n): draw(st.lists(random_rounds(), min_size=1, max_size=8)) for s in strategies for n in range(1, count + 1)}
 
 
+@pytest.mark.slow
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(sessions=random_sessions(), initial=st.sampled_from(["5", "20", "100"]), shuffle=st.integers(0, 1000))
 def test_summary_matches_a_plain_python_reference(sessions, initial, shuffle) -> None:
@@ -129,6 +130,7 @@ def test_summary_matches_a_plain_python_reference(sessions, initial, shuffle) ->
                 assert got == pytest.approx(value, rel=1e-9, abs=1e-9), key
 
 
+@pytest.mark.slow
 def test_edge_interval_covers_the_true_edge_95_percent_of_the_time() -> None:
     # 1000 independent experiments of 40 sessions. In each session every round stakes the session's
     # unit (10 or 50) on an even-money bet won with probability 0.45, so the true edge is exactly 0.1

@@ -38,6 +38,7 @@ def test_exact_gram_of_many_rows_adds_blocks_exactly(monkeypatch: pytest.MonkeyP
 finite = st.floats(allow_nan=False, allow_infinity=False, min_value=-1e150, max_value=1e150)
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(st.lists(finite | st.sampled_from([5e-324, -2.2e-308, 0.1, 1e16, -1e16]), max_size=40), st.integers(1, 7))
 def test_float_sums_are_exact_and_rounded_once_in_any_pieces(values: list[float], pieces: int) -> None:
@@ -188,3 +189,36 @@ def test_the_paired_comparison_from_exact_aggregates_is_the_float_definition_to_
         assert mean == pytest.approx(values.mean(), rel=1e-13)
         assert (mean - low) / stats.Z95 == pytest.approx(values.std() / k**0.5, rel=1e-9)
     assert isinstance(row["net_diff"], Decimal)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(finite, finite), max_size=30), st.integers(1, 5))
+def test_float_products_are_exact_in_any_pieces(pairs: list[tuple[float, float]], pieces: int) -> None:
+    kept = [(a, b) for a, b in pairs if all(v == 0 or 1e-70 < abs(v) < 1e70 for v in (a, b))]  # products neither under- nor overflow
+    left, right = (np.asarray([p[j] for p in kept], dtype=np.float64) for j in (0, 1))
+    total = tallies.FloatSum()
+    for a, b in zip(np.array_split(left, pieces), np.array_split(right, pieces), strict=True):
+        total.add_products(a, b)
+    assert total.exact() == sum((Fraction(a) * Fraction(b) for a, b in kept), Fraction(0))
+    assert total.count == len(kept)
+
+
+def test_the_expected_edges_standard_errors_are_the_delta_method_of_their_definition() -> None:
+    """The summary's and the comparison's intervals of expected edges against the plain float formulas."""
+    sessions = random_sessions(np.random.default_rng(21), 2, 2_500)
+    a, b = (sessions.filter(pl.col("strategy") == s) for s in ("s1", "s0"))
+    e, w = a["expected_net"].to_numpy(), a["wagered"].cast(pl.Float64).to_numpy()
+    eb, wb = b["expected_net"].to_numpy(), b["wagered"].cast(pl.Float64).to_numpy()
+    k = len(e)
+    ra, rb = e.sum() / w.sum(), eb.sum() / wb.sum()
+    influence = -(e - ra * w) / w.sum() + (eb - rb * wb) / wb.sum()
+    paired_se = np.sqrt(k / (k - 1) * (influence**2).sum())
+    row = comparisons.paired_comparison(sessions).row(0, named=True)
+    assert row["expected_edge_diff"] == pytest.approx(-ra + rb, rel=1e-12)
+    assert (row["expected_edge_diff_ci_high"] - row["expected_edge_diff"]) / stats.Z95 == pytest.approx(paired_se, rel=1e-9)
+    summary = stats.summary_table(sessions).row(1, named=True)
+    single_se = np.sqrt(k / (k - 1) * ((e - ra * w) ** 2).sum()) / w.sum()
+    assert (summary["expected_edge_ci_high"] - summary["expected_edge"]) / stats.Z95 == pytest.approx(single_se, rel=1e-9)
+    unpaired = comparisons.unpaired_comparison(sessions).row(0, named=True)
+    both = np.sqrt(single_se**2 + (np.sqrt(k / (k - 1) * ((eb - rb * wb) ** 2).sum()) / wb.sum()) ** 2)
+    assert (unpaired["expected_edge_diff_ci_high"] - unpaired["expected_edge_diff"]) / stats.Z95 == pytest.approx(both, rel=1e-9)

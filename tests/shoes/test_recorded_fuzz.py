@@ -6,6 +6,7 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -54,18 +55,21 @@ def test_random_bytes(data: bytes, fmt: str) -> None:
     read_or_error(data, fmt)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=st.text(max_size=300), fmt=st.sampled_from(FORMATS))
 def test_random_unicode_text(text: str, fmt: str) -> None:
     read_or_error(text.encode("utf-8", errors="surrogatepass"), fmt)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=shoe_text, fmt=st.sampled_from(FORMATS))
 def test_random_text_of_shoe_characters(text: str, fmt: str) -> None:
     read_or_error(text.encode("utf-8"), fmt)
 
 
+@pytest.mark.slow
 @FUZZ
 @given(text=csv_text)
 def test_random_csv_rows(text: str) -> None:
@@ -81,6 +85,7 @@ def _valid_file(fmt: str) -> bytes:
 VALID = {fmt: _valid_file(fmt) for fmt in FORMATS}
 
 
+@pytest.mark.slow
 @FUZZ
 @given(
     fmt=st.sampled_from(FORMATS),

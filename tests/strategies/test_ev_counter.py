@@ -101,6 +101,7 @@ def placed(cols, bet: str) -> list[bool]:
     return [s > 0 for s in cols[f"stake_{bet}"].tolist()]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threshold", [0, Fraction(1, 20), Fraction(-1, 10)])
 def test_ev_counter_bets_a_pair_exactly_when_its_ev_beats_the_threshold(threshold) -> None:
     rules = preset("punto-banco-8-pairs")
@@ -114,6 +115,7 @@ def test_ev_counter_bets_a_pair_exactly_when_its_ev_beats_the_threshold(threshol
         assert 0 < sum(placed(cols, "player_pair")) < len(table) // 10  # a counter bets rarely
 
 
+@pytest.mark.slow
 def test_an_ev_equal_to_the_threshold_is_not_bet() -> None:
     rules = preset("punto-banco-8-pairs")
     table = seeded_table(rules, 5, 1, 60)

@@ -1,4 +1,21 @@
-"""One module per ``baccarat`` subcommand: ``add_parser(parser)`` and ``run(args)``."""
+"""One module per ``baccarat`` subcommand: ``add_parser(parser)`` and ``run(args)``.
+
+- :mod:`~baccarat.commands.compare`: ``baccarat compare RUN_A RUN_B [...] [--baseline LABEL] [--json]``: saved runs
+  side by side.
+- :mod:`~baccarat.commands.exact`: ``baccarat exact EXPERIMENT.yaml [--rounds N] [--ruin-at-most P] [--json]``: the
+  exact distribution of each strategy's session.
+- :mod:`~baccarat.commands.odds`: ``baccarat odds [--rules PRESET|FILE] [--decks N] [--remaining RANK=COUNT,...]
+  [--json]``.
+- :mod:`~baccarat.commands.report`: ``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild
+  summary, comparison and report of a saved run.
+- :mod:`~baccarat.commands.roads`: ``baccarat roads FILE|RUN_DIR --shoe N``: draw one shoe's scoreboard roads.
+- :mod:`~baccarat.commands.shoes`: ``baccarat shoes generate|check``: write seeded shoes to a file, check a recorded
+  shoe file.
+- :mod:`~baccarat.commands.strategies`: ``baccarat strategies [--json] [--plugins-dir DIR]``: everything the plugins
+  provide.
+- :mod:`~baccarat.commands.trace`: ``baccarat trace EXPERIMENT.yaml --strategy LABEL [--session N]``: one session,
+  round by round.
+"""
 
 from __future__ import annotations
 

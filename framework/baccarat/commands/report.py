@@ -17,6 +17,9 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--roads", metavar="N[,N...]", default="", help="show the scoreboard roads of these shoes in the report")
     parser.add_argument("--png", action="store_true", help="also write every chart as KIND.png in the run folder")
     parser.add_argument("--svg", action="store_true", help="also write every chart as KIND.svg in the run folder")
+    parser.add_argument(
+        "--force", action="store_true", help="replace files named like the report's (final.png) that baccarat did not write"
+    )
 
 
 def shoe_list(text: str) -> tuple[int, ...]:
@@ -40,16 +43,16 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.errors import InputError, OutputError
     from baccarat.execution.folder_lock import folder_lock
     from baccarat.files.outfolder import os_error_of
+    from baccarat.results.formatting import format_summary
     from baccarat.results.ledger import READ_ERRORS, read_error_reason
     from baccarat.results.report.analysis import REPORT_FILE
-    from baccarat.results.report.formatting import format_summary
 
     roads = shoe_list(args.roads)
     try:
         formats = tuple(fmt for fmt in ("png", "svg") if getattr(args, fmt)) or None
         with folder_lock(Path(args.run_dir)):  # from the check of the data to the manifest written last
             result = load(args.run_dir, baseline=args.baseline)
-            result.save_results(roads=roads, exact=args.exact, formats=formats)
+            result.save_results(roads=roads, exact=args.exact, formats=formats, force=args.force)
     except READ_ERRORS as exc:
         cause = os_error_of(exc)
         if cause is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 import time
@@ -101,6 +102,25 @@ def default_out(name: str, now: datetime | None = None, root: Path = Path("resul
     return out
 
 
+def reserve_default_out(name: str, root: Path = Path("results")) -> Path:
+    """Return :func:`default_out` made as an empty folder, so that two runs started in the same second never share it.
+
+    The empty folder holds the name: a second run finds it taken and goes on to ``-2``, ``-3``...
+    """
+    base = default_out(name, root=root)
+    for n in range(1, 10_000):
+        out = base if n == 1 else base.with_name(f"{base.name}-{n}")
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.mkdir()
+            return out
+        except FileExistsError:
+            continue
+        except OSError:
+            return out  # the run says why the folder cannot be made
+    return base
+
+
 def run(args: argparse.Namespace) -> int:
     """Check the experiment, run it, write its results atomically and print a summary table (or its JSON)."""
     experiment, result, seconds = _play(args)
@@ -111,8 +131,10 @@ def run(args: argparse.Namespace) -> int:
             print_json(json.dumps(summary_json(result, seconds), allow_nan=False))
             return 0
         if result.analysis is not None:
-            from baccarat.results.report.formatting import format_summary
+            from baccarat.results.comparisons.conclusion import conclusion
+            from baccarat.results.formatting import format_summary
 
+            print(conclusion(result.analysis.summary, result.analysis.comparison))
             print(format_summary(result.analysis.summary))
         print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies in {seconds:.1f} s -> {result.out_dir}")
     return 0
@@ -120,17 +142,35 @@ def run(args: argparse.Namespace) -> int:
 
 def _play(args: argparse.Namespace) -> tuple[Any, Any, float]:
     """Check the experiment and run it to its folder; return the experiment, the run's result and its seconds."""
-    from tqdm import tqdm
-
+    from baccarat.execution.folder_commit import recover
+    from baccarat.execution.folder_lock import folder_lock
     from baccarat.execution.run_folder import check_output_folder
-    from baccarat.execution.runner import run_to_folder
-    from baccarat.execution.workers import default_workers
     from baccarat.experiment import load_experiment
+    from baccarat.files.outfolder import remove_empty
 
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     check_baseline(args.baseline, [entry.name for entry in experiment.strategies])
-    out = Path(args.out) if args.out else default_out(experiment.name)
-    check_output_folder(out, args.force)  # before the run, not only before writing
+    made = [] if args.out else [p for p in (Path("results"),) if not p.exists()]
+    out = Path(args.out) if args.out else reserve_default_out(experiment.name)
+    made = [out, *made] if not args.out else []  # the empty folder that holds the name, and results/ if made for it
+    try:
+        with folder_lock(out):  # from the check of the folder to its commit: one command at a time writes it
+            recover(Path(os.path.abspath(out)))  # what a command killed while writing it left: put back, or removed, and said
+            check_output_folder(out, args.force)  # before the run, not only before writing
+            result, seconds = _play_into(args, experiment, out)
+    except BaseException:
+        remove_empty(made)
+        raise
+    return experiment, result, seconds
+
+
+def _play_into(args: argparse.Namespace, experiment: Any, out: Path) -> tuple[Any, float]:
+    """Run the experiment into ``out`` with a progress bar on a terminal; return the run's result and its seconds."""
+    from tqdm import tqdm
+
+    from baccarat.execution.runner import run_to_folder
+    from baccarat.execution.workers import default_workers
+
     show = not args.quiet and not args.json and sys.stderr.isatty()
     workers = args.workers or default_workers()
     total = _shoes_to_deal(experiment)
@@ -154,7 +194,7 @@ def _play(args: argparse.Namespace) -> tuple[Any, Any, float]:
             status=status,
             announce_compiling=show,
         )
-    return experiment, result, time.perf_counter() - start
+    return result, time.perf_counter() - start
 
 
 def check_baseline(baseline: str | None, labels: list[str]) -> None:
@@ -170,7 +210,8 @@ def check_baseline(baseline: str | None, labels: list[str]) -> None:
 
 def summary_json(result: Any, seconds: float) -> dict[str, Any]:
     """Return what ``baccarat run --json`` prints: the run's folder and counts, its summary and comparison rows."""
-    from baccarat.results.report.formatting import frame_records
+    from baccarat.results.comparisons.conclusion import conclusion
+    from baccarat.results.formatting import frame_records
 
     analysis = result.analysis
     return {
@@ -181,6 +222,7 @@ def summary_json(result: Any, seconds: float) -> dict[str, Any]:
         "seconds": round(seconds, 3),
         "warnings": list(result.warnings),
         "engines": dict(result.engines),
+        "conclusion": conclusion(analysis.summary, analysis.comparison),
         "summary": frame_records(analysis.summary),
         "comparison": frame_records(analysis.comparison),
     }

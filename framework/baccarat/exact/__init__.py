@@ -13,6 +13,9 @@
 - :mod:`~baccarat.exact.dense_step`: the dense program's compiled step, one round of bets (a numba kernel).
 
 ``docs/exact.md`` describes the method and when the figures are exact.
+
+- :mod:`~baccarat.exact.ruin_bankroll`: the smallest starting bankroll whose exact risk of ruin is at most a target,
+  searched in table-minimum steps.
 """
 
 from baccarat.exact.analysis import (

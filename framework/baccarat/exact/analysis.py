@@ -89,9 +89,12 @@ def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> i
 def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool = False, max_states: int | None = None) -> ExactAnalysis:
     """Analyse every strategy of ``experiment`` (an :class:`baccarat.experiment.model.Experiment`) exactly.
 
-    Strategies without an exact form are listed in ``skipped`` with the
-    reason. With ``bands``, each result also holds the bankroll quantiles
-    after every round (for the report).
+    Strategies without an exact form, or whose analysis would hold more
+    states than the bound allows (:class:`baccarat.exact.bounds.ExactLimitError`),
+    are listed in ``skipped`` with the reason; the others are analysed. When
+    none could be analysed and one was beyond the bound, that error is raised.
+    With ``bands``, each result also holds the bankroll quantiles after every
+    round (for the report).
     """
     from baccarat.plugin.manager import registry
 
@@ -99,21 +102,28 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     forms = found.exact_forms()
     n = session_rounds(experiment.rules, experiment.session, rounds)
     analysis = ExactAnalysis(experiment.rules.name, n, rounds_independent(experiment.rules) and experiment.shoes.get("source") == "seeded")
+    beyond: ExactLimitError | None = None
     for entry in experiment.strategies:
         cls, params = found.configure(entry.use, entry.params)
-        outcome = analyse_strategy(
-            entry.name,
-            cls,
-            params,
-            experiment.rules,
-            experiment.session,
-            n,
-            forms,
-            seed=experiment.seed,
-            bands=bands,
-            max_states=max_states,
-        )
+        try:
+            outcome = analyse_strategy(
+                entry.name,
+                cls,
+                params,
+                experiment.rules,
+                experiment.session,
+                n,
+                forms,
+                seed=experiment.seed,
+                bands=bands,
+                max_states=max_states,
+            )
+        except ExactLimitError as exc:  # the others are still analysed
+            beyond = beyond or exc
+            outcome = Skipped(entry.name, f"beyond the state limit: {exc}")
         (analysis.results if isinstance(outcome, ExactResult) else analysis.skipped).append(outcome)
+    if beyond is not None and not analysis.results:
+        raise beyond
     return analysis
 
 

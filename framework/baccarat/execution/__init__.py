@@ -25,6 +25,17 @@
   twins on seeded shoes and compare.
 - :mod:`~baccarat.execution.workers`: chunks played in worker processes on this machine: pipes to hand them out,
   sentinels to notice a worker's death.
+
+- :mod:`~baccarat.execution.folder_lock`: one command at a time writes a run folder: a lock file beside it, taken
+  without waiting; readers read it under a shared lock that a replacing command waits for.
+- :mod:`~baccarat.execution.folder_commit`: the one step that makes a new run folder visible, and what the next
+  command does with what a killed one left.
+- :mod:`~baccarat.execution.main_guard`: a run with worker processes started by a script's top-level code outside ``if
+  __name__ == "__main__":``.
+- :mod:`~baccarat.execution.ray_reaper`: the reaper of a local Ray: ends its processes when the process that started
+  it is gone, however it went.
+- :mod:`~baccarat.execution.worker_threads`: chunks played by worker threads of this process: for runs whose every
+  strategy plays baccarat's own compiled code.
 """
 
 __all__ = [

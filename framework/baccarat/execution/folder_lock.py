@@ -1,16 +1,26 @@
-"""One command at a time writes a run folder: a lock file beside it, taken without waiting.
+"""One command at a time writes a run folder, and readers never see it half replaced.
 
-``baccarat run --out OUT`` (from the check of the folder to the rename of
-the finished run) and ``baccarat report OUT`` (from reading the folder to the
-manifest written last) hold ``.OUT.lock`` in OUT's parent folder. A second
-command into the same folder does not wait: it stops at once with one line
-naming the process that holds the folder. The lock is the operating
-system's (``flock``): it is released when its process ends, ``kill -9``
-included, and the next command removes the file a dead process left.
+Writers. ``baccarat run --out OUT`` and ``baccarat report OUT`` hold
+``.OUT.lock`` in OUT's parent folder (:func:`folder_lock`), from the
+check of the folder to the end of their commit. A second writer does not
+wait: it stops at once with one line naming the process that holds the
+folder. The lock is the operating system's (``flock``): it is released
+when its process ends, ``kill -9`` included.
 
-When the parent folder cannot be written to, no lock is taken: then no run
-can replace the folder either (a rename needs that parent), and the report
-writes its files atomically all the same.
+The lock file is created exclusively (``O_CREAT | O_EXCL``) and holds one
+line naming its process; only the command that created it removes it.
+A file of that name that is not such a lock (a file of the user's) is
+locked as it is, never written to, and never removed; a lock file that a
+killed command left is taken over by the next command, which removes it.
+
+Readers. ``load``, ``compare`` and ``report`` read a run folder under
+:func:`reading_lock`, a shared ``flock`` on the run folder itself; a
+commit (:mod:`baccarat.execution.folder_commit`) takes the same lock
+exclusively, so it waits for the readers of the run it replaces and a
+reader never reads a run while it is being replaced.
+
+When the parent folder cannot be written to, no lock file is made: then
+no run can replace the folder either (a rename needs that parent).
 """
 
 from __future__ import annotations
@@ -18,15 +28,23 @@ from __future__ import annotations
 import errno
 import fcntl
 import os
+import re
+import stat
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from baccarat.errors import OutputError
-from baccarat.interrupts import remove_at_hard_stop
+from baccarat.errors import InputError, OutputError
+from baccarat.interrupts import check, remove_at_hard_stop
 
 _held: dict[tuple[int, int, str], int] = {}
 """The locks this process holds (parent folder's device and inode, folder name) and how many times each was taken."""
+
+NOTE = "baccarat run-folder lock of process {pid}\n"
+"""What a lock file made by a command holds: the only content a command takes for its own lock file."""
+
+_NOTE = re.compile(r"baccarat run-folder lock of process ([0-9]{1,10})\n")
 
 
 def lock_path(out: Path) -> Path:
@@ -34,12 +52,16 @@ def lock_path(out: Path) -> Path:
     return out.parent / f".{out.name}.lock"
 
 
-def _holder(fd: int) -> str:
+def _note_of(fd: int) -> str:
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        return os.pread(fd, 64, 0).decode("ascii", "replace")
     except OSError:
-        text = ""
-    return f"process {text}" if text.isdigit() else "another process"
+        return ""
+
+
+def _holder(fd: int) -> str:
+    found = _NOTE.fullmatch(_note_of(fd)) or re.fullmatch(r"([0-9]{1,10})\n?", _note_of(fd).strip())
+    return f"process {found.group(1)}" if found else "another process"
 
 
 @contextmanager
@@ -64,33 +86,82 @@ def folder_lock(out: str | os.PathLike[str]) -> Iterator[None]:
         finally:
             _held[key] -= 1
         return
-    fd = _take(out, shown)
-    if fd is None:
+    taken = _take(out, shown)
+    if taken is None:
         yield
         return
+    fd, owned = taken
     _held[key] = 1
-    remove_at_hard_stop(lock_path(out))  # removed while still held, as below, should a stop end the process at once
     try:
         yield
     finally:
         del _held[key]
-        try:
-            os.unlink(lock_path(out))  # while still held: a command waiting on the old file then takes a new one
-        except OSError:
-            pass
+        if owned:
+            _remove_own(fd, lock_path(out))  # while still held: a command waiting on the old file then takes a new one
         os.close(fd)
 
 
-def _take(out: Path, shown: str) -> int | None:
+def holds_lock(out: str | os.PathLike[str]) -> bool:
+    """Tell whether this process holds the lock of the run folder ``out``."""
+    out = Path(os.path.abspath(out))
+    try:
+        parent = os.stat(out.parent)
+    except OSError:
+        return False
+    return (parent.st_dev, parent.st_ino, out.name) in _held
+
+
+def _remove_own(fd: int, path: Path) -> None:
+    """Remove the lock file this command made, only when the name still holds that very file."""
+    try:
+        mine, there = os.fstat(fd), os.stat(path, follow_symlinks=False)
+    except OSError:
+        return
+    if (mine.st_dev, mine.st_ino) == (there.st_dev, there.st_ino) and there.st_nlink == 1:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
+def _open_lock(path: Path, shown: str) -> tuple[int, bool] | None:
+    """Open ``.OUT.lock``: made exclusively (owned), else the file already there (not owned unless a dead command's)."""
+    try:
+        return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666), True
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS, errno.ENOENT, errno.ENOTDIR):
+            return None  # no lock where no folder can be made: the command then says why with its own message
+        raise OutputError.from_os_error(exc, shown, "the lock of the run folder") from None
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except FileNotFoundError:
+        return -1, False  # removed meanwhile: try again
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(
+                f"{path.name} beside the run folder is a symbolic link, not baccarat's lock; move it away", path=shown
+            ) from None
+        if exc.errno in (errno.EACCES, errno.EPERM):
+            return None
+        raise OutputError.from_os_error(exc, shown, "the lock of the run folder") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise InputError(f"{path.name} beside the run folder is not a regular file, so it cannot be its lock; move it away", path=shown)
+    return fd, False
+
+
+def _take(out: Path, shown: str) -> tuple[int, bool] | None:
     """Open and lock ``.OUT.lock`` (None when the parent folder cannot be written to); refuse when another holds it."""
     path = lock_path(out)
     while True:
-        try:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o666)
-        except OSError as exc:
-            if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
-                return None
-            raise OutputError.from_os_error(exc, shown, "the lock of the run folder") from None
+        opened = _open_lock(path, shown)
+        if opened is None:
+            return None
+        fd, owned = opened
+        if fd < 0:
+            continue
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
@@ -105,11 +176,85 @@ def _take(out: Path, shown: str) -> int | None:
             there = os.stat(path, follow_symlinks=False)
         except FileNotFoundError:
             there = None
-        if there is not None and (there.st_dev, there.st_ino) == (mine.st_dev, mine.st_ino):
-            os.ftruncate(fd, 0)
-            os.pwrite(fd, f"{os.getpid()}\n".encode("ascii"), 0)
-            return fd
-        os.close(fd)  # the holder removed that file as it finished: take the new one
+        if there is None or (there.st_dev, there.st_ino) != (mine.st_dev, mine.st_ino):
+            os.close(fd)  # the holder removed that file as it finished: take the new one
+            continue
+        if owned:
+            os.pwrite(fd, NOTE.format(pid=os.getpid()).encode("ascii"), 0)
+            remove_at_hard_stop(path)
+        elif _NOTE.fullmatch(_note_of(fd)) and there.st_nlink == 1 and there.st_uid == os.getuid():
+            owned = True  # a lock file a killed command made (its flock is gone with it): this command removes it
+        return fd, owned
 
 
-__all__ = ["folder_lock", "lock_path"]
+READ_WAIT_NOTE_SECONDS = 2.0
+"""How long a reader or a commit waits on the other before it says so on stderr."""
+
+
+@contextmanager
+def reading_lock(folder: str | os.PathLike[str]) -> Iterator[None]:
+    """Read the run folder ``folder`` with no commit replacing it meanwhile (a shared lock on the folder itself).
+
+    A commit under way is waited for (it is short); a folder that cannot be
+    opened is read without the lock (the reader then fails with its own message).
+    """
+    path = os.path.abspath(folder)
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        except OSError:
+            yield
+            return
+        try:
+            _wait_lock(fd, fcntl.LOCK_SH, f"a baccarat command is replacing the run folder {folder}; waiting for it")
+            try:
+                there = os.stat(path)
+            except OSError:
+                there = None
+            mine = os.fstat(fd)
+            if there is not None and (there.st_dev, there.st_ino) != (mine.st_dev, mine.st_ino):
+                continue  # replaced while this reader waited: read the new run
+            yield
+            return
+        finally:
+            os.close(fd)
+
+
+def _wait_lock(fd: int, kind: int, saying: str) -> None:
+    """Take ``flock`` ``kind`` on ``fd``, waiting with a stop honoured every 50 ms and one line on stderr after a while."""
+    import sys
+
+    start, said = time.monotonic(), False
+    while True:
+        try:
+            fcntl.flock(fd, kind | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            pass
+        check()
+        if not said and time.monotonic() - start > READ_WAIT_NOTE_SECONDS:
+            print(f"baccarat: {saying}", file=sys.stderr, flush=True)
+            said = True
+        time.sleep(0.05)
+
+
+@contextmanager
+def replacing_lock(folder: Path) -> Iterator[int | None]:
+    """Hold the run folder ``folder`` exclusively against its readers (:func:`reading_lock`) while it is replaced.
+
+    Yields the folder's file descriptor (None when it cannot be opened): the
+    caller checks that ``folder`` still names it before replacing it.
+    """
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC | os.O_NOFOLLOW)
+    except OSError:
+        yield None
+        return
+    try:
+        _wait_lock(fd, fcntl.LOCK_EX, f"waiting for the baccarat commands reading {folder} to finish before replacing it")
+        yield fd
+    finally:
+        os.close(fd)
+
+
+__all__ = ["folder_lock", "holds_lock", "lock_path", "reading_lock", "replacing_lock"]

@@ -36,12 +36,21 @@ DATA, RESULTS = "data", "results"
 """The kinds of file a manifest lists: written by the run, or rebuilt by ``baccarat report``."""
 
 
+MAX_MANIFEST_BYTES = 32 << 20
+"""Largest ``manifest.json`` read (32 MiB): a run of a billion ledger rows lists a few thousand files in far less."""
+
+
 def read_manifest(path: Path) -> dict[str, Any] | None:
-    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line."""
+    """Return a run's ``manifest.json``, or None when there is none; a damaged one is an InputError at its line.
+
+    A manifest larger than :data:`MAX_MANIFEST_BYTES` is refused before it is read.
+    """
+    from baccarat.files.inputfile import read_regular
+
     if not path.is_file():
         return None
     try:
-        data = json.loads(path.read_bytes().decode("utf-8"))
+        data = json.loads(read_regular(path, "a run's manifest", MAX_MANIFEST_BYTES).decode("utf-8"))
     except UnicodeDecodeError:
         raise InputError("is not UTF-8 text; a run's manifest is JSON", path=str(path)) from None
     except json.JSONDecodeError as exc:
@@ -184,40 +193,6 @@ def result_files() -> frozenset[str]:
     from baccarat.results.report.analysis import CHART_FILES, COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
 
     return frozenset({SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *CHART_FILES})
-
-
-def refresh_results(folder: Path, manifest: dict[str, Any], before: Mapping[str, tuple[int, int, int]]) -> None:
-    """Record again the results files after ``baccarat report`` rebuilt them, and write the manifest.
-
-    ``before`` is :func:`file_states` taken before the rebuild. Only the
-    files a report writes (:func:`result_files`) are recorded: one listed is
-    described again, or dropped when the rebuild removed it; one not listed
-    is added when it is new or changed since ``before``. Anything else put
-    in the folder meanwhile stays out of the manifest, so that replacing
-    the run never deletes it.
-    """
-    files, results = manifest["files"], result_files()
-    now = file_states(folder)
-    for name in list(files):
-        if name in results:
-            if name in now:
-                files[name] = {"kind": RESULTS, **describe_file(folder / name)}
-            else:
-                del files[name]
-    for name, state in now.items():
-        if name in results and name not in files and before.get(name) != state:
-            files[name] = {"kind": RESULTS, **describe_file(folder / name)}
-    write_manifest(folder, manifest)
-
-
-def file_states(folder: Path) -> dict[str, tuple[int, int, int]]:
-    """Return (inode, size, modification time) of each regular file under ``folder``: what tells a rewritten file."""
-    files, _ = folder_contents(folder)
-    states = {}
-    for name in files:
-        st = (folder / name).stat()
-        states[name] = (st.st_ino, st.st_size, st.st_mtime_ns)
-    return states
 
 
 def listed_files(folder: Path, manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -387,11 +362,9 @@ __all__ = [
     "check_data",
     "describe_file",
     "file_difference",
-    "file_states",
     "folder_contents",
     "read_manifest",
     "record_files",
-    "refresh_results",
     "replaceable_problem",
     "result_files",
     "unchanged",

@@ -37,16 +37,18 @@ from baccarat.execution.datasets import (
     write_parts,
 )
 from baccarat.execution.executor import execute
+from baccarat.execution.folder_commit import folder_id, step
 from baccarat.execution.manifest import folder_contents, record_files, write_manifest
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
-from baccarat.experiment.report_facts import exact_analysis, run_facts
+from baccarat.experiment.report_facts import exact_analysis, fixed_bets, run_facts
 from baccarat.interrupts import check
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
 from baccarat.odds.settlement import bets_settled, check_bets_offered
 from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
+from baccarat.results import collected
 from baccarat.results.report.analysis import Analysis, write_results
 from baccarat.shoes.recorded import format_has_cards, read_shoes
 
@@ -303,7 +305,7 @@ def run_to_folder(
         if status is not None:
             status("writing results")
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
-        analysis = writer.finish(lambda: statistics.results(bankroll))
+        analysis = writer.finish(lambda: collected.results_of(statistics, bankroll))
     result = RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
     result.engines = {label: "; ".join(engines) for label, engines in writer.engines.items()}
     return result
@@ -379,7 +381,9 @@ class RunWriter:
         from baccarat.results.statistics.folded import RunStatsCollector
 
         labels = [entry.name for entry in self.experiment.strategies]
-        self.statistics = RunStatsCollector(self._open(), labels, bankrolls=bankrolls, baseline=self.baseline)
+        self.statistics = RunStatsCollector(
+            self._open(), labels, bankrolls=bankrolls, baseline=self.baseline, fixed=fixed_bets(self.experiment)
+        )
         return self.statistics
 
     def add_chunk(self, output: ChunkOutput) -> None:
@@ -433,6 +437,7 @@ class RunWriter:
         # Parts described as they were written are not read back; a run written from memory is.
         details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)
         record_files(folder, manifest, data_files, details, self.parts.files)
+        step("the run's files and manifest written")
         self.folder = None
         self._folder_scope.close()  # the rename into place
         analysis.moved_to(self.out_dir)  # a large run's session table is read from the folder
@@ -453,6 +458,7 @@ class RunWriter:
         return {
             "name": experiment.name,
             "run_at": self.run_at,
+            "folder_id": folder_id(self._open()),
             "seed": experiment.seed,
             "seeds": list(experiment.seeds),
             "source": experiment.path,

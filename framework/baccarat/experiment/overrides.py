@@ -12,6 +12,12 @@ from baccarat.errors import InputError
 from baccarat.experiment.values import shown
 from baccarat.files.yamlfile import Document, KeyPath, Where, parse_yaml, show_path
 
+MAX_KEY_PARTS = 32
+"""Most parts of a ``--set`` key path (an experiment is about six levels deep)."""
+
+MAX_KEY_CHARS = 1_000
+"""Most characters of a ``--set`` key path."""
+
 
 def parse_override(text: str) -> tuple[tuple[str, ...], Any, Where]:
     """Split ``key.path=value`` into key parts, the value read as YAML, and where to report it."""
@@ -22,6 +28,11 @@ def parse_override(text: str) -> tuple[tuple[str, ...], Any, Where]:
         raise where.error("an override is KEY.PATH=VALUE, for example session.bankroll=500 or strategies.0.params.unit=5")
     if not raw.strip():
         raise where.error(f"the value of {key.strip()} is empty; give a value (write '' for empty text)")
+    if len(parts) > MAX_KEY_PARTS or len(key) > MAX_KEY_CHARS:
+        raise where.error(
+            f"the key path has {len(parts):,} parts and {len(key):,} characters; a key path has at most {MAX_KEY_PARTS} parts "
+            f"and {MAX_KEY_CHARS} characters (no experiment is deeper)"
+        )
     if any(not part for part in parts):
         raise where.error(f"the key path {key.strip()!r} has an empty part; parts are separated by single dots")
     try:

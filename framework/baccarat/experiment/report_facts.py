@@ -10,7 +10,7 @@ import yaml
 
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
-from baccarat.results.report.formatting import fmt_count
+from baccarat.results.formatting import fmt_count
 from baccarat.results.report.run_facts import RunFacts
 
 
@@ -29,6 +29,24 @@ def shoes_text(experiment: Experiment) -> str:
     return f"{fmt_count(int(shoes.get('count', 0)))} seeded shoes, {which}"
 
 
+def fixed_bets(experiment: Experiment) -> dict[str, str | None]:
+    """Return each strategy's label mapped to the one bet it backs whenever it bets, or None (:func:`baccarat.plugin.compose.fixed_bet`).
+
+    A strategy whose plugin cannot be loaded here is None: its expected edge is then treated as an estimate.
+    """
+    from baccarat.plugin.compose import fixed_bet
+    from baccarat.plugin.manager import registry
+
+    found: dict[str, str | None] = {}
+    for entry in experiment.strategies:
+        try:
+            cls, params = registry(experiment.plugins_dirs).configure(entry.use, entry.params)
+        except Exception:  # noqa: BLE001 - what cannot be resolved is not known to be fixed
+            cls, params = None, {}
+        found[entry.name] = None if cls is None else fixed_bet(cls, params)
+    return found
+
+
 def run_facts(experiment: Experiment) -> RunFacts:
     """Return the facts the report states about a run of ``experiment``."""
     session = experiment.session
@@ -43,6 +61,7 @@ def run_facts(experiment: Experiment) -> RunFacts:
         table_max=cents_to_decimal(session.table_max_cents),
         shoes_per_session=session.shoes_per_session,
         experiment_yaml=experiment_yaml_text(experiment),
+        fixed_bets=fixed_bets(experiment),
     )
 
 

@@ -14,7 +14,6 @@ experiment file's folder first, then in the current folder.
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import os
 from collections.abc import Iterable, Mapping
@@ -24,6 +23,7 @@ from typing import Any
 
 from baccarat.engine.reference import MAX_BANKROLL, SessionConfig
 from baccarat.errors import InputError, RulesError, did_you_mean
+from baccarat.experiment.mapping_input import plain_experiment
 from baccarat.experiment.model import (
     DEFAULT_COUNT,
     DEFAULT_RULES,
@@ -66,7 +66,7 @@ def load_experiment(
     Raise :class:`InputError` (exit status 2) at the first mistake.
     """
     if isinstance(source, Mapping):
-        doc = Document(copy.deepcopy(dict(source)), "<experiment>")
+        doc = Document(plain_experiment(source), "<experiment>")
         folder, stem = Path.cwd(), "experiment"
     else:
         doc = read_yaml(source)

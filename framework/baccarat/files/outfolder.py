@@ -149,14 +149,22 @@ def remove_empty(folders: list[Path]) -> None:
             break
 
 
+PID_MAX = 1 << 22
+"""The largest process id any Linux system gives (``PID_MAX_LIMIT``): a larger number in a name is no process's."""
+
+
 def process_running(pid: int) -> bool:
-    """Tell whether process ``pid`` runs on this machine (one of another user counts as running)."""
+    """Tell whether process ``pid`` runs on this machine (one of another user counts as running; no number is too large)."""
+    if not 0 < pid <= PID_MAX:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
+    except (OverflowError, ValueError):
+        return False
     return True
 
 
@@ -192,8 +200,8 @@ def left_by_dead_processes(parent: Path, pattern: re.Pattern[str]) -> list[os.Di
     left = []
     for entry in entries:
         found = pattern.fullmatch(entry.name)
-        if found is None or process_running(int(found.group(1))):
-            continue
+        if found is None or len(found.group(1)) > 10 or int(found.group(1)) > PID_MAX or process_running(int(found.group(1))):
+            continue  # a number no process has: not a name a command of ours made
         try:
             if entry.stat(follow_symlinks=False).st_uid == os.getuid():
                 left.append(entry)
@@ -209,4 +217,4 @@ def umask() -> int:
     return mask
 
 
-__all__ = ["atomic_file", "check_output_name", "nearest_existing", "os_error_of", "remove_empty", "umask"]
+__all__ = ["PID_MAX", "atomic_file", "check_output_name", "nearest_existing", "os_error_of", "process_running", "remove_empty", "umask"]

@@ -27,6 +27,17 @@ A counting strategy's helpers are here too: the exact odds of a shoe (:func:`bet
 :func:`roads` of a shoe's outcomes (:func:`parse_outcomes`). A test
 (``tests/plugin/test_public_surface.py``) holds every import the README and docs teach to this
 module and :mod:`baccarat.plugin.twins`.
+
+- :mod:`~baccarat.plugin.builtin_bets`: the host's default plugin: the built-in bets
+  (:mod:`baccarat.table.builtin_bets`) through the ``register_bets`` hook.
+- :mod:`~baccarat.plugin.kernels`: deprecated (0.3): now :mod:`baccarat.plugin.twins`; removed in 0.5. Every name of
+  the new module is here under the same name.
+- :mod:`~baccarat.plugin.legacy`: the 0.1 plugin API, kept working for plugins written against it (deprecated, to be
+  removed in 0.4).
+- :mod:`~baccarat.plugin.notices`: what a plugin author is told about a plugin that loaded: deprecated imports, and
+  hooks that baccarat will not call.
+- :mod:`~baccarat.plugin.twin_helpers`: compiled helpers a plugin's compiled twin may call (``from
+  baccarat.plugin.twins import random, njit``).
 """
 
 from __future__ import annotations

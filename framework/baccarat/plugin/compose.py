@@ -46,7 +46,7 @@ from typing import Any, ClassVar
 from baccarat.errors import StrategyError
 from baccarat.plugin.legacy import progression_maker
 from baccarat.plugin.params import positive_amount
-from baccarat.plugin.pieces import Progression, Selector, StopRule
+from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, StopRule
 from baccarat.plugin.strategy import Bets, Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.table.rules import Rules
@@ -212,6 +212,24 @@ def declares_sides(cls: type[Strategy]) -> bool:
     while issubclass(cls, StopRuled):
         cls = cls.inner
     return getattr(cls.sides, "__func__", None) is not Strategy.sides.__func__
+
+
+def fixed_bet(cls: type[Strategy], params: Mapping[str, Any]) -> str | None:
+    """Return the one bet ``cls`` with ``params`` backs whenever it bets, fixed by what it is, or None.
+
+    A composed strategy whose ``side`` is a fixed-side selector (``side:
+    banker``) backs that bet and no other, whatever it sees: its expected
+    edge is that bet's, exactly, in any sample. Any other strategy (a
+    selector whose side varies, a free-form strategy such as a counter)
+    places bets that depend on what it saw: None.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Composed)):
+        return None
+    try:
+        selector = cls.selector_for({**cls.accepted_params(params), **params}["side"])
+    except ValueError:
+        return None
+    return selector.side if issubclass(selector, FixedSideSelector) and selector.side else None
 
 
 def sides_under(cls: type[Strategy], params: Mapping[str, Any], rules: Rules) -> set[str]:

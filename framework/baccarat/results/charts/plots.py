@@ -57,6 +57,7 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
         alt.Tooltip("strategy:N"),
         alt.Tooltip("round:Q"),
         alt.Tooltip("p50:Q", title="median", format=MONEY),
+        alt.Tooltip("mean:Q", title="mean", format=MONEY),
         alt.Tooltip("p25:Q", title="25%", format=MONEY),
         alt.Tooltip("p75:Q", title="75%", format=MONEY),
         alt.Tooltip("p5:Q", title="5%", format=MONEY),
@@ -78,9 +79,12 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
         opacity=fade(pick, 0.3, 0.0, empty=False),
     )
     median = base.mark_line(strokeWidth=2).encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=fade(pick), tooltip=tips)
+    mean = base.mark_line(strokeWidth=1.5, strokeDash=[5, 3]).encode(y=alt.Y("mean:Q", scale=y_scale), opacity=fade(pick), tooltip=tips)
     points = base.mark_point(size=40, filled=True, opacity=0).encode(y=alt.Y("p50:Q", scale=y_scale), tooltip=tips)
-    return alt.layer(outer, inner, median, points, *references(initial_bankroll, table_min), data=data).properties(
-        title="Median bankroll over the session (click a strategy in the legend for its bands)", width=WIDTH, height=380
+    return alt.layer(outer, inner, median, mean, points, *references(initial_bankroll, table_min), data=data).properties(
+        title="Median (solid) and mean (dashed) bankroll over the session (click a strategy in the legend for its bands)",
+        width=WIDTH,
+        height=380,
     )
 
 
@@ -149,8 +153,11 @@ def small_multiples(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
                 alt.Tooltip("p50:Q", title="median", format=MONEY),
                 alt.Tooltip("p5:Q", title="5%", format=MONEY),
             ]
-            + [alt.Tooltip("p95:Q", title="95%", format=MONEY)],
+            + [alt.Tooltip("p95:Q", title="95%", format=MONEY), alt.Tooltip("mean:Q", title="mean", format=MONEY)],
         )
+        .transform_filter(bands_only),
+        base.mark_line(strokeWidth=1.5, strokeDash=[5, 3])
+        .encode(y=alt.Y("mean:Q", scale=y_scale), color=color, tooltip=[alt.Tooltip("round:Q"), alt.Tooltip("mean:Q", format=MONEY)])
         .transform_filter(bands_only),
         alt.Chart()
         .transform_aggregate(sessions="count()")
@@ -165,7 +172,7 @@ def small_multiples(bands: pl.DataFrame, paths: pl.DataFrame, initial_bankroll: 
             facet=alt.Facet("strategy:N", sort=strategies, title=None, header=alt.Header(labelLimit=width, labelFontWeight="bold")),
             columns=columns,
         )
-        .properties(title="Each strategy: median, middle 50% and 90% of sessions, a few sessions (grey)")
+        .properties(title="Each strategy: median (solid), mean (dashed), middle 50% and 90% of sessions, a few sessions (grey)")
         .resolve_scale(x="shared", y="shared")
     )
 

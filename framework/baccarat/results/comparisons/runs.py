@@ -33,6 +33,9 @@ class SavedRun(Protocol):
     def session_file(self) -> Path | None:
         """The run's ``sessions.parquet`` when it is the file the run wrote, else None."""
 
+    def fixed_bets(self) -> dict[str, str | None]:
+        """Each strategy's label mapped to the one bet it backs whenever it bets, or None."""
+
 
 @dataclasses.dataclass(frozen=True)
 class RunComparison:
@@ -120,12 +123,13 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
     sessions = pl.concat(tables, how="diagonal_relaxed")
     summary = stats.summary_table(sessions)
     compare = comparisons.paired_comparison if paired else comparisons.unpaired_comparison
-    return RunComparison(names, folders, paired, reason, summary, compare(sessions, baseline))
+    fixed = {f"{name}: {label}": bet for name, result in zip(names, results, strict=True) for label, bet in result.fixed_bets().items()}
+    return RunComparison(names, folders, paired, reason, summary, compare(sessions, baseline, fixed))
 
 
 def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     """Return the comparison as JSON-ready data (``baccarat compare --json``)."""
-    from baccarat.results.report.formatting import frame_records
+    from baccarat.results.formatting import frame_records
 
     return {
         "runs": [{"name": n, "folder": str(f)} for n, f in zip(comparison.names, comparison.folders, strict=True)],
@@ -136,11 +140,24 @@ def comparison_records(comparison: RunComparison) -> dict[str, Any]:
     }
 
 
+def _expected_cell(row: dict[str, Any]) -> str:
+    """The expected edge difference of a comparison row: exact, or estimated with the half-width of its 95% interval."""
+    from baccarat.results.comparisons.verdict import same_edge
+    from baccarat.results.formatting import fmt_edge, missing
+
+    value, high = row["expected_edge_diff"], row.get("expected_edge_diff_ci_high")
+    if row.get("verdict_basis") == "exact":
+        return fmt_edge(0.0 if same_edge(value) else value)
+    if missing(value) or missing(high):
+        return fmt_edge(value)
+    return f"{fmt_edge(value)} ± {100 * (high - value):.3f}%"
+
+
 def format_comparison(comparison: RunComparison) -> str:
     """Return the comparison as text: the runs, whether they pair, the summaries side by side, the differences."""
-    from baccarat.results.comparisons.verdict import explanation, same_edge
-    from baccarat.results.report.formatting import fmt_edge as _edge
-    from baccarat.results.report.formatting import fmt_interval, fmt_money, format_summary
+    from baccarat.results.comparisons.verdict import explanation
+    from baccarat.results.formatting import fmt_edge as _edge
+    from baccarat.results.formatting import fmt_interval, fmt_money, format_summary
 
     lines = [
         f"runs: {', '.join(f'{n} ({f})' for n, f in zip(comparison.names, comparison.folders, strict=True))}",
@@ -160,7 +177,7 @@ def format_comparison(comparison: RunComparison) -> str:
         rows.append(
             (
                 r["strategy"],
-                _edge(0.0 if same_edge(r["expected_edge_diff"]) else r["expected_edge_diff"]),
+                _expected_cell(r),
                 fmt_money(r["net_diff_mean"]),
                 fmt_money(r["expected_net_diff_mean"]),
                 fmt_money(r["luck_diff_mean"]),
@@ -178,5 +195,7 @@ def format_comparison(comparison: RunComparison) -> str:
     lines.append("")
     lines.extend(explanation(r) for r in table.iter_rows(named=True))
     lines.append("volume: the expected net per session (amount wagered x expected edge, exact); luck: the rest, with its interval;")
-    lines.append("the verdict reads the expected edge (realised edge with Holm's correction where it is not known).")
+    lines.append("the verdict reads the expected edge: exact where both back one fixed bet; estimated from the sample (a selector")
+    lines.append("whose side varies, a counter) or, where it is not known, the realised edge, each beyond chance with Holm's")
+    lines.append("correction over the rows tested.")
     return "\n".join(lines)

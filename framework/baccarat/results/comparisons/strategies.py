@@ -11,7 +11,7 @@ import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
-from baccarat.results.comparisons.verdict import with_verdicts
+from baccarat.results.comparisons.verdict import FixedBets, with_verdicts
 from baccarat.results.ledger import MONEY
 from baccarat.results.statistics.ledger_stats import (
     TALLIED_COLUMNS,
@@ -24,7 +24,7 @@ from baccarat.results.statistics.ledger_stats import (
     strategies_of,
     units,
 )
-from baccarat.results.statistics.tallies import FLOAT_OFFSET, FloatSum, PairTally, pair_rows
+from baccarat.results.statistics.tallies import FLOAT_OFFSET, FloatSum, PairTally, expected_edge_diff_se, pair_rows
 
 COMPARISON_COLUMNS = (
     "strategy",
@@ -44,18 +44,22 @@ COMPARISON_COLUMNS = (
     "sessions_worse",
     "wagered_diff_mean",
     "expected_edge_diff",
+    "expected_edge_diff_ci_low",
+    "expected_edge_diff_ci_high",
     "expected_net_diff_mean",
     "luck_diff_mean",
     "luck_diff_ci_low",
     "luck_diff_ci_high",
     "edge_diff_p_value",
-    "edge_diff_p_holm",
+    "verdict_basis",
+    "verdict_p_value",
+    "verdict_p_holm",
     "verdict",
 )
 """Columns of ``comparison.csv``, in order."""
 
 
-def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | None = None) -> pl.DataFrame:
+def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | None = None, fixed: FixedBets | None = None) -> pl.DataFrame:
     """Compare every strategy with ``baseline`` (default: the first) session by session.
 
     Strategies ran on the very same rounds, so each session gives a pair.
@@ -66,7 +70,9 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
     sessions that ended better or worse than the baseline's. Every figure is
     made from exact aggregates of the pairs (:class:`~baccarat.results.statistics.tallies.PairTally`),
     one strategy's rows read at a time; a run folds the same aggregates as
-    its chunks arrive.
+    its chunks arrive. The difference of expected edges has its paired
+    interval too; ``fixed`` (the strategies that back one fixed bet) decides
+    which rows' expected edges are exact (:func:`baccarat.results.comparisons.verdict.with_verdicts`).
     """
     order = strategies_of(sessions)
     baseline = chosen_baseline(order, baseline)
@@ -91,7 +97,7 @@ def paired_comparison(sessions: pl.DataFrame | pl.LazyFrame, baseline: str | Non
             None if base_expected is None else base_expected[theirs],
         )
         tallies.append((name, tally))
-    return comparison_of_tallies(baseline, tallies)
+    return comparison_of_tallies(baseline, tallies, fixed)
 
 
 def chosen_baseline(order: list[str], baseline: str | None) -> str:
@@ -142,6 +148,7 @@ def _pair_row(label: str, baseline: str, t: PairTally) -> dict[str, object]:
     expected_edge = None
     if known and w > 0 and bw > 0:
         expected_edge = -t.expected.value() / units(w) - -t.base_expected.value() / units(bw)
+    expected_se = expected_edge_diff_se(t) if expected_edge is not None else None
     luck_mean = t.luck.value() / k if known else None
     luck_sd = _float_spread(k, t.luck, t.luck_squares) if known else None
 
@@ -163,6 +170,9 @@ def _pair_row(label: str, baseline: str, t: PairTally) -> dict[str, object]:
     row["sessions_better"], row["sessions_worse"] = mean(float(t.better)), mean(float(t.worse))
     row["wagered_diff_mean"] = mean(units(w - bw))
     row["expected_edge_diff"] = expected_edge
+    row["expected_edge_diff_ci_low"], row["expected_edge_diff_ci_high"] = (
+        (expected_edge - Z95 * expected_se, expected_edge + Z95 * expected_se) if expected_se is not None else (None, None)
+    )
     row["expected_net_diff_mean"] = t.expected_diff.value() / k if known else None
     row["luck_diff_mean"] = luck_mean
     row["luck_diff_ci_low"], row["luck_diff_ci_high"] = interval(luck_mean, luck_sd)
@@ -179,12 +189,12 @@ def _float_spread(k: int, total: FloatSum, squares: FloatSum) -> float | None:
     return math.sqrt((k * s2 * scale - s1 * s1) / (k * (k - 1) * scale * scale))
 
 
-def comparison_of_tallies(baseline: str, tallies: list[tuple[str, PairTally]]) -> pl.DataFrame:
+def comparison_of_tallies(baseline: str, tallies: list[tuple[str, PairTally]], fixed: FixedBets | None = None) -> pl.DataFrame:
     """Return :func:`paired_comparison` from each strategy's exact aggregates of its pairs with ``baseline``."""
     schema = {"strategy": pl.String, "baseline": pl.String, "sessions": pl.Int64, "net_diff": MONEY}
-    schema |= {c: pl.Float64 for c in COMPARISON_COLUMNS[4:-3]}
+    schema |= {c: pl.Float64 for c in COMPARISON_COLUMNS[4 : COMPARISON_COLUMNS.index("edge_diff_p_value")]}
     out = pl.DataFrame([_pair_row(label, baseline, t) for label, t in tallies], schema=schema, orient="row")
-    return with_verdicts(out).select(COMPARISON_COLUMNS)
+    return with_verdicts(out, fixed).select(COMPARISON_COLUMNS)
 
 
 def _expected_edge(expected: pl.Expr, wagered: pl.Expr) -> pl.Expr:
@@ -193,7 +203,7 @@ def _expected_edge(expected: pl.Expr, wagered: pl.Expr) -> pl.Expr:
     return pl.when(known).then(-expected.sum() / wagered.sum()).alias("expected_edge_diff")
 
 
-def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> pl.DataFrame:
+def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None, fixed: FixedBets | None = None) -> pl.DataFrame:
     """Compare every strategy with ``baseline`` (default: the first) as independent samples.
 
     For strategies that did not play the same rounds (runs with other shoes,
@@ -201,7 +211,8 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
     :func:`paired_comparison`, with Welch's interval for the difference of
     mean net per session (``sqrt(s_a²/n_a + s_b²/n_b)``), the two edges'
     delta-method standard errors combined (``sqrt(se_a² + se_b²)``) and the
-    normal interval of a difference of two shares for the risk of ruin;
+    normal interval of a difference of two shares for the risk of ruin,
+    the two expected edges' standard errors combined likewise;
     ``sessions_better`` and ``sessions_worse`` are null (nothing pairs).
     """
     order = strategies_of(sessions)
@@ -222,6 +233,7 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
             (as_float("ruined").mean() * (1 - as_float("ruined").mean()) / k).alias("ruin_var"),
             wagered.mean().alias("wagered_mean"),
             _expected_edge(as_float("expected_net"), wagered).alias("expected_edge"),
+            (ratio_se(-as_float("expected_net"), wagered) ** 2).alias("expected_edge_var"),
             as_float("expected_net").mean().alias("expected_mean"),
             (net - as_float("expected_net")).mean().alias("luck"),
             ((net - as_float("expected_net")).var(ddof=1) / k).alias("luck_var"),
@@ -246,7 +258,7 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
         pl.lit(None, dtype=pl.Float64).alias("sessions_better"),
         pl.lit(None, dtype=pl.Float64).alias("sessions_worse"),
         (pl.col("wagered_mean") - pl.col("b_wagered_mean")).alias("wagered_diff_mean"),
-        (pl.col("expected_edge") - pl.col("b_expected_edge")).alias("expected_edge_diff"),
+        *diff("expected_edge", "expected_edge_var", "expected_edge_diff"),
         (pl.col("expected_mean") - pl.col("b_expected_mean")).alias("expected_net_diff_mean"),
         *diff("luck", "luck_var", "luck_diff_mean"),
     ).rename(
@@ -257,4 +269,4 @@ def unpaired_comparison(sessions: pl.DataFrame, baseline: str | None = None) -> 
             "luck_diff_mean_ci_high": "luck_diff_ci_high",
         }
     )
-    return with_verdicts(out).select(COMPARISON_COLUMNS)
+    return with_verdicts(out, fixed).select(COMPARISON_COLUMNS)

@@ -1,27 +1,37 @@
-"""The verdict of each comparison with the baseline: what a strategy changes, said on the right measure.
+"""The verdict of each comparison with the baseline: what a strategy changes, said on the right measure, with its basis.
 
 A progression, a selector or a stop rule changes how much is wagered and
-how the results spread, never the house edge of the bets placed. So:
+how the results spread, never the house edge of a bet. Each row's verdict
+has one of three bases (``verdict_basis``), and says which:
 
-* where both expected edges are known (the ``expected_net`` of every bet,
-  exact), the verdict compares them: ``same edge`` when they are equal,
-  whatever the sample's luck; ``better`` (lower) or ``worse`` (higher) when
-  they differ;
-* where one is not known (a strategy that read the cards and bet without
-  asking the view for exact odds), the realised edges are compared: ``better``
-  or ``worse`` only when their difference is beyond chance after Holm's
-  correction over the table's comparisons (family-wise rate 5%), else
-  ``no clear difference``.
+* ``exact``: both strategies back one fixed bet every time they bet (a
+  fixed-side selector: ``side: banker``), so both expected edges are that
+  bet's exact edge whatever the sample. ``same edge`` when the bets are the
+  same; ``better (exact)`` (lower) or ``worse (exact)`` (higher) when they
+  differ. Nothing is tested: nothing depends on the sample.
+* ``estimated``: the expected edges are known but at least one depends on
+  the sample (a selector whose side varies, a counter pricing its bets from
+  the cards seen, anything deciding from what it saw): the difference of
+  expected edges is a paired estimate (independent samples for runs that
+  did not play the same rounds) with its 95% interval, and ``better`` or
+  ``worse`` needs it beyond chance.
+* ``realised``: an expected edge is not known (a strategy that read the
+  cards and bet without asking the view for exact odds): the realised edges
+  are compared the same way.
 
-Holm rather than Bonferroni: both hold the family-wise error rate at 5%
-whatever the dependence between the comparisons (they share a baseline, so
-they are correlated), and Holm rejects everything Bonferroni rejects and
-sometimes more. Definitions are in docs/results.md.
+A tested row is ``better``/``worse`` only when its p-value, adjusted by
+Holm's method over the rows tested (the ``estimated`` and ``realised`` rows
+of the table, never the exact ones), is below 5%; else ``no clear
+difference``. Holm rather than Bonferroni: both hold the family-wise error
+rate at 5% whatever the dependence between the comparisons (they share a
+baseline, so they are correlated), and Holm rejects everything Bonferroni
+rejects and sometimes more. Definitions are in docs/results.md.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from statistics import NormalDist
 
 import polars as pl
@@ -29,10 +39,17 @@ import polars as pl
 from baccarat.results.statistics.ledger_stats import Z95
 
 FAMILY_RATE = 0.05
-"""Family-wise error rate of the realised-edge verdicts of one table."""
+"""Family-wise error rate of the tested verdicts of one table."""
 
 SAME_EDGE_TOLERANCE = 1e-9
 """Expected edges closer than this (a fraction of the amount wagered) are equal: sums of exact per-bet values in floating point."""
+
+EXACT, ESTIMATED, REALISED = "exact", "estimated", "realised"
+"""The bases of a verdict (``verdict_basis``)."""
+
+FixedBets = Mapping[str, str | None]
+"""Each strategy's label mapped to the one bet it backs whenever it bets, fixed by what it is (a fixed-side
+selector), or None when the bets it places depend on what it sees."""
 
 
 def two_sided_p(estimate: float | None, low: float | None, high: float | None) -> float | None:
@@ -46,7 +63,7 @@ def two_sided_p(estimate: float | None, low: float | None, high: float | None) -
 
 
 def holm(p_values: list[float | None]) -> list[float | None]:
-    """Return Holm's step-down adjusted p-values (None stays None; the family is the values given)."""
+    """Return Holm's step-down adjusted p-values (None stays None; the family is the values given that are not None)."""
     present = [(p, k) for k, p in enumerate(p_values) if p is not None]
     m = len(present)
     adjusted: list[float | None] = [None] * len(p_values)
@@ -66,51 +83,99 @@ def same_edge(expected_diff: float | None) -> bool:
     return _known(expected_diff) and abs(expected_diff) <= SAME_EDGE_TOLERANCE
 
 
-def _verdict(expected_diff: float | None, edge_diff: float | None, p_holm: float | None) -> str:
-    if _known(expected_diff):
-        if same_edge(expected_diff):
-            return "same edge"
-        return "better" if expected_diff < 0 else "worse"
-    if p_holm is None or not _known(edge_diff):
+def basis(strategy: str, baseline: str, fixed: FixedBets, expected_diff: float | None) -> str:
+    """Return what a row's verdict rests on: ``exact``, ``estimated`` or ``realised`` (see the module docstring).
+
+    ``exact`` needs both strategies to back a fixed bet (``fixed``, from what
+    they are, not from the sample). Two that back the same fixed bet yet
+    show different expected edges priced some bets from the cards seen (a
+    stop rule reading the cards): their edges are then estimated.
+    """
+    mine, theirs = fixed.get(strategy), fixed.get(baseline)
+    if not _known(expected_diff):
+        return REALISED
+    if mine is not None and theirs is not None and (mine != theirs or same_edge(expected_diff)):
+        return EXACT
+    return ESTIMATED
+
+
+def verdict_word(row_basis: str, difference: float | None, p_holm: float | None) -> str:
+    """Return a row's verdict: its word and, for a difference, its basis (``worse (exact)``, ``no clear difference (estimated)``)."""
+    if row_basis == EXACT:
+        return "same edge" if same_edge(difference) else f"{'better' if difference < 0 else 'worse'} ({EXACT})"
+    if p_holm is None or not _known(difference):
         return "not enough sessions to tell"
     if p_holm < FAMILY_RATE:
-        return "better" if edge_diff < 0 else "worse"
-    return "no clear difference"
+        return f"{'better' if difference < 0 else 'worse'} ({row_basis})"
+    return f"no clear difference ({row_basis})"
 
 
-def with_verdicts(comparison: pl.DataFrame) -> pl.DataFrame:
-    """Add ``edge_diff_p_value``, ``edge_diff_p_holm`` and ``verdict`` to a comparison table.
+def verdict_direction(verdict: str | None) -> str:
+    """Return ``better``, ``worse`` or ``""`` for a verdict (its first word when it names a direction)."""
+    word = (verdict or "").split(" ", 1)[0]
+    return word if word in ("better", "worse") else ""
 
-    The p-value is that of the realised edge difference (normal, from its 95%
-    interval); Holm's adjustment runs over every row of the table.
+
+def with_verdicts(comparison: pl.DataFrame, fixed: FixedBets | None = None) -> pl.DataFrame:
+    """Add ``edge_diff_p_value``, ``verdict_basis``, ``verdict_p_value``, ``verdict_p_holm`` and ``verdict`` to a comparison table.
+
+    ``fixed`` (:data:`FixedBets`; default: none known, so no row is exact)
+    decides which rows are exact. A tested row's p-value is that of the
+    expected edge difference (``estimated``) or of the realised one
+    (``realised``), normal, from its 95% interval; Holm's adjustment runs
+    over the tested rows only.
     """
-    rows = comparison.select("expected_edge_diff", "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high").rows()
-    p_values = [two_sided_p(edge, low, high) for _, edge, low, high in rows]
-    adjusted = holm(p_values)
-    words = [_verdict(expected, edge, p) for (expected, edge, _, _), p in zip(rows, adjusted, strict=True)]
+    fixed = fixed or {}
+    columns = ("strategy", "baseline", "expected_edge_diff", "expected_edge_diff_ci_low", "expected_edge_diff_ci_high")
+    rows = comparison.select(*columns, "edge_diff", "edge_diff_ci_low", "edge_diff_ci_high").rows()
+    realised_p = [two_sided_p(edge, low, high) for *_, edge, low, high in rows]
+    bases, differences, tested = [], [], []
+    for (strategy, baseline, expected, e_low, e_high, edge, _, _), p_realised in zip(rows, realised_p, strict=True):
+        row_basis = basis(strategy, baseline, fixed, expected)
+        bases.append(row_basis)
+        differences.append(edge if row_basis == REALISED else expected)
+        tested.append(None if row_basis == EXACT else p_realised if row_basis == REALISED else two_sided_p(expected, e_low, e_high))
+    adjusted = holm(tested)
+    words = [verdict_word(b, d, p) for b, d, p in zip(bases, differences, adjusted, strict=True)]
     unknown = ("expected_edge_diff", "expected_net_diff_mean", "luck_diff_mean", "luck_diff_ci_low", "luck_diff_ci_high")
+    exact = pl.Series(bases, dtype=pl.String) == EXACT
     return comparison.with_columns(
         pl.col(unknown).fill_nan(None),  # NaN: an expected value not known
-        pl.Series("edge_diff_p_value", p_values, dtype=pl.Float64),
-        pl.Series("edge_diff_p_holm", adjusted, dtype=pl.Float64),
+        # An exact difference has no interval: it holds whatever the sample.
+        *(pl.when(pl.lit(exact)).then(None).otherwise(pl.col(c).fill_nan(None)).alias(c) for c in columns[3:]),
+        pl.Series("edge_diff_p_value", realised_p, dtype=pl.Float64),
+        pl.Series("verdict_basis", bases, dtype=pl.String),
+        pl.Series("verdict_p_value", tested, dtype=pl.Float64),
+        pl.Series("verdict_p_holm", adjusted, dtype=pl.Float64),
         pl.Series("verdict", words, dtype=pl.String),
     )
 
 
 def explanation(row: dict) -> str:
-    """Say in words what a comparison row means: the edge, then the net per session as volume plus luck."""
-    from baccarat.results.report.formatting import fmt_edge, fmt_interval, fmt_money
+    """Say in words what a comparison row means: the edge and what the verdict rests on, then the net per session as volume plus luck."""
+    from baccarat.results.formatting import fmt_edge, fmt_interval, fmt_money, fmt_p_value
 
     verdict, baseline = row["verdict"], row["baseline"]
-    expected_diff = row.get("expected_edge_diff")
+    expected_diff, row_basis = row.get("expected_edge_diff"), row.get("verdict_basis")
+    holm_p = f"Holm-adjusted p {fmt_p_value(row.get('verdict_p_holm'))} over the rows tested"
     if verdict == "same edge":
-        said = f"the same expected edge as {baseline}"
-    elif _known(expected_diff):
-        said = f"expected edge {fmt_edge(abs(expected_diff))} {'lower' if expected_diff < 0 else 'higher'} than {baseline}'s"
-    elif verdict in ("better", "worse"):
-        said = f"expected edge not known; realised edge {'lower' if verdict == 'better' else 'higher'} beyond chance (Holm, 5% family-wise)"
+        said = f"the same expected edge as {baseline}, exactly (both back the same fixed bet)"
+    elif row_basis == EXACT:
+        lower = "lower" if expected_diff < 0 else "higher"
+        said = f"expected edge {fmt_edge(abs(expected_diff))} {lower} than {baseline}'s, exactly (fixed bets)"
+    elif row_basis == ESTIMATED:
+        interval = fmt_interval(row.get("expected_edge_diff_ci_low"), row.get("expected_edge_diff_ci_high"), fmt_edge)
+        said = (
+            f"expected edge (an estimate: it depends on the bets the sample led to) minus {baseline}'s: "
+            f"{fmt_edge(expected_diff)} {interval}, "
+            + ("beyond chance" if verdict_direction(verdict) else "not beyond chance")
+            + f" ({holm_p})"
+        )
+    elif verdict_direction(verdict):
+        lower = "lower" if verdict_direction(verdict) == "better" else "higher"
+        said = f"expected edge not known; realised edge {lower} beyond chance ({holm_p})"
     else:
-        said = "expected edge not known; realised edge not different beyond chance (Holm, 5% family-wise)"
+        said = f"expected edge not known; realised edge not different beyond chance ({holm_p})"
     parts = [f"{row['strategy']}: {verdict}, {said}"]
     volume, wagered = row.get("expected_net_diff_mean"), row.get("wagered_diff_mean")
     if _known(volume) and _known(wagered) and volume == 0 and wagered == 0:

@@ -14,9 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
+from baccarat.results.comparisons.conclusion import conclusion
 from baccarat.results.comparisons.verdict import explanation
-from baccarat.results.report.chart_html import figure_html, scripts_html
-from baccarat.results.report.formatting import (
+from baccarat.results.formatting import (
     column_format,
     fmt_count,
     fmt_edge,
@@ -26,10 +26,11 @@ from baccarat.results.report.formatting import (
     missing,
     verdict_class,
 )
+from baccarat.results.report.chart_html import figure_html, scripts_html
 from baccarat.results.report.run_facts import RunFacts
 
 if TYPE_CHECKING:
-    from baccarat.results.report.analysis import Analysis
+    from baccarat.results.report.run_analysis import Analysis
 
 # HTML -------------------------------------------------------------------------------------------------
 
@@ -42,7 +43,19 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
     ("final_bankroll_median", "Final bankroll, median", "Median over sessions of the final bankroll."),
     ("edge", "Realised edge", "Share of the amount wagered that was lost: -net / wagered."),
     ("edge_ci", "Realised edge, 95% CI", "Delta-method interval of -net/wagered with sessions as clusters."),
-    ("expected_edge", "Expected edge", "Exact edge of the bets placed (off the top, or the odds a card-reading strategy saw)."),
+    (
+        "expected_edge",
+        "Expected edge of the bets as placed",
+        "Exact EV of each bet as it was placed (off the top, or given the cards seen for a card-reading strategy), summed "
+        "over the sample, over the amount wagered. The strategy's long-run expected edge exactly for one fixed bet; an "
+        "estimate of it where the bets depend on what the strategy saw (a selector whose side varies, a counter).",
+    ),
+    (
+        "expected_edge_ci",
+        "Expected edge, 95% CI of the long run",
+        "Delta-method interval of the long-run expected edge with sessions as clusters: no width for one fixed bet; "
+        "for a counter, how far one sample's figure may be from the long run.",
+    ),
     ("expected_net", "Expected net", "Theoretical result of the bets placed: the sum of stake times expected value."),
     ("risk_of_ruin", "Risk of ruin", "Share of sessions whose bankroll fell below the table minimum at any point."),
     ("risk_of_ruin_ci", "Risk of ruin, 95% CI", "Wilson score interval of the share of sessions ruined."),
@@ -69,9 +82,15 @@ SUMMARY_ROWS: tuple[tuple[str, str, str], ...] = (
         for ci, note in (
             (
                 "",
-                "Smallest starting bankroll with which at most this share of the sessions would have been ruined (-: more than the run's).",
+                "Smallest starting bankroll, in table minimums, with which at most this share of the sessions would have been "
+                "ruined (a bet cut to the bankroll is not ruin). Beyond the session's bankroll it reads '> bankroll': "
+                "baccarat exact --ruin-at-most finds it.",
             ),
-            ("_ci", "Distribution-free interval of that quantile of the sessions' bankrolls needed."),
+            (
+                "_ci",
+                "Exact distribution-free interval (at least 95%) of that quantile of the sessions' bankrolls needed; "
+                "'-' where the sessions are too few for a bound (72 for 5%, 368 for 1%) or it is beyond the session's bankroll.",
+            ),
         )
     ),
 )
@@ -138,12 +157,20 @@ def _further_columns(frame: pl.DataFrame, shown: set[str]) -> list[str]:
     return [name for name in frame.columns if name not in covered]
 
 
-def summary_html(summary: pl.DataFrame) -> str:
+def _summary_cell(key: str, row: Mapping[str, Any], bankroll: Any) -> str:
+    """A summary figure (:func:`_cell`); a bankroll for ruin beyond the session's bankroll says so."""
+    if bankroll is not None and re.fullmatch(r"bankroll_for_ruin_\d+pct", key) and missing(row[key]) and row["sessions"]:
+        return f"> {fmt_money(bankroll)}"
+    return _cell(key, row)
+
+
+def summary_html(summary: pl.DataFrame, bankroll: Any = None) -> str:
     """Return the summary as one HTML table: one column per strategy, one line per measure.
 
     Whatever the number of strategies it is one table; wider than the page, it
     scrolls inside itself with its first column (the measures) fixed. Columns
     of the summary that :data:`SUMMARY_ROWS` does not name get a line of their own.
+    With the session's ``bankroll``, a bankroll for ruin beyond it reads ``> 1,000.00``.
     """
     rows = list(summary.iter_rows(named=True))
     head = "".join(f"<th>{_name(r['strategy'])}</th>" for r in rows)
@@ -151,7 +178,7 @@ def summary_html(summary: pl.DataFrame) -> str:
     lines = [(key, label, note) for key, label, note in SUMMARY_ROWS if key in summary.columns or f"{key}_low" in summary.columns]
     lines += [(key, key.replace("_", " "), key) for key in _further_columns(summary, {"strategy", *(k for k, _, _ in SUMMARY_ROWS)})]
     for key, label, note in lines:
-        cells = "".join(f"<td>{_e(_cell(key, r))}</td>" for r in rows)
+        cells = "".join(f"<td>{_e(_summary_cell(key, r, bankroll))}</td>" for r in rows)
         body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
     return (
         f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
@@ -209,34 +236,45 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         )
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
-        "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed: "
-        "<i>same edge</i> when it equals the baseline's, whatever the luck of the sample, better or worse when it "
-        "differs; where it is not known (a strategy that read the cards without asking for exact odds), the realised "
-        "edge, beyond chance after Holm's correction over the table. A strategy with the same edge that loses less "
-        "per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, luck_diff_mean).</p>"
+        "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed and says "
+        "what it rests on. <i>exact</i>: both strategies back one fixed bet, so both edges are that bet's whatever the "
+        "sample (<i>same edge</i>, or better/worse when the bets differ). <i>estimated</i>: a strategy whose bets "
+        "follow what it saw (a selector whose side varies, a counter) has an expected edge that is itself a figure of "
+        "the sample; better or worse only when the difference is beyond chance. <i>realised</i>: where an expected "
+        "edge is not known (a strategy that read the cards without asking for exact odds), the realised edges, beyond "
+        "chance. The tests are corrected by Holm's method over the rows tested. A strategy with the same edge that "
+        "loses less per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, "
+        "luck_diff_mean).</p>"
         f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
         f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
     )
 
 
 def _glance_html(summary: pl.DataFrame) -> str:
+    """Each strategy in a sentence: its expected loss and its risk of ruin first, then the final bankroll's mean and
+    median, the realised edge, and the share of sessions in profit last (a lure of progressions, not a measure of them)."""
     items = []
     for r in summary.iter_rows(named=True):
-        parts = [
-            f"<b>{_e(r['strategy'])}</b>: wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets "
-            f"and {'won' if (r['net'] or 0) > 0 else 'lost'} {_e(fmt_money(abs(r['net'] or 0)))}"
-        ]
+        sessions = r["sessions"] or 1
+        parts = [f"<b>{_e(r['strategy'])}</b>: "]
+        if not missing(r["expected_net"]) and not missing(r["expected_edge"]):
+            parts[0] += (
+                f"expected to lose {_e(fmt_money(-r['expected_net'] / sessions))} per session, "
+                f"{_e(fmt_edge(r['expected_edge']))} of the {_e(fmt_money(float(r['wagered'] or 0) / sessions))} it wagers"
+            )
+        else:
+            parts[0] += "expected loss not known (it read the cards without asking for exact odds)"
+        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+        parts.append(f"risk of ruin {_e(fmt_percent(r['risk_of_ruin']))} (95% CI {_e(ruin_ci)})")
+        parts.append(f"final bankroll: mean {_e(fmt_money(r['final_bankroll_mean']))}, median {_e(fmt_money(r['final_bankroll_median']))}")
         if not missing(r["edge"]):
             ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
-            parts.append(f"a realised edge of {_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})")
-        if not missing(r["expected_edge"]):
-            parts.append(f"against {_e(fmt_edge(r['expected_edge']))} expected")
-        ruin_ci = fmt_interval(r["risk_of_ruin_ci_low"], r["risk_of_ruin_ci_high"], fmt_percent)
+            parts.append(
+                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets, a realised edge of "
+                f"{_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})"
+            )
         profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
-        parts.append(
-            f"{_e(fmt_percent(r['risk_of_ruin']))} of sessions were ruined (95% CI {_e(ruin_ci)}) and "
-            f"{_e(fmt_percent(r['sessions_in_profit']))} ended in profit (95% CI {_e(profit_ci)})"
-        )
+        parts.append(f"{_e(fmt_percent(r['sessions_in_profit']))} of sessions ended in profit (95% CI {_e(profit_ci)})")
         items.append("<li>" + "; ".join(parts) + ".</li>")
     return f'<ul class="glance">{"".join(items)}</ul>'
 
@@ -388,12 +426,13 @@ def render_html(
 <body>
 <h1>{_e(facts.name)}</h1>
 <p class="meta">{_e(_run_date(manifest))}Baccarat backtest report, baccarat {_e(__version__)}</p>
+<p class="conclusion"><b>{_e(conclusion(analysis.summary, analysis.comparison))}</b></p>
 {_setup_html(facts, manifest)}
 <h2>At a glance</h2>
 {_glance_html(analysis.summary)}
 <h2>Summary</h2>
 <p>Hover a measure for its definition; exact figures are in summary.csv.</p>
-{summary_html(analysis.summary)}
+{summary_html(analysis.summary, facts.bankroll)}
 <h2>Paired comparison</h2>
 {_comparison_html(analysis.comparison)}
 <h2>Charts</h2>

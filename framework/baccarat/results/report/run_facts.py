@@ -8,6 +8,7 @@ experiment.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from decimal import Decimal
 
 
@@ -31,3 +32,6 @@ class RunFacts:
     shoes_per_session: int
     experiment_yaml: str
     """The experiment as YAML, its rules resolved (shown when the run folder holds no experiment.yaml)."""
+    fixed_bets: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
+    """Each strategy's label mapped to the one bet it backs whenever it bets (a fixed-side selector), else None:
+    :data:`baccarat.results.comparisons.verdict.FixedBets`."""

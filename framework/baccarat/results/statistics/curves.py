@@ -31,13 +31,24 @@ def curve_rounds(max_round: int, points: int = CURVE_POINTS) -> np.ndarray:
     return np.unique(np.linspace(1, max_round, points).round().astype(np.int64))
 
 
+def band_means(micros: np.ndarray, axis: int) -> np.ndarray:
+    """The mean bankroll of each round from the sessions' bankrolls in micro-units: their exact sum over ``axis``, divided once.
+
+    Both ways of computing the bands (from the ledger here, from the run's spool in
+    :mod:`baccarat.results.statistics.folded`) call it, so their means are the same floats.
+    """
+    sessions = micros.shape[axis]
+    return micros.sum(axis=axis) / sessions / 1e6
+
+
 def bankroll_bands(
     ledger: Ledger, sessions: pl.DataFrame, initial_bankroll: Decimal | int | str, points: int = CURVE_POINTS, cells: int = BAND_CELLS
 ) -> pl.DataFrame:
     """Return percentiles of the bankroll over sessions after each round, per strategy.
 
     Columns ``strategy``, ``round`` (0 is the start), ``p5``, ``p25``,
-    ``p50``, ``p75``, ``p95``. A session that has ended keeps its final
+    ``p50``, ``p75``, ``p95``, ``mean`` (shown beside the median: a
+    progression's median can rise while its mean falls). A session that has ended keeps its final
     bankroll, so every round counts every session. With more than ``points``
     rounds, the rounds are sampled evenly. At most ``cells`` bankroll values
     are held in memory at once.
@@ -53,6 +64,7 @@ def bankroll_bands(
         grid = curve_rounds(int(last.max()) if len(last) else 0, points)
         chunk = max(1, cells // max(len(ids), 1))
         rows = [np.full(len(BAND_PERCENTILES), initial)]
+        means = [initial]
         for start in range(0, len(grid), chunk):
             part = grid[start : start + chunk]
             values = (
@@ -66,14 +78,20 @@ def bankroll_bands(
             ] = values.get_column("bankroll").to_numpy()
             matrix = np.where(last[:, None] < part[None, :], final[:, None], matrix)
             rows.extend(np.nanpercentile(matrix, BAND_PERCENTILES, axis=0).T)
+            means.extend(band_means(np.rint(matrix * 1e6).astype(np.int64), axis=0))
         table = np.asarray(rows)
         frames.append(
             pl.DataFrame(
-                {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+                {
+                    "strategy": [label] * len(table),
+                    "round": np.concatenate([[0], grid]),
+                    **{n: table[:, i] for i, n in enumerate(names)},
+                    "mean": np.asarray(means, dtype=np.float64),
+                }
             )
         )
     if not frames:
-        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
     return pl.concat(frames)
 
 

@@ -33,6 +33,7 @@ import polars as pl
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
+from baccarat.results.statistics.ruin_threshold import ruin_thresholds
 from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows, percentiles_of_sorted
 from baccarat.shoes.columnar import decimal_micros
 
@@ -84,17 +85,8 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         max_stake = 0
         capped_total = 0
         stop = 0
-        trough = initial  # lowest bankroll, and the most a stake exceeded the bankroll before it (bankroll_needed)
-        reach = -initial
-        cut = initial < min_micros
         for i in range(start, start + length[k]):
             stake = stake_cents[i]
-            before = bankroll[i] - net[i]
-            if stake > 0:
-                reach = max(reach, stake * MICROS_PER_CENT - before)
-                if capped[i] > 0 and before - stake * MICROS_PER_CENT < MICROS_PER_CENT:  # cut to the bankroll (to the cent)
-                    cut = True
-            trough = min(trough, bankroll[i])
             if stake > 0:
                 rounds += 1
                 if net[i] != 0:
@@ -128,8 +120,7 @@ def _fold(first, length, stake_cents, net, bankroll, capped, stopped_by, expecte
         out[k, 9] = capped_total
         out[k, 10] = peak
         out[k, 11] = stop
-        need = max(min_micros, initial + min_micros - trough, initial + reach)
-        out[k, 12] = -1 if cut or ruin >= 0 else need
+        out[k, 12] = -1  # bankroll_needed: ruin_threshold.ruin_thresholds, after the fold
         out_expected[k] = expected_total
 
 
@@ -199,6 +190,16 @@ def fold_sessions(
         table_min_cents * MICROS_PER_CENT,
         out,
         out_expected,
+    )
+    out[:, 12] = ruin_thresholds(
+        starts,
+        lengths,
+        columns["stake"] * MICROS_PER_CENT,
+        columns["net"],
+        columns["bankroll"],
+        initial_micros,
+        table_min_cents * MICROS_PER_CENT,
+        kernel,
     )
     return SessionRows(session[starts].astype(np.int64), out, out_expected, tuple(stop_names))
 
@@ -380,7 +381,7 @@ def bankroll_bands(
     with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
         frames = list(pool.map(strategy, groups))
     if not frames:
-        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}})
+        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
     return pl.concat(frames)
 
 
@@ -401,6 +402,7 @@ def _strategy_bands(
     grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
     chunk = max(1, cells // max(sessions, 1))
     rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
+    means = [initial]
     # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
     # the kernel a zeroed page for each of their pages, pass after pass.
     whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
@@ -427,11 +429,17 @@ def _strategy_bands(
         # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
         # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
         # (micros / 10**6, which keeps their order).
+        means.extend(curves.band_means(matrix, axis=1))
         matrix.sort(axis=1)
         rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
     table = np.asarray(rows)
     return pl.DataFrame(
-        {"strategy": [label] * len(table), "round": np.concatenate([[0], grid]), **{n: table[:, i] for i, n in enumerate(names)}}
+        {
+            "strategy": [label] * len(table),
+            "round": np.concatenate([[0], grid]),
+            **{n: table[:, i] for i, n in enumerate(names)},
+            "mean": np.asarray(means, dtype=np.float64),
+        }
     )
 
 
@@ -465,8 +473,11 @@ class RunStatsCollector:
         sessions_file: str = "sessions.parquet",
         baseline: str | None = None,
         samples: int = 5,
+        fixed: Mapping[str, str | None] | None = None,
     ) -> None:
         self.labels = list(labels)
+        self.fixed = dict(fixed or {})
+        """The strategies that back one fixed bet (:data:`baccarat.results.comparisons.verdict.FixedBets`): their rows are exact."""
         self.has_expected = has_expected
         self.bankrolls = bankrolls
         """Whether the bankroll columns are kept, for the bands of the plots."""
@@ -568,24 +579,20 @@ class RunStatsCollector:
         expected, base_expected = (mine.expected, theirs.expected) if self.has_expected else (None, None)
         self.pairs[k].add(mine.values, expected, theirs.values, base_expected)
 
-    def statistics(self) -> dict[str, Any]:
-        """Return what the tallies give (keyword arguments of ``write_results``): summary, comparison, ruin curve,
-        final bankrolls' percentiles and the sessions of the sample paths."""
-        from baccarat.results.comparisons.strategies import chosen_baseline, comparison_of_tallies
-        from baccarat.results.statistics import curves
-        from baccarat.results.statistics.ledger_stats import summary_of_tallies
-
+    def tallied(self) -> tuple[list[tuple[str, Any]], list[tuple[str, Any]]]:
+        """Fold what is still waiting; return the tallies of the strategies that played and of their pairs with the
+        baseline, by label (what the summary and the comparison are made from, :mod:`baccarat.results.collected`)."""
         self._tally_waiting()
         played = [(label, tally) for label, tally in zip(self.labels, self.tallies, strict=True) if tally.sessions]
-        baseline = chosen_baseline([label for label, _ in played], self.baseline)
         pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
-        return {
-            "summary": summary_of_tallies(played),
-            "comparison": comparison_of_tallies(baseline, pairs),
-            "ruin": curves.ruin_curve_of_tallies(played),
-            "finals": curves.final_quantiles_of_tallies(played),
-            "sample_sessions": self.first_sessions.tolist(),
-        }
+        return played, pairs
+
+    def bands(self, initial_bankroll: Decimal) -> pl.DataFrame:
+        """The bankroll bands from the spooled bankrolls; the spools are removed once read (or on failure)."""
+        try:
+            return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
+        finally:
+            self.spool.remove()
 
     def write_sessions(self) -> pl.LazyFrame:
         """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
@@ -612,26 +619,3 @@ class RunStatsCollector:
                 writer.close()
             self.session_spool.remove()
         return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
-
-    def results(self, initial_bankroll: Decimal) -> dict[str, Any]:
-        """Return the session table, the statistics of the tallies and the bankroll bands (keyword arguments of ``write_results``).
-
-        The session table is a scan of the ``sessions.parquet`` just written
-        (``sessions_written``). The bands come as a function that computes
-        them from the spools and then removes the spools, for
-        :func:`baccarat.results.report.analysis.analyse` to call in the background.
-        """
-        try:
-            sessions = self.write_sessions()
-            found = {"sessions": sessions, "sessions_written": True, **self.statistics()}
-        except BaseException:
-            self.spool.remove()
-            raise
-
-        def bands() -> pl.DataFrame:
-            try:
-                return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
-            finally:
-                self.spool.remove()
-
-        return {**found, "bands": bands, "paths": self.sample_paths(initial_bankroll)} if self.bankrolls else found

@@ -65,7 +65,6 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
         ruin_round = pl.col("round").filter(below).min().cast(pl.Int64)
     expected = pl.col("expected_net").cast(pl.Float64).sum() if has_expected else pl.lit(None, dtype=pl.Float64)
     return [
-        bankroll_needed(initial, table_min).alias("bankroll_needed"),
         pl.len().cast(pl.Int64).alias("rounds_dealt"),
         (pl.col("stake") > 0).sum().cast(pl.Int64).alias("rounds"),
         pl.col("stake").sum().alias("wagered"),
@@ -81,27 +80,45 @@ def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool
     ]
 
 
-def bankroll_needed(initial: Decimal, table_min: Decimal) -> pl.Expr:
-    """The smallest starting bankroll with which a session would have played exactly as it did and not been ruined.
+def bankroll_needed(rows: pl.DataFrame, initial: Decimal, table_min: Decimal) -> pl.DataFrame:
+    """Return each session's ``bankroll_needed`` (``strategy``, ``session``, ``bankroll_needed``) from its ledger rows.
 
-    The same bets from a bankroll ``B`` instead of ``initial`` leave every
-    bankroll ``B - initial`` higher: the session plays the same when no
-    bankroll falls below the table minimum (``B >= initial + table_min -
-    bankroll_t``) and every stake is within the bankroll before it (``B >=
-    initial + stake_t - before_t``), and ``B`` is at least the table minimum.
-    Null (not known) for a session that was ruined or had a bet cut to its
-    bankroll: from another bankroll it would have gone otherwise. A
-    per-session aggregate of the ledger (summed up by :func:`summary_table`).
+    The least starting bankroll, in whole table minimums (the grid of
+    ``baccarat exact --ruin-at-most``), from which the session is not ruined
+    when replayed with the same outcomes and stakes: every bankroll is
+    ``initial - B`` lower until a stake exceeds the bankroll before it; such a
+    bet is cut to the whole bankroll, and ruins the session when it loses (a
+    cut bet is not a failure in itself). Null (more than the session's
+    bankroll) for a session ruined from its own bankroll. The kernel is the
+    one the run folds with (:mod:`baccarat.results.statistics.ruin_threshold`),
+    so both give the same figures; ``rows`` are ledger rows (``strategy``,
+    ``session``, ``round``, ``stake``, ``net``, ``bankroll``) of whole sessions.
     """
-    before = pl.col("bankroll") - pl.col("net")
-    trough = pl.min_horizontal(pl.col("bankroll").min(), money(initial))
-    reach = (pl.col("stake") - before).filter(pl.col("stake") > 0).max()
-    need = pl.max_horizontal(money(table_min), money(initial) + money(table_min) - trough, money(initial) + reach)
-    cut = (pl.col("capped") > 0) & (before - pl.col("stake") < money("0.01"))  # cut to the bankroll, rounded down to the cent
-    censored = (pl.col("bankroll") < money(table_min)).any() | cut.any()
-    if initial < table_min:
-        censored = pl.lit(True)
-    return pl.when(censored.not_()).then(need)
+    from baccarat.compiling import plays_compiled
+    from baccarat.results.statistics.ruin_threshold import ruin_thresholds
+
+    rows = rows.sort("strategy", "session", "round")
+    keys = rows.select("strategy", "session")
+    n = rows.height
+    changed = (keys.get_column("session") != keys.get_column("session").shift(1)) | (
+        keys.get_column("strategy") != keys.get_column("strategy").shift(1)
+    )
+    starts = np.flatnonzero(changed.fill_null(True).to_numpy()) if n else np.zeros(0, dtype=np.int64)
+    lengths = np.diff(np.append(starts, n))
+    micros = {name: money_micros(rows.get_column(name), 0) for name in ("stake", "net", "bankroll")}
+    needed = ruin_thresholds(
+        starts,
+        lengths,
+        micros["stake"],
+        micros["net"],
+        micros["bankroll"],
+        int(initial * MICROS),
+        int(table_min * MICROS),
+        plays_compiled(n),
+    )
+    found = (keys[starts] if n else keys.clear()).with_columns(pl.Series("micros", needed, dtype=pl.Int64))
+    known = pl.when(pl.col("micros") >= 0).then(pl.col("micros"))
+    return found.select("strategy", "session", (known.cast(MONEY) / 1_000_000).cast(MONEY).alias("bankroll_needed"))
 
 
 def session_table(
@@ -145,8 +162,12 @@ def session_table(
         step = max(1, int(batch_rows * span / rows))
         for first in range(lo, hi + 1, step):
             batch = lf.filter(pl.col("session").is_between(first, first + step - 1))
-            frames.append(batch.group_by("strategy", "session").agg(aggregates).collect())
-    table = pl.concat(frames) if frames else lf.group_by("strategy", "session").agg(aggregates).collect()
+            needed = bankroll_needed(batch.select("strategy", "session", "round", "stake", "net", "bankroll").collect(), initial, minimum)
+            frames.append(batch.group_by("strategy", "session").agg(aggregates).collect().join(needed, on=["strategy", "session"]))
+    if not frames:
+        empty = lf.group_by("strategy", "session").agg(aggregates).collect()
+        frames.append(empty.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed")))
+    table = pl.concat(frames)
     order = pl.col("strategy").replace_strict(strategies, list(range(len(strategies))), default=len(strategies))
     table = table.sort(order, "session")
     if stops is None:
@@ -194,9 +215,10 @@ def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.
     centre = (share + z2 / (2 * total)) / (1 + z2 / total)
     half = z / (1 + z2 / total) * (share * (1 - share) / total + z2 / (4 * total * total)).sqrt()
     ok = n > 0
+    # At a share of 0 (or 1) the bound is 0 (or 1) exactly: the formula gives it up to rounding (1e-19).
     return (
-        pl.when(ok).then(pl.max_horizontal(centre - half, pl.lit(0.0))),
-        pl.when(ok).then(pl.min_horizontal(centre + half, pl.lit(1.0))),
+        pl.when(ok).then(pl.when(k == 0).then(0.0).otherwise(pl.max_horizontal(centre - half, pl.lit(0.0)))),
+        pl.when(ok).then(pl.when(k == total).then(1.0).otherwise(pl.min_horizontal(centre + half, pl.lit(1.0)))),
     )
 
 
@@ -235,6 +257,8 @@ SUMMARY_COLUMNS = (
     "edge_ci_high",
     "expected_net",
     "expected_edge",
+    "expected_edge_ci_low",
+    "expected_edge_ci_high",
     "risk_of_ruin",
     "risk_of_ruin_ci_low",
     "risk_of_ruin_ci_high",
@@ -254,43 +278,89 @@ SUMMARY_COLUMNS = (
     "bankroll_for_ruin_5pct",
     "bankroll_for_ruin_5pct_ci_low",
     "bankroll_for_ruin_5pct_ci_high",
+    "notes",
 )
 """Columns of ``summary.csv``, in order."""
+
+SMALL_SAMPLE = 100
+"""Sessions below which the normal 95% intervals are known to cover less than 95% (flat Tie, 30 sessions: about 90%)."""
+
+
+def small_sample_notes(sessions: int) -> list[str]:
+    """Return what a summary row says of intervals whose coverage falls short with ``sessions`` sessions (none when enough)."""
+    notes = []
+    if sessions < SMALL_SAMPLE:
+        notes.append(f"{sessions} sessions: normal 95% intervals cover less than 95% below {SMALL_SAMPLE} (flat Tie at 30: about 90%)")
+    for p in RUIN_TARGETS:
+        needed = sessions_for_interval(1 - p)
+        if sessions < needed:
+            notes.append(f"bankroll for ruin at most {round(p * 100)}%: its 95% interval has no upper bound below {needed} sessions")
+    return notes
+
 
 RUIN_TARGETS = (0.01, 0.05)
 """Risks of ruin for which the summary gives the bankroll needed (``bankroll_for_ruin_1pct``, ``..._5pct``)."""
 
 
-def bankroll_for_ruin(p: float, z: float = Z95) -> list[pl.Expr]:
+def quantile_ranks(k: int, q: float, level: float = 0.95) -> tuple[int | None, int | None, int | None]:
+    """Return the 1-based ranks, among ``k`` sorted values, of the ``q`` quantile's estimate and of its exact interval.
+
+    The estimate is the ``ceil(kq)``-th value. The interval is the
+    distribution-free one from the binomial distribution: ``X``, the count
+    of values at or below the true quantile, is Binomial(k, q); the ranks
+    ``l`` (the largest with ``P(X < l) <= (1 - level)/2``) and ``u`` (the
+    smallest with ``P(X < u) >= (1 + level)/2``) give ``P(x_(l) <= quantile
+    <= x_(u)) >= level`` whatever the distribution. None for a rank that
+    does not exist (too few values: see :func:`sessions_for_interval`).
+    """
+    if k < 1:
+        return None, None, None
+    estimate = max(1, math.ceil(k * q - 1e-9))
+    if q >= 1 or q <= 0:
+        return estimate, None, None
+    j = np.arange(k, dtype=np.float64)
+    log_pmf = np.concatenate([[k * math.log1p(-q)], k * math.log1p(-q) + np.cumsum(np.log((k - j) / (j + 1)) + math.log(q / (1 - q)))])
+    pmf = np.exp(log_pmf - log_pmf.max())
+    below = np.cumsum(pmf) / pmf.sum()  # below[i] = P(X <= i)
+    tail = (1 - level) / 2
+    low = int(np.searchsorted(below, tail, side="right"))  # P(X <= low - 1) <= tail: the largest such low
+    high = int(np.searchsorted(below, 1 - tail, side="left")) + 1  # P(X <= high - 1) >= 1 - tail: the smallest
+    return estimate, (low if low >= 1 else None), (high if high <= k else None)
+
+
+def sessions_for_interval(q: float, level: float = 0.95) -> int:
+    """Return the fewest values whose ``q`` quantile has both bounds of :func:`quantile_ranks` (``q**k <= (1 - level)/2``)."""
+    tail = (1 - level) / 2
+    return max(math.ceil(math.log(tail) / math.log(q)), math.ceil(math.log(tail) / math.log(1 - q)))
+
+
+def bankroll_for_ruin(p: float) -> list[pl.Expr]:
     """Return the smallest starting bankroll whose risk of ruin is at most ``p``, from the sessions, with its 95% interval.
 
-    Each session's ``bankroll_needed`` (:func:`bankroll_needed`) is the least
-    bankroll with which it would not have been ruined; a session whose
-    figure is not known (ruined, or a bet cut to the bankroll) counts as
-    needing more than any. The estimate is the ``ceil(k(1-p))``-th smallest of
-    the ``k`` sessions' figures, so that at most ``p`` of the sessions need
-    more; the interval is the distribution-free one of that quantile, between
-    the order statistics of ranks ``floor(kq - z·sqrt(kq(1-q)))`` and
-    ``ceil(kq + z·sqrt(kq(1-q)))`` (``q = 1 - p``). Null where the rank falls
-    on a session whose figure is not known (more than the run's bankroll
-    would be needed, or the sessions cannot tell) or beyond the sessions.
+    Each session's ``bankroll_needed`` (:func:`bankroll_needed`) is the
+    least bankroll, in whole table minimums, from which it is not known to
+    have been ruined (a bet cut to the bankroll is not ruin); a session that
+    was ruined counts as needing more than the session's bankroll. The
+    estimate is the ``ceil(k(1-p))``-th smallest of the ``k`` sessions'
+    figures, so that at most ``p`` of the sessions need more; the interval is
+    the exact distribution-free one of that quantile (:func:`quantile_ranks`),
+    with at least 95% coverage. Null where the rank falls on a session that
+    was ruined (more than the session's bankroll: ``baccarat exact
+    --ruin-at-most`` finds it) or where the sessions are too few for the bound.
     """
     name = f"bankroll_for_ruin_{round(p * 100)}pct"
-    k = pl.len().cast(pl.Float64)
-    q = 1 - p
-    spread = z * (k * q * (1 - q)).sqrt()
     needs = pl.col("bankroll_needed").sort(nulls_last=True)
 
-    def rank(value: pl.Expr) -> pl.Expr:  # 1-based rank -> the order statistic, null outside 1..k
-        index = value.cast(pl.Int64) - 1
+    def rank(which: int) -> pl.Expr:  # 1-based rank -> the order statistic, null where there is none
+        index = pl.len().map_batches(
+            lambda k: pl.Series([(lambda r: -1 if r is None else r - 1)(quantile_ranks(int(k[0]), 1 - p)[which])]),
+            return_dtype=pl.Int64,
+            returns_scalar=True,
+        )
         inside = (index >= 0) & (index < pl.len())
         return pl.when(inside).then(needs.get(index.clip(0, pl.len() - 1)))
 
-    return [
-        rank((k * q - 1e-9).ceil()).alias(name),
-        rank((k * q - spread).floor()).alias(f"{name}_ci_low"),
-        rank((k * q + spread).ceil()).alias(f"{name}_ci_high"),
-    ]
+    return [rank(0).alias(name), rank(1).alias(f"{name}_ci_low"), rank(2).alias(f"{name}_ci_high")]
 
 
 def summary_table(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
@@ -380,16 +450,12 @@ def wilson_of(successes: int, n: int) -> tuple[float | None, float | None]:
     return pl.DataFrame({"s": [successes], "n": [n]}).select(low.alias("low"), high.alias("high")).row(0)
 
 
-def ruin_bankrolls(tally: SessionTally, p: float, z: float = Z95) -> list[int | None]:
+def ruin_bankrolls(tally: SessionTally, p: float) -> list[int | None]:
     """Return :func:`bankroll_for_ruin` (estimate, low, high; micro-units) from a tally's histogram of ``bankroll_needed``."""
-    n = tally.sessions
-    k = float(n)
-    q = 1 - p
-    spread = z * math.sqrt(k * q * (1 - q))
     found = []
-    for value in (math.ceil(k * q - 1e-9), math.floor(k * q - spread), math.ceil(k * q + spread)):
-        index = int(value) - 1  # 1-based rank; unknown figures sort last
-        inside = 0 <= index < n and index < tally.needed.total
+    for rank in quantile_ranks(tally.sessions, 1 - p):
+        index = -1 if rank is None else rank - 1  # unknown figures sort last
+        inside = 0 <= index < tally.needed.total
         found.append(int(tally.needed.ranked([index])[0]) if inside else None)
     return found
 
@@ -407,13 +473,15 @@ def _ratio_se(tally: SessionTally) -> float | None:
 
 def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
     """The summary row of one strategy's tally (see :func:`summary_table`)."""
-    from baccarat.results.statistics.tallies import median_of, money_floats
+    from baccarat.results.statistics.tallies import expected_edge_se, median_of, money_floats
 
     n = tally.sessions
     wagered = units(tally.wagered)
     edge = -units(tally.net) / wagered if tally.wagered > 0 else None
     se = _ratio_se(tally)
     expected = tally.expected.value() if tally.expected_known else None
+    expected_edge = -expected / wagered if expected is not None and tally.wagered > 0 else None
+    expected_se = expected_edge_se(tally) if expected_edge is not None else None
     ruined_rounds = int((tally.ruin_rounds.values * tally.ruin_rounds.counts).sum())
     ruin_low, ruin_high = wilson_of(tally.ruined, n)
     profit_low, profit_high = wilson_of(tally.in_profit, n)
@@ -429,7 +497,9 @@ def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
         "edge_ci_low": None if edge is None or se is None else edge - Z95 * se,
         "edge_ci_high": None if edge is None or se is None else edge + Z95 * se,
         "expected_net": expected,
-        "expected_edge": -expected / wagered if expected is not None and tally.wagered > 0 else None,
+        "expected_edge": expected_edge,
+        "expected_edge_ci_low": None if expected_se is None else expected_edge - Z95 * expected_se,
+        "expected_edge_ci_high": None if expected_se is None else expected_edge + Z95 * expected_se,
         "risk_of_ruin": tally.ruined / n,
         "risk_of_ruin_ci_low": ruin_low,
         "risk_of_ruin_ci_high": ruin_high,
@@ -444,16 +514,23 @@ def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
         "sessions_in_profit_ci_low": profit_low,
         "sessions_in_profit_ci_high": profit_high,
     }
+    notes = small_sample_notes(n)
     for p in RUIN_TARGETS:
         name = f"bankroll_for_ruin_{round(p * 100)}pct"
-        for suffix, micros in zip(("", "_ci_low", "_ci_high"), ruin_bankrolls(tally, p), strict=True):
+        found = ruin_bankrolls(tally, p)
+        for suffix, micros in zip(("", "_ci_low", "_ci_high"), found, strict=True):
             row[name + suffix] = decimal(micros)
+        if found[0] is None:
+            notes.append(
+                f"bankroll for ruin at most {round(p * 100)}%: more than the session's bankroll; baccarat exact --ruin-at-most finds it"
+            )
+    row["notes"] = "; ".join(notes) or None
     return row
 
 
 SUMMARY_SCHEMA = {
     name: pl.String
-    if name == "strategy"
+    if name in ("strategy", "notes")
     else pl.Int64
     if name in ("sessions", "rounds", "longest_losing_streak", "capped_bets")
     else MONEY
@@ -469,7 +546,7 @@ def summary_of_tallies(tallies: Sequence[tuple[str, SessionTally]]) -> pl.DataFr
     rows = [_summary_row(label, tally) for label, tally in tallies if tally.sessions]
     summary = pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
     # NaN: a bet whose expected value is not known (docs/results.md); shown empty, as any unknown figure
-    return summary.with_columns(pl.col("expected_net", "expected_edge").fill_nan(None))
+    return summary.with_columns(pl.col("expected_net", "expected_edge", "expected_edge_ci_low", "expected_edge_ci_high").fill_nan(None))
 
 
 def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:

@@ -17,10 +17,14 @@ definition), and memory holds no column of every session.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Sequence
+from fractions import Fraction
 
 import numpy as np
 import polars as pl
+
+from baccarat.money import MICROS_PER_UNIT
 
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
@@ -131,11 +135,35 @@ class FloatSum:
             self.add(part)
         self.count -= 2 * len(values)
 
+    def add_products(self, left: np.ndarray, right: np.ndarray) -> None:
+        """Add the exact product of each pair of values (Dekker: each value the sum of two halves whose products are exact floats).
+
+        Exact for values whose products neither underflow nor overflow (as :meth:`add_squares`).
+        """
+        halves = [_halves(np.asarray(values, dtype=np.float64)) for values in (left, right)]
+        for a in halves[0]:
+            for b in halves[1]:
+                self.add(a * b)
+        self.count -= 3 * len(halves[0][0])
+
+    def exact(self) -> Fraction | None:
+        """The sum as an exact fraction (None once an infinite or NaN value was added)."""
+        if self.special != 0 or self.special != self.special:
+            return None
+        return Fraction(self.scaled, 1 << FLOAT_OFFSET)
+
     def value(self) -> float:
         """The sum, rounded once to the nearest float."""
         if self.special != 0 or self.special != self.special:
             return self.special + float(self.scaled / (1 << FLOAT_OFFSET))
         return self.scaled / (1 << FLOAT_OFFSET)  # int / int: correctly rounded
+
+
+def _halves(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Dekker's split of floats into a high and a low half of 26 bits each: a product of two halves is an exact float."""
+    scaled = SPLITTER * values
+    high = scaled - (scaled - values)
+    return high, values - high
 
 
 class Counts:
@@ -279,6 +307,10 @@ class SessionTally:
     final_sum: int = 0
     finals: Counts = dataclasses.field(default_factory=Counts)
     expected: FloatSum = dataclasses.field(default_factory=FloatSum)
+    expected_squares: FloatSum = dataclasses.field(default_factory=FloatSum)
+    """Σexpected_net², exact: with :attr:`expected_wagered` and :attr:`moments`, the spread of the expected edge."""
+    expected_wagered: FloatSum = dataclasses.field(default_factory=FloatSum)
+    """Σexpected_net·wagered (wagered in micro-units), exact."""
     expected_known: bool = False
     ruined: int = 0
     ruin_rounds: Counts = dataclasses.field(default_factory=Counts)
@@ -308,6 +340,8 @@ class SessionTally:
         self.finals.add(values[:, FINAL])
         if expected is not None:
             self.expected.add(expected)
+            self.expected_squares.add_squares(expected)
+            self.expected_wagered.add_products(expected, values[:, WAGERED].astype(np.float64))  # exact below 2**53 micro-units
             self.expected_known = True
         ruin = values[:, TO_RUIN]
         self.ruined += int((ruin >= 0).sum())
@@ -341,6 +375,12 @@ class PairTally:
     expected_diff: FloatSum = dataclasses.field(default_factory=FloatSum)
     luck: FloatSum = dataclasses.field(default_factory=FloatSum)
     luck_squares: FloatSum = dataclasses.field(default_factory=FloatSum)
+    expected_moments: dict[tuple[int, int], FloatSum] = dataclasses.field(
+        default_factory=lambda: {pair: FloatSum() for pair in EXPECTED_PRODUCTS}
+    )
+    """Exact sums of the products of (expected net, wagered, the baseline's expected net, wagered) that hold an
+    expected net (:data:`EXPECTED_PRODUCTS`; wagered in micro-units): with :attr:`gram`, the spread of the
+    difference of expected edges."""
     expected_known: bool = True
 
     def add(self, values: np.ndarray, expected: np.ndarray | None, base: np.ndarray, base_expected: np.ndarray | None) -> None:
@@ -366,6 +406,17 @@ class PairTally:
         luck = ((money_floats(values[:, NET]) - money_floats(base[:, NET])) - expected) + base_expected
         self.luck.add(luck)
         self.luck_squares.add_squares(luck)
+        columns = (expected, values[:, WAGERED].astype(np.float64), base_expected, base[:, WAGERED].astype(np.float64))
+        for (a, b), total in self.expected_moments.items():
+            if a == b:
+                total.add_squares(columns[a])
+            else:
+                total.add_products(columns[a], columns[b])
+
+
+EXPECTED_PRODUCTS = ((0, 0), (0, 1), (0, 2), (0, 3), (1, 2), (2, 2), (2, 3))
+"""The products of (expected net, wagered, baseline expected net, baseline wagered) a :class:`PairTally` sums as floats:
+those holding an expected net (the others are in its :attr:`PairTally.gram`, as integers)."""
 
 
 def pair_rows(session: np.ndarray, base_session: np.ndarray) -> tuple[np.ndarray | slice, np.ndarray | slice]:
@@ -374,3 +425,53 @@ def pair_rows(session: np.ndarray, base_session: np.ndarray) -> tuple[np.ndarray
         return slice(None), slice(None)
     _, mine, theirs = np.intersect1d(session, base_session, assume_unique=True, return_indices=True)
     return mine, theirs
+
+
+def combined_squares(coefficients: Sequence[Fraction], moments: dict[tuple[int, int], Fraction]) -> Fraction:
+    """Return ``Σ_i (Σ_a c_a·x_ia)²`` exactly from the sums of products of the columns, ``moments[(a, b)] = Σ_i x_ia·x_ib`` (a <= b)."""
+    total = Fraction(0)
+    for (a, b), value in moments.items():
+        total += (1 if a == b else 2) * coefficients[a] * coefficients[b] * value
+    return total
+
+
+def expected_edge_se(tally: SessionTally) -> float | None:
+    """The delta-method standard error (clustered by session) of a strategy's expected edge, ``-Σexpected_net / Σwagered``.
+
+    The sessions' expected nets are sums of exact per-bet values, but which
+    bets were placed depends on the sample wherever the strategy's side or
+    stake follows what it saw: this is how far the figure moves from sample
+    to sample (0 for a strategy on one fixed bet, whose expected edge is
+    that bet's). From exact sums; None below two sessions, without an
+    expected value or without a bet.
+    """
+    k, w = tally.sessions, tally.wagered
+    parts = (tally.expected.exact(), tally.expected_squares.exact(), tally.expected_wagered.exact())
+    if not tally.expected_known or k < 2 or w <= 0 or any(part is None for part in parts):
+        return None
+    total, squares, cross = parts
+    ratio = total / w
+    spread = combined_squares([Fraction(1), -ratio], {(0, 0): squares, (0, 1): cross, (1, 1): Fraction(int(tally.moments[1][1]))})
+    return MICROS_PER_UNIT * math.sqrt(k / (k - 1) * float(spread)) / w
+
+
+def expected_edge_diff_se(tally: PairTally) -> float | None:
+    """The paired delta-method standard error of the difference of expected edges (strategy minus baseline), from exact sums.
+
+    Each pair's influence is ``-(e - Ra·w)/Wa + (eb - Rb·wb)/Wb`` (``e``,
+    ``w``: its expected net and wagered; ``Ra = ΣE/ΣW``; ``b`` the
+    baseline's). None below two pairs, without expected values or without bets.
+    """
+    k = tally.pairs
+    _, w, _, bw = (int(v) for v in tally.sums)
+    if not tally.expected_known or k < 2 or w <= 0 or bw <= 0:
+        return None
+    moments = {pair: total.exact() for pair, total in tally.expected_moments.items()}
+    sums = (tally.expected.exact(), tally.base_expected.exact())
+    if any(value is None for value in (*moments.values(), *sums)):
+        return None
+    moments |= {(1, 1): Fraction(int(tally.gram[1, 1])), (1, 3): Fraction(int(tally.gram[1, 3])), (3, 3): Fraction(int(tally.gram[3, 3]))}
+    mine, theirs = sums[0] / w, sums[1] / bw
+    coefficients = [Fraction(-1, w), mine / w, Fraction(1, bw), -theirs / bw]
+    spread = combined_squares(coefficients, moments)
+    return MICROS_PER_UNIT * math.sqrt(k / (k - 1) * float(spread))

@@ -11,6 +11,16 @@ chunks as they go, so a file of any size is checked in bounded memory
 (:class:`ShoeScan`); :func:`read_shoes` joins the chunks for a run. Every
 problem is a :class:`~baccarat.errors.ShoeError` naming file, line and
 column; the whole file is checked before anything is run on it.
+
+- :mod:`~baccarat.shoes.recorded.cards_format`: the ``cards`` format: one shoe per line, cards in dealing order.
+- :mod:`~baccarat.shoes.recorded.outcomes_format`: the ``outcomes`` format: one shoe per line of winners, ``B``, ``P``
+  or ``T``.
+- :mod:`~baccarat.shoes.recorded.rounds_format`: the ``rounds`` format: CSV, one row per round, as exported from live
+  tables.
+- :mod:`~baccarat.shoes.recorded.text`: reading a shoe file as lines of UTF-8 text, with positions for every error.
+- :mod:`~baccarat.shoes.recorded.validate`: checks shared by the shoe formats: card tokens, copies per deck, warnings.
+- :mod:`~baccarat.shoes.recorded.write`: writing dealt shoes in the recorded formats, so that reading them back
+  replays the same rounds.
 """
 
 from __future__ import annotations

@@ -93,6 +93,14 @@ def fmt_edge_pm(row: Mapping[str, Any]) -> str:
     return f"{fmt_edge(row['edge'])} ± {100 * (row['edge_ci_high'] - row['edge']):.3f}%"
 
 
+def fmt_expected_pm(row: Mapping[str, Any]) -> str:
+    """Format a summary row's expected edge, with the half-width of its 95% interval where it is an estimate (not 0.000%)."""
+    value, high = row["expected_edge"], row.get("expected_edge_ci_high")
+    if missing(value) or missing(high) or round(100 * (high - value), 3) == 0:
+        return fmt_edge(value)
+    return f"{fmt_edge(value)} ± {100 * (high - value):.3f}%"
+
+
 def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> str:
     """Return the summary as a plain-text table that fits one screen (printed after ``baccarat run``).
 
@@ -100,7 +108,7 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
     to ``width`` characters; a longer label has a line of its own, its
     figures on the next line. The edge is shown with the half-width of its
     95% interval; past ``limit`` strategies, a last line says how many more
-    are in summary.csv.
+    are in summary.csv. The rows' small-sample notes (summary.csv's ``notes``) follow, each once.
     """
     headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
     rows = []
@@ -113,7 +121,7 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
                 fmt_money(r["wagered"]),
                 fmt_money(r["net"]),
                 fmt_edge_pm(r),
-                fmt_edge(r["expected_edge"]),
+                fmt_expected_pm(r),
                 fmt_percent(r["risk_of_ruin"]),
                 fmt_percent(r["sessions_in_profit"]),
             )
@@ -132,11 +140,14 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
         lines.append(line(row))
     if summary.height > limit:
         lines.append(f"... and {summary.height - limit} more strategies (see summary.csv and report.html)")
-    lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets placed;")
+    notes = dict.fromkeys(note for r in summary.iter_rows(named=True) for note in (r.get("notes") or "").split("; ") if note)
+    lines.extend(f"note: {note}." for note in notes)
+    lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets as placed (± where it is an estimate);")
     lines.append("ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up.")
     return "\n".join(line.rstrip() for line in lines)
 
 
 def verdict_class(word: Any) -> str:
     """Return the CSS class of a comparison's verdict (:mod:`baccarat.results.comparisons.verdict`): ``better``, ``worse`` or none."""
-    return word if word in ("better", "worse") else ""
+    first = str(word or "").split(" ", 1)[0]
+    return first if first in ("better", "worse") else ""
