@@ -74,7 +74,10 @@ def main(argv: list[str]) -> None:
             _play(fds[0], plugins, use, params, rules)
             os._exit(0)
         os.close(fds[0])
-        control.sendall(pid.to_bytes(8, "little"))
+        try:
+            control.sendall(pid.to_bytes(8, "little"))
+        except OSError:  # the dealer is gone, or done (a stop): nothing to say
+            return
 
 
 def _reap(signum: int, frame: Any) -> None:
@@ -124,4 +127,7 @@ def _play(fd: int, plugins: Any, use: str, params: dict[str, Any], rules: Any) -
 
 if __name__ == "__main__":
     sys.stdout = sys.stderr
-    main(sys.argv)
+    try:
+        main(sys.argv)
+    except (OSError, EOFError):  # the dealer closed the socket mid-message (a stop): the host ends without a word
+        os._exit(0)
