@@ -267,7 +267,10 @@ def test_a_twin_that_lies_late_in_a_session_plays_no_part(tmp_path: Path) -> Non
     assert by["liar"] == by["honest"]
 
 
-SMALL_CHUNKS = "import sys; from baccarat.execution import chunks; from baccarat.cli import main; chunks.LEDGER_ROWS_PER_CHUNK = 4000; sys.exit(main())"
+SMALL_CHUNKS = (
+    "import sys; from baccarat.execution import chunks; from baccarat.cli import main; "
+    "chunks.LEDGER_ROWS_PER_CHUNK = 4000; sys.exit(main())"
+)
 
 
 def test_module_globals_and_set_order_give_the_same_results_for_any_number_of_workers(tmp_path: Path) -> None:
