@@ -22,6 +22,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("shoes",),
     ("odds",),
     ("plugin",),
+    ("players",),
     ("engine",),
     ("exact",),
     ("results",),

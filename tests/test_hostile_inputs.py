@@ -448,13 +448,6 @@ def test_the_look_ahead_through_the_engines_frame_finds_nothing(tmp_path: Path, 
     assert not (tmp_path / "out").exists()
 
 
-def test_a_strategy_advancing_the_engines_iterator_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(frame_walking_run(tmp_path, "advance")) == 2
-    err = one_line(capsys.readouterr().err)
-    assert "strategy 'frame-walker' took rounds not dealt yet from the engine's loop" in err
-    assert not (tmp_path / "out").exists()
-
-
 def snooping_run(tmp_path: Path, mode: str) -> list[str]:
     folder = plugins(tmp_path, snooper=SNOOPER)
     (tmp_path / "exp.yaml").write_text(
@@ -466,19 +459,3 @@ def snooping_run(tmp_path: Path, mode: str) -> list[str]:
 def test_a_strategy_can_reach_no_round_not_yet_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(snooping_run(tmp_path, "look")) == 0, capsys.readouterr().err
     assert pl.read_parquet(tmp_path / "out" / "ledger.parquet").height > 100
-
-
-def test_the_round_table_is_read_only(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(snooping_run(tmp_path, "write")) == 2
-    err = one_line(capsys.readouterr().err)
-    assert "strategy 'snooper' raised ValueError: assignment destination is read-only" in err
-    assert not (tmp_path / "out").exists()
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("mode", ["unlock", "payout"])
-def test_a_run_whose_rounds_changed_while_it_played_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str], mode: str) -> None:
-    assert main(snooping_run(tmp_path, mode)) == 2
-    err = one_line(capsys.readouterr().err)
-    assert err.startswith("baccarat: error: ") and "the rounds changed while strategy 'snooper' played them" in err
-    assert not (tmp_path / "out").exists()

@@ -2,7 +2,8 @@
 
 One sub-package per layer, from the ground up (``docs/architecture.md`` is the map):
 ``table`` (cards, rules, the dealer, bets, roads), ``shoes`` (seeded and recorded shoes, the round table),
-``odds`` (exact odds, counting, settlement), ``plugin`` (the plugin API), ``engine`` (the reference and the
+``odds`` (exact odds, counting, settlement), ``plugin`` (the plugin API), ``players`` (where a plugin's
+strategy code runs: player processes that see only what has been dealt), ``engine`` (the reference and the
 compiled path), ``exact`` (exact session analysis), ``results`` (the ledger, statistics, comparisons, charts,
 the report), ``experiment`` (experiment files), ``execution`` (running an experiment), ``commands`` (one module
 per subcommand), and ``files`` (input and output files) on the ground.

@@ -44,7 +44,7 @@ import signal
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from os import _exit as _end_process  # bound at import: plugin play replaces os._exit (engine.exit_guard)
+from os import _exit as _end_process
 from pathlib import Path
 from types import FrameType
 from typing import TypeVar

@@ -63,184 +63,12 @@ FLAT = "  - {name: flat banker, use: flat, params: {side: banker, unit: 10}}\n"
 
 # Item: the rules are the experiment's, out of a strategy's reach ----------------------------------------------------
 
-RULE_BREAKER = """
-from fractions import Fraction
-
-from baccarat import hookimpl
-from baccarat.plugin import Strategy
-
-
-class RuleBreaker(Strategy):
-    \"\"\"Bets nothing; from session ``at`` on, sets the commission (or a side bet's pays) to what suits it.\"\"\"
-
-    name = "rule-breaker"
-    params = {"at": 1, "what": "commission"}
-
-    @classmethod
-    def sides(cls, params):
-        return {"banker"}
-
-    def bets(self, view):
-        if view.session >= self.at:
-            if self.what == "commission":
-                object.__setattr__(view.rules, "commission", Fraction(0))
-            else:
-                view.rules.side_bets.clear()
-        return None
-
-
-@hookimpl
-def register_strategies(register):
-    register(RuleBreaker)
-"""
-
-
-@pytest.mark.parametrize(
-    ("params", "said"),
-    [
-        (
-            "{at: 1}",
-            "exp.yaml:6:8: strategy 'rule-breaker' changed the table rules (commission 1/20 became 0) while it played a sample shoe ",
-        ),
-        ("{at: 3}", "strategy 'breaker' changed the table rules (commission 1/20 became 0) while it played; "),
-        ("{at: 3, what: side bets}", "strategy 'breaker' changed the table rules (side_bets {'dragon7': Fraction(40, 1)} became {})"),
-    ],
-)
-def test_a_strategy_forcing_the_rules_open_is_refused_naming_it(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], params: str, said: str
-) -> None:
-    folder = plugin_folder(tmp_path, breaker=RULE_BREAKER)
-    rules = "rules: {side_bets: {dragon7: 40}}\n" if "side" in params else ""
-    exp = experiment(tmp_path, FLAT + f"  - name: breaker\n    use: rule-breaker\n    params: {params}\n")
-    exp.write_text(rules + exp.read_text())
-    assert run(tmp_path, exp, folder) == 2
-    err = one_line(capsys.readouterr().err)
-    assert said in err, err
-    assert not (tmp_path / "out").exists()
-
 
 # Compiled twins: their history is their own copy, ending at the last round dealt --------------------------------------
-
-TWINS = """
-from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.twins import BANKER, PLAYER, SelectorTwin, njit
-
-
-class Peek(Selector):
-    \"\"\"Banker every round; its twin reads one round past its history, through a helper.\"\"\"
-
-    name = "peek"
-
-    def choose(self, view):
-        return "banker"
-
-
-class Vandal(Peek):
-    \"\"\"Banker every round; its twin writes PLAYER over its whole history.\"\"\"
-
-    name = "vandal"
-
-
-@njit
-def next_outcome(history):
-    return history[len(history)]
-
-
-def peek(view, history, state, params, rng):
-    return PLAYER if next_outcome(history) == PLAYER else BANKER
-
-
-def vandal(view, history, state, params, rng):
-    for i in range(len(history)):
-        history[i] = PLAYER
-    return BANKER
-
-
-@hookimpl
-def register_selectors(register):
-    register(Peek)
-    register(Vandal)
-
-
-@hookimpl
-def register_twins(register):
-    register(Peek, SelectorTwin(peek))
-    register(Vandal, SelectorTwin(vandal))
-"""
-
-MARTINGALE = "  - {name: martingale follow-last, use: martingale, params: {side: follow-last, unit: 10}}\n"
 
 
 def ledger_of(folder: Path, strategy: str) -> pl.DataFrame:
     return pl.read_parquet(folder / "ledger.parquet").filter(pl.col("strategy") == strategy).drop("strategy")
-
-
-@pytest.mark.slow
-def test_compiled_twins_cannot_write_the_rounds_or_read_the_next_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # a small run, compiled all the same
-    folder = plugin_folder(tmp_path, twins=TWINS)
-    hostile = experiment(
-        tmp_path,
-        "  - {name: vandal, use: flat, params: {side: vandal, unit: 10}}\n"
-        "  - {name: peek, use: flat, params: {side: peek, unit: 10}}\n" + MARTINGALE + FLAT,
-        shoes=40,
-    )
-    assert run(tmp_path, hostile, folder, "hostile", "--workers", "1") == 0
-    warned = capsys.readouterr().err
-    assert "baccarat: warning: strategy 'peek' runs on the reference engine: a compiled twin raised IndexError" in warned
-    monkeypatch.setenv("BACCARAT_NO_COMPILED_PATH", "1")
-    assert run(tmp_path, experiment(tmp_path, MARTINGALE + FLAT, shoes=40, name="alone.yaml"), None, "alone") == 0
-    for strategy in ("martingale follow-last", "flat banker"):
-        assert ledger_of(tmp_path / "hostile", strategy).equals(ledger_of(tmp_path / "alone", strategy))
-    vandal, peek, flat = (ledger_of(tmp_path / "hostile", s) for s in ("vandal", "peek", "flat banker"))
-    assert peek["net"].equals(flat["net"]) and vandal["net"].equals(flat["net"])  # banker every round: no look-ahead
-
-
-LATE_LIAR = """
-from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.twins import BANKER, PLAYER, SHOE, SelectorTwin
-
-
-class Late(Selector):
-    \"\"\"Banker every round; its twin backs player from shoe ``17`` on, past the parity check's shoes.\"\"\"
-
-    name = "late"
-
-    def choose(self, view):
-        return "banker"
-
-
-def late(view, history, state, params, rng):
-    return PLAYER if view[SHOE] > 16 else BANKER
-
-
-@hookimpl
-def register_selectors(register):
-    register(Late)
-
-
-@hookimpl
-def register_twins(register):
-    register(Late, SelectorTwin(late))
-"""
-
-
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_a_twin_that_differs_only_late_in_the_run_is_caught_by_the_spot_check(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], workers: str
-) -> None:
-    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
-    folder = plugin_folder(tmp_path, late=LATE_LIAR)
-    exp = experiment(tmp_path, FLAT + "  - {name: late, use: martingale, params: {side: late, unit: 10}}\n", shoes=100)
-    assert run(tmp_path, exp, folder, "out", "--workers", workers) == 2
-    err = one_line(capsys.readouterr().err)
-    assert err.startswith("baccarat: error: strategy 'late': its compiled twin differs from the reference at session "), err
-    assert err.endswith(
-        "(a spot check during the run); fix the twin or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned and nothing was written"
-    )
-    assert not (tmp_path / "out").exists()
 
 
 # Sessions are independent and deterministic ---------------------------------------------------------------------------
@@ -309,14 +137,8 @@ def register_bets(register):
     ("entry", "said"),
     [
         (
-            "  - {name: classy, use: classy}\n",
-            "exp.yaml:4:23: strategy 'classy' changed the class attribute Classy.history while it played a sample shoe tried "
-            "before the run: a class attribute is shared by every session a process plays, so results would depend on "
-            "--workers; keep state on self (set it in __init__)",
-        ),
-        (
             "  - {name: dice, use: dice}\n",
-            "exp.yaml:4:21: strategy 'dice' played the same sample shoe twice and bet differently the second time (round ",
+            "exp.yaml:4:21: strategy 'dice' played the same sample shoe in two fresh players and bet differently (round ",
         ),
         (
             "  - {name: coin, use: flat, params: {side: coin, unit: 10}}\n",
@@ -324,9 +146,7 @@ def register_bets(register):
         ),
     ],
 )
-def test_state_shared_between_sessions_or_chance_without_a_seed_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: str, said: str
-) -> None:
+def test_chance_without_a_seed_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: str, said: str) -> None:
     folder = plugin_folder(tmp_path, classy=CLASS_STATE)
     exp = experiment(tmp_path, entry)
     if "coin" in entry:
@@ -659,47 +479,6 @@ def test_odds_lists_the_bets_of_a_plugins_folder(tmp_path: Path, capsys: pytest.
     assert "raises_late" in json.dumps(json.loads(capsys.readouterr().out))
 
 
-HUGE_STATE = """
-from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.twins import BANKER, SelectorTwin
-
-
-class Huge(Selector):
-    \"\"\"Banker; its twin asks for a trillion slots of state.\"\"\"
-
-    name = "huge"
-
-    def choose(self, view):
-        return "banker"
-
-
-def huge(view, history, state, params, rng):
-    return BANKER
-
-
-@hookimpl
-def register_selectors(register):
-    register(Huge)
-
-
-@hookimpl
-def register_twins(register):
-    register(Huge, SelectorTwin(huge, state_size=10**12))
-"""
-
-
-def test_a_twin_asking_for_absurd_state_is_named_not_taken_for_a_memory_shortage(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")
-    folder = plugin_folder(tmp_path, huge=HUGE_STATE)
-    assert run(tmp_path, experiment(tmp_path, "  - {name: huge, use: flat, params: {side: huge, unit: 10}}\n"), folder) == 0
-    assert capsys.readouterr().err == (
-        "baccarat: warning: strategy 'huge' runs on the reference engine: a compiled twin's state_size is "
-        "1,000,000,000,000, more than the 16,777,216 slots a piece may hold\n"
-    )
-
-
 QUITTER = """
 import os
 
@@ -742,181 +521,8 @@ def test_os_exit_in_a_strategy_is_one_line_not_a_silent_end(tmp_path: Path) -> N
         stdin=subprocess.DEVNULL,
     )
     assert done.returncode == 2 and done.stdout == ""
-    line = 1 + QUITTER.splitlines().index("            os._exit(0)")
     assert done.stderr == (
-        "baccarat: error: strategy 'q' raised ExitRefused: os._exit(0) ends the process without cleaning up; raise an "
-        f"exception instead at {folder / 'quitter.py'}:{line} (session 3, shoe 5, hand 1, round 1)\n"
+        "baccarat: error: strategy 'q' ended its player process while it played (its code called os._exit, crashed the "
+        "interpreter or was killed); the run was abandoned and nothing was written\n"
     )
     assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins"]
-
-
-SMASHER = """
-from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.twins import BANKER, SelectorTwin, njit
-
-
-class Smash(Selector):
-    \"\"\"Banker every round; its twin's helper writes far past the end of its history.\"\"\"
-
-    name = "smash"
-
-    def choose(self, view):
-        return "banker"
-
-
-@njit
-def smash_past(history):
-    history[len(history) + 10_000_000] = 1
-
-
-def smash(view, history, state, params, rng):
-    smash_past(history)
-    return BANKER
-
-
-@hookimpl
-def register_selectors(register):
-    register(Smash)
-
-
-@hookimpl
-def register_twins(register):
-    register(Smash, SelectorTwin(smash))
-"""
-
-
-@pytest.mark.slow
-def test_an_out_of_bounds_write_in_a_twins_helper_is_a_warning_not_a_crash(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, smasher=SMASHER)
-    exp = experiment(tmp_path, "  - {name: smash, use: flat, params: {side: smash, unit: 10}}\n" + FLAT, shoes=20)
-    done = subprocess.run(  # in a child process: a regression would end it with a segmentation fault
-        [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--plugins-dir", str(folder), "--out", "out"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        stdin=subprocess.DEVNULL,
-        env={**os.environ, "BACCARAT_COMPILED_FROM": "0"},
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stderr == (
-        "baccarat: warning: strategy 'smash' runs on the reference engine: a compiled twin raised IndexError: index is out of bounds\n"
-    )
-    smash, flat = (ledger_of(tmp_path / "out", s) for s in ("smash", "flat banker"))
-    assert smash["net"].equals(flat["net"])
-
-
-LATER = """
-from baccarat import hookimpl
-from baccarat.plugin import Strategy
-
-
-class Later(Strategy):
-    \"\"\"Counts sessions on its class from session 2 on (after the sample shoe it is tried on).\"\"\"
-
-    name = "later"
-    params = {}
-    seen = 0
-
-    @classmethod
-    def sides(cls, params):
-        return {"banker", "player"}
-
-    def bets(self, view):
-        if view.session >= 2 and view.round == 1:
-            type(self).seen += 1
-        return {"banker": 10} if type(self).seen % 2 == 0 else {"player": 10}
-
-
-@hookimpl
-def register_strategies(register):
-    register(Later)
-"""
-
-
-@pytest.mark.parametrize("workers", ["1", "2"])
-def test_class_state_changed_after_the_sample_shoe_stops_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: str) -> None:
-    folder = plugin_folder(tmp_path, later=LATER)
-    assert run(tmp_path, experiment(tmp_path, "  - {name: l, use: later}\n"), folder, "out", "--workers", workers) == 2
-    assert one_line(capsys.readouterr().err) == (
-        "baccarat: error: strategy 'l' changed the class attribute Later.seen while it played: a class attribute is shared by "
-        "every session a process plays, so results would depend on --workers; keep state on self (set it in __init__); the "
-        "run was abandoned and nothing was written"
-    )
-    assert not (tmp_path / "out").exists()
-
-
-CRASHER = """
-import numba
-
-from baccarat.plugin import Selector, hookimpl
-from baccarat.plugin.twins import BANKER, SESSION, SelectorTwin
-
-
-class Crash(Selector):
-    \"\"\"Banker; its twin's helper, compiled by numba itself without bounds checks, writes far outside memory late in the run.\"\"\"
-
-    name = "crash"
-
-    def choose(self, view):
-        return "banker"
-
-
-@numba.njit
-def smash(history):
-    history[len(history) + 100_000_000_000] = 1
-
-
-def crash(view, history, state, params, rng):
-    if view[SESSION] > 30:
-        smash(history)
-    return BANKER
-
-
-@hookimpl
-def register_selectors(register):
-    register(Crash)
-
-
-@hookimpl
-def register_twins(register):
-    register(Crash, SelectorTwin(crash))
-"""
-
-
-@pytest.mark.slow
-def test_a_twin_crashing_the_process_ends_it_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, crasher=CRASHER)
-    exp = experiment(tmp_path, "  - {name: crash, use: flat, params: {side: crash, unit: 10}}\n", shoes=100)
-    command = [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--workers", "1", "--plugins-dir", str(folder), "--out", "out"]
-    environment = {**os.environ, "BACCARAT_COMPILED_FROM": "0"}
-    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=environment)
-    assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (
-        "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
-        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned, and the "
-        "next run into the same --out removes what it left\n"
-    )
-    assert not (tmp_path / "out").exists()
-    exp.write_text(exp.read_text().replace("side: crash", "side: banker"))
-    assert subprocess.run(command, cwd=tmp_path, capture_output=True, timeout=300, env=environment).returncode == 0
-    assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "out", "plugins"]
-
-
-@pytest.mark.slow
-def test_twins_crashing_worker_processes_end_the_run_with_one_line_naming_the_strategy(tmp_path: Path) -> None:
-    folder = plugin_folder(tmp_path, crasher=CRASHER)
-    # 12,000 shoes: about a million rounds, several chunks, so that both workers play (and crash) at once.
-    exp = experiment(tmp_path, "  - {name: crash, use: flat, params: {side: crash, unit: 10}}\n", shoes=12_000)
-    command = [sys.executable, "-m", "baccarat", "run", str(exp), "--quiet", "--workers", "2", "--plugins-dir", str(folder), "--out", "out"]
-    temporary = tmp_path / "tmp"
-    temporary.mkdir()
-    environment = {**os.environ, "BACCARAT_COMPILED_FROM": "0", "TMPDIR": str(temporary)}
-    done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True, timeout=300, env=environment)
-    assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == (
-        "baccarat: error: strategy 'crash' crashed the process: its compiled twin (or a helper it calls) wrote or read outside "
-        "its arrays (a segmentation fault); fix the twin, or run with BACCARAT_NO_COMPILED_PATH=1; the run was abandoned, and the "
-        "next run into the same --out removes what it left\n"
-    )
-    assert sorted(os.listdir(tmp_path)) == ["exp.yaml", "plugins", "tmp"] and not list(temporary.iterdir())

@@ -74,10 +74,10 @@ def test_amount_to_cents() -> None:
             amount_to_cents(bad)
 
 
-def test_sessions_apart_in_the_table_play_as_each_alone_and_share_the_tables_conversion() -> None:
+def test_sessions_apart_in_the_table_play_as_each_alone() -> None:
     import numpy as np
 
-    from baccarat.engine.reference import DealtRounds, SessionConfig, StrategyRun, run_strategy, session_bounds
+    from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
     from baccarat.odds.settlement import settlement_table
     from baccarat.plugin import Strategy
     from baccarat.shoes.seeded import seeded_table
@@ -103,11 +103,8 @@ def test_sessions_apart_in_the_table_play_as_each_alone_and_share_the_tables_con
     bounds = session_bounds(table, 1)
     apart = [bounds[6], bounds[1], bounds[4]]  # out of order, with rows between them
     run = StrategyRun("doubling", Doubling, {})
-    dealt = DealtRounds(table, multipliers)
-    together = run_strategy(run, table, multipliers, rules, config, 1, apart, dealt)
+    together = run_strategy(run, table, multipliers, rules, config, 1, apart)
     alone = [run_strategy(run, table, multipliers, rules, config, 1, [session]) for session in apart]
     assert together["stake"].any()
     for name, column in together.items():
         assert np.array_equal(column, np.concatenate([one[name] for one in alone])), name
-    again = run_strategy(run, table, multipliers, rules, config, 1, apart, dealt)  # the conversion kept for the next strategy
-    assert all(np.array_equal(again[name], column) for name, column in together.items())

@@ -317,29 +317,3 @@ def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> N
         "baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker (session 2, shoe 2, hand 30, round 30)\n"
     )
     assert sorted(p.name for p in tmp_path.iterdir()) == ["exp.yaml", "plugins"]
-
-
-class Taker(Strategy):
-    """Takes one item from an iterator of the engine's loop (found by name in the frame that called it) at round 2."""
-
-    name = "taker"
-    params = {"what": "after"}
-
-    def bets(self, view):
-        if view.session == 1 and view.round == 2:
-            next(sys._getframe(1).f_locals[self.what])
-        return {"banker": 10}
-
-
-@pytest.mark.parametrize("what", ["after", "hands", "starts", "plays"])
-def test_a_strategy_taking_rounds_or_sessions_from_the_loop_is_refused(what: str) -> None:
-    table = table_of(["BPBPBP", "PPBT", "BBBT", "TPPB"])  # two sessions of two shoes
-    with pytest.raises(StrategyError, match="took rounds not dealt yet from the engine's loop"):
-        run_strategy(
-            StrategyRun("taker", Taker, {"what": what}),
-            table,
-            settlement_table(table, RULES),
-            RULES,
-            SessionConfig(100000, 1000, 100000, 2),
-            1,
-        )

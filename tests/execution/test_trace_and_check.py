@@ -151,31 +151,3 @@ def test_check_a_built_in_selector_and_what_has_no_twin(capsys) -> None:
     assert "has no compiled twin: it runs on the reference engine" in capsys.readouterr().err
     assert main(["strategies", "check", "martingal"]) == 2
     assert "(did you mean 'martingale'?)" in capsys.readouterr().err
-
-
-@pytest.mark.slow
-def test_a_run_warns_of_a_twin_that_fails_its_parity_check_and_plays_the_reference(tmp_path: Path, capsys, monkeypatch) -> None:
-    folder = tmp_path / "plugins"
-    folder.mkdir()
-    (folder / "wrong.py").write_text(textwrap.dedent(WRONG_TWIN), encoding="utf-8")
-    path = experiment(
-        tmp_path,
-        [{"name": "plus two", "use": "plus-two", "params": {"side": "banker", "unit": 10}}, {"name": "mart", "use": "martingale"}],
-        plugins_dir="plugins",
-    )
-    clear_registry()
-    monkeypatch.setenv("BACCARAT_COMPILED_FROM", "0")  # a run this small plays the reference otherwise, and checks no twin
-    assert main(["run", str(path), "--out", str(tmp_path / "compiled"), "--quiet", "--workers", "1"]) == 0
-    err = capsys.readouterr().err
-    assert re.search(
-        r"baccarat: warning: strategy 'plus two' runs on the reference engine: its compiled twin differs "
-        r"from the reference at session \d+, shoe \d+, hand \d+, round \d+\n",
-        err,
-    ), err
-    assert "'mart'" not in err
-    monkeypatch.setenv("BACCARAT_NO_COMPILED_PATH", "1")
-    assert main(["run", str(path), "--out", str(tmp_path / "reference"), "--quiet", "--workers", "1"]) == 0
-    assert "warning" not in capsys.readouterr().err
-    compiled = pl.read_parquet(tmp_path / "compiled" / "ledger.parquet")
-    reference = pl.read_parquet(tmp_path / "reference" / "ledger.parquet")
-    assert compiled.height > 900 and compiled.equals(reference)

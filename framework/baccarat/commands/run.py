@@ -221,6 +221,7 @@ def summary_json(result: Any, seconds: float) -> dict[str, Any]:
         "sessions": result.counts.sessions,
         "seconds": round(seconds, 3),
         "warnings": list(result.warnings),
+        "engines": dict(result.engines),
         "conclusion": conclusion(analysis.summary, analysis.comparison),
         "summary": frame_records(analysis.summary),
         "comparison": frame_records(analysis.comparison),

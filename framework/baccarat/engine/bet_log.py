@@ -85,14 +85,14 @@ def ledger_columns(
     running = np.cumsum(net)
     before = running[first_out] - net[first_out] if n else np.zeros(0, dtype=np.int64)
     capped_column = np.zeros(n, dtype=np.int64)
-    if capped:
+    if len(capped):
         capped_log = np.asarray(capped, dtype=np.int64)
         capped_column[capped_log[:, 0]] = capped_log[:, 1]
     stopped_by = np.zeros(n, dtype=np.int64)
-    if stops:
+    if len(stops):
         stop_log = np.asarray(stops, dtype=np.int64)
         stopped_by[stop_log[:, 0]] = stop_log[:, 1]
-    if priced:
+    if len(priced):
         out["priced"] = np.asarray(priced, dtype=np.float64).reshape(-1, 4)
         out["priced_bets"] = np.array(bets)  # the names of the bet indexes of ``priced``
     out.update(stake=stake, net=net, bankroll=initial + running - np.repeat(before, lengths), capped=capped_column, stopped_by=stopped_by)

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.crash_note import crash_names
 from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun
@@ -87,8 +86,7 @@ def play_compiled(
         twin = twin_of(run, rules, config, seed)
         if twin is None:
             return None
-        with crash_names(run.label, twin):
-            played = play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
+        played = play_twin(twin, run, table, multipliers, config, seed, sessions, shared)
     except TwinError:
         return None  # the reference, the definition, plays it
     if played is None:

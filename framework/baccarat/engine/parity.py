@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from baccarat.engine.crash_note import crash_names
 from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.strategy_twin import TwinError, twin_of
@@ -50,8 +49,7 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
     multipliers = {bet: settled[bet] for bet in bets}
     sessions = session_bounds(table, config.shoes_per_session)
     try:
-        with crash_names(run.label, twin):
-            played = play_twin(twin, run, table, multipliers, config, seed, sessions)
+        played = play_twin(twin, run, table, multipliers, config, seed, sessions)
     except TwinError as exc:
         return exc.message
     if played is None:

@@ -62,7 +62,9 @@ def play_twin(
     bets = tuple(multipliers)
     inputs = _table_inputs(table, multipliers, sessions, {} if shared is None else shared)
     mult, rows = inputs["mult"], inputs["rows"]
-    if (config.bankroll_cents + rows * twin.largest_cents * 3 * (inputs["largest_mult"] // MICROS_PER_CENT + 1)) * MICROS_PER_CENT >= _SAFE:
+    # Each session's bankroll is its own: bounded by what its longest session could win, never by all rows of the chunk.
+    most_won = inputs["longest"] * twin.largest_cents * 3 * (inputs["largest_mult"] // MICROS_PER_CENT + 1)
+    if (config.bankroll_cents + most_won) * MICROS_PER_CENT >= _SAFE:
         return None
     stakes, chooser, rules = twin.pieces
     longest = inputs["longest"]

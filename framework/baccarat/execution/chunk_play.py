@@ -7,32 +7,23 @@ played: in this process, in a worker process or on a Ray node.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
-import sys
 import threading
 from typing import Any
 
 import numpy as np
 
-from baccarat.engine.class_state import changed_attribute, class_state
-from baccarat.engine.exit_guard import exit_refused
-from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
-from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
+from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, session_bounds
 from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
-from baccarat.shoes.rounds import RoundTable, table_digest
+from baccarat.players.code import plays_in_player
+from baccarat.players.seat import Opening
+from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
-PLUGIN_CODE_LOCK = threading.RLock()
-"""Held while plugin code runs in a chunk: one chunk at a time per process (worker threads included).
-
-The guards around a strategy's play (standard output sent to standard
-error, ``os._exit`` refused, the working folder put back, the class
-attributes compared) act on the whole process, so no two strategies of a
-process play at once; the rest of a chunk (dealing, encoding) does not wait.
-"""
+LOADING = threading.Lock()
+"""Held while this process loads the plugins (worker threads of one process share them)."""
 
 
 def declared_sides(run: StrategyRun) -> set[str] | None:
@@ -63,15 +54,20 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
             )
 
 
-def check_class_unchanged(run: StrategyRun, before: dict[Any, Any]) -> None:
-    """Refuse a strategy that changed a class attribute while it played: its sessions would depend on the process."""
-    attribute = changed_attribute(run.cls, before)
-    if attribute is not None:
-        raise StrategyError(
-            f"strategy {run.label!r} changed the class attribute {attribute} while it played: a class attribute is shared "
-            "by every session a process plays, so results would depend on --workers; keep state on self (set it in "
-            "__init__); the run was abandoned and nothing was written"
-        )
+def player_seats(plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]]) -> SeatMaker:
+    """Seats in player processes for the strategies named in ``uses`` (label -> registered name and parameters).
+
+    Each (strategy, chunk) plays in a fresh player forked from this process's
+    host (:mod:`baccarat.players.process`), started the first time a plugin's
+    strategy plays here.
+    """
+    from baccarat.players.process import PlayerSeat, host_for
+
+    def seat(run: StrategyRun, opening: Opening) -> Any:
+        use, params = uses[run.label]
+        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening)
+
+    return seat
 
 
 def play_strategy(
@@ -84,31 +80,41 @@ def play_strategy(
     sessions: list[tuple[int, int, int]],
     shared: dict[str, Any] | None = None,
     compiled: bool = True,
-    reference_rounds: dict[str, Any] | None = None,
+    seats: SeatMaker | None = None,
+    engines: dict[str, str] | None = None,
 ) -> dict[str, np.ndarray]:
-    """Play one strategy over the sessions of a table: the compiled compiled path when it covers the strategy, else the reference.
+    """Play one strategy over the sessions of a table: the compiled path when it covers the strategy, else the reference.
 
-    ``shared`` is a dict the caller keeps for one table and set of sessions, for the compiled path to reuse;
-    ``reference_rounds`` one it keeps for the table, for the reference engine to reuse.
-    Without ``compiled``, the reference plays.
+    ``shared`` is a dict the caller keeps for one table and set of sessions, for the compiled path to reuse.
+    Without ``compiled``, the reference plays. A strategy that runs a plugin's code (:func:`plays_in_player`)
+    plays in a player process (``seats``), never here: not on the compiled path, whose twins would run here.
+    ``engines`` (when given) is told which engine played the strategy, and why (:func:`engine_played`).
     """
     from baccarat.engine.reference import run_strategy
 
+    in_player = plays_in_player(run.cls)
     columns = None
-    if compiled:
+    if compiled and not in_player:
         from baccarat.engine.compiled import play_compiled
 
         columns = play_compiled(run, table, multipliers, rules, config, seed, sessions, shared)
+    played_compiled = columns is not None
     if columns is None:
-        from baccarat.engine.reference import DealtRounds
-
-        dealt = reference_rounds.get("rounds") if reference_rounds is not None else None
-        if dealt is None:  # converted once for the table's strategies that play on the reference
-            dealt = DealtRounds(table, multipliers)
-            if reference_rounds is not None:
-                reference_rounds["rounds"] = dealt
-        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, dealt)
+        columns = run_strategy(run, table, multipliers, rules, config, seed, sessions, seats if in_player else None)
+    if engines is not None:
+        engines[run.label] = engine_played(in_player, compiled, played_compiled)
     return columns
+
+
+def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
+    """Say which engine played a strategy, and why: what ``--json`` and the manifest report for each strategy."""
+    if played_compiled:
+        return "compiled"
+    if in_player:
+        return "reference, in player processes (a plugin's strategy)"
+    if not compiled:
+        return "reference (a run this small, or the compiled path turned off, is played by the reference)"
+    return "reference (the compiled path does not cover this strategy, or its amounts could leave 64-bit integers)"
 
 
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
@@ -130,31 +136,24 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.results.ledger import expected_net, ledger_table
     from baccarat.shoes.columnar import encode_parquet
 
-    with PLUGIN_CODE_LOCK:
+    with LOADING:
         runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
-    with PLUGIN_CODE_LOCK:  # the bets of the rules' registry: the plugins', loaded in this process
+    with LOADING:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
-    dealt = table_digest(table, multipliers)
+    seats = player_seats(plan.plugins_dirs, plan.rules, {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies})
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
-    reference_rounds: dict[str, Any] = {}
-    pristine = private_rules(plan.rules)
+    engines: dict[str, str] = {}
     for run in runs:
-        with PLUGIN_CODE_LOCK:
-            rules = private_rules(pristine)  # the strategy's own: a change it makes reaches no settlement and no other strategy
-            before = class_state(run.cls)
-            with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
-                columns = play_strategy(
-                    run, table, multipliers, rules, plan.config, chunk.seed, sessions, shared, plan.compiled, reference_rounds
-                )
-            check_rules_unchanged(rules, pristine, f"strategy {run.label!r}")
-            check_class_unchanged(run, before)
-            if plan.backed is not None:
-                _check_declared(run, columns, plan.bets)
+        columns = play_strategy(
+            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+        )
+        if plan.backed is not None:
+            _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
@@ -176,18 +175,12 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         # Encoded as soon as played: a chunk holds one strategy's ledger columns at a time, not every strategy's.
         ledger = _with_seed(ledger_table(run.label, columns, plan.ledger_bets(), plan.expected), plan, chunk, pa)
         ledgers.append(encode_parquet([ledger], statistics=("session", "shoe"), plain=_PLAIN_LEDGER, required=ledger.schema.names))
-    check_rules_unchanged(plan.rules, pristine, "a strategy's code")
-    if table_digest(table, multipliers) != dealt:  # compiled plugin code included
-        raise StrategyError(
-            "the rounds or their settlement changed while the strategies played them (a strategy's code "
-            "wrote to them); the run was abandoned and nothing was written"
-        )
     warnings: tuple[str, ...] = ()
     if plan.compiled and chunk.index == 0:  # the checks were made (once per process) as the strategies played
         from baccarat.engine.compiled import twin_warnings
 
-        with PLUGIN_CODE_LOCK:
-            warnings = tuple(twin_warnings(runs, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
+        framework = [run for run in runs if not plays_in_player(run.cls)]  # a plugin's twin never plays here
+        warnings = tuple(twin_warnings(framework, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(plan.compiled), plan, chunk, pa)
@@ -205,6 +198,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         tuple(folded),
         tuple(bankrolls),
         warnings,
+        tuple(engines.items()),
     )
 
 

@@ -135,6 +135,8 @@ class ChunkOutput:
     """Each strategy's bankroll column, micro-units (when the plan gathers statistics)."""
     warnings: tuple[str, ...] = ()
     """Strategies whose compiled twin failed its parity check and played the reference (the first chunk says so)."""
+    engines: tuple[tuple[str, str], ...] = ()
+    """Which engine played each strategy of the chunk, and why: ``(label, engine)`` (:func:`chunk_play.engine_played`)."""
 
 
 def rounds_per_shoe_estimate(rules: Rules) -> float:

@@ -77,6 +77,8 @@ class RunResult:
         self._rounds = rounds
         self._ledger = ledger
         self.warnings = list(warnings or [])
+        self.engines: dict[str, str] = {}
+        """Which engine played each strategy, and why (a run written to a folder)."""
         self.out_dir = out_dir
         self.counts = counts if counts is not None else _frame_counts(rounds, ledger)
 
@@ -212,18 +214,24 @@ def run_experiment(
     gathered: list[list[Any]] = [[] for _ in plan.strategies]
 
     warnings = list(prepared.warnings)
+    engines: dict[str, list[str]] = {}
 
     def gathering(outputs: Any) -> Any:
         for output in outputs:
             for k, rows in enumerate(output.session_rows):
                 gathered[k].append(rows)
             warnings.extend(output.warnings)
+            for label, engine in output.engines:
+                if engine not in engines.setdefault(label, []):
+                    engines[label].append(engine)
             yield output
 
     with closing(execute(plan, prepared.chunks, workers, executor)) as outputs:
         rounds, ledger = collect_outputs(gathering(outputs), progress)
     stops = stopped_sessions(session_frame([entry.name for entry in plan.strategies], gathered, True))
-    return RunResult(experiment, rounds, ledger, warnings, stops=stops)
+    result = RunResult(experiment, rounds, ledger, warnings, stops=stops)
+    result.engines = {label: "; ".join(played) for label, played in engines.items()}
+    return result
 
 
 def _resolved_yaml(experiment: Experiment) -> str:
@@ -298,7 +306,9 @@ def run_to_folder(
             status("writing results")
         bankroll = EXACT.divide(Decimal(experiment.session.bankroll_cents), CENTS_PER_UNIT)
         analysis = writer.finish(lambda: collected.results_of(statistics, bankroll))
-    return RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
+    result = RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
+    result.engines = {label: "; ".join(engines) for label, engines in writer.engines.items()}
+    return result
 
 
 class RunWriter:
@@ -335,6 +345,8 @@ class RunWriter:
         self.baseline = baseline
         self.warnings = list(warnings or [])
         """The run's warnings: the plugins' and the shoes', then the chunks' as they arrive."""
+        self.engines: dict[str, list[str]] = {}
+        """Which engine played each strategy, and why (every different answer of the chunks, in order)."""
         self.run_info = run_info
         self.run_at = datetime.now(UTC).isoformat(timespec="seconds")
         self.timings: dict[str, float] = {}
@@ -381,6 +393,10 @@ class RunWriter:
         if self.statistics is not None:
             self.statistics.add(output.session_rows, output.bankrolls)
         self.warnings.extend(output.warnings)
+        for label, engine in output.engines:
+            played = self.engines.setdefault(label, [])
+            if engine not in played:
+                played.append(engine)
 
     def add_frames(self, rounds: pl.DataFrame, ledger: pl.DataFrame, counts: RunCounts) -> None:
         """Write a run held in memory as datasets of one part each."""

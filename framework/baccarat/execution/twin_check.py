@@ -12,6 +12,7 @@ states.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import time
 from collections.abc import Mapping
@@ -19,7 +20,6 @@ from typing import Any
 
 from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
-from baccarat.engine.rules_guard import private_rules
 from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
 from baccarat.errors import BaccaratError, InputError, StrategyError, did_you_mean
@@ -100,7 +100,7 @@ def _check_params(name: str, cls: type, params: dict[str, Any], rules: Any) -> N
     """Make the strategy once, as a run does before it plays: parameters it refuses are an InputError naming them."""
 
     config = CONFIGS[0]
-    info = config.sample_session(private_rules(rules))  # what its __init__ does to them stays there
+    info = config.sample_session(copy.deepcopy(rules))  # what its __init__ does to them stays there
     try:
         cls(info, **params)
     except Exception as exc:

@@ -7,13 +7,9 @@ libraries and loads the kernels again: about a second of CPU apiece) and
 without sending every chunk's Parquet parts through a pipe.
 
 Threads share a process, so they are used only where a process of its own
-buys nothing: every strategy plays compiled (:func:`threads_suffice`), with
-twins made of baccarat's own code, which cannot crash the process as a
-plugin's compiled code can (:mod:`baccarat.engine.crash_note`). Plugin code
-that still runs in a chunk (the spot check's reference play, a strategy
-whose twin fails its parity check) runs one chunk at a time, under the
-guards of :func:`baccarat.execution.chunk_play.run_chunk`, exactly as with
-one worker.
+buys nothing: every strategy plays compiled (:func:`threads_suffice`), on
+twins of baccarat's own code (a plugin's strategy plays in a player process,
+:mod:`baccarat.players`, never in a worker's threads).
 """
 
 from __future__ import annotations
@@ -29,17 +25,15 @@ def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
     """Tell whether every strategy of ``plan`` plays compiled, on twins of baccarat's own code, for every seed of the run.
 
     Then worker threads play the run as fast as worker processes would, for
-    less CPU. A strategy without a twin, a twin with a plugin's code in it
-    (it might crash the process) or a twin that fails its parity check needs
-    worker processes.
+    less CPU. A plugin's strategy (it plays in player processes), a strategy
+    without a twin or a twin that fails its parity check needs worker processes.
     """
-    from baccarat.engine.class_state import strategy_classes
-    from baccarat.engine.crash_note import from_plugin, twin_has_plugin_code
+    from baccarat.players.code import plays_in_player
 
     if not plan.compiled:
         return False
     runs = plan.runs()
-    if any(from_plugin(klass) for run in runs for klass in strategy_classes(run.cls)):
+    if any(plays_in_player(run.cls) for run in runs):
         return False  # a plugin's strategy: decided without loading the compiler
     from baccarat.engine.compiled import compiled_path_disabled, twin_warnings
     from baccarat.engine.strategy_twin import TwinError, twin_of
@@ -52,7 +46,7 @@ def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:
                 twin = twin_of(run, plan.rules, plan.config, seed)
             except TwinError:
                 return False
-            if twin is None or twin_has_plugin_code(twin):
+            if twin is None:
                 return False
         if twin_warnings(runs, plan.rules, plan.config, seed, plan.bets):  # checked once per process: the threads reuse it
             return False

@@ -6,17 +6,13 @@ ends with it, however it ends (``kill -9`` included).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import secrets
 import signal
 import sys
-import tempfile
 import time
-from os import _exit as _end_process  # bound at import: plugin play replaces os._exit (engine.exit_guard)
 from typing import Any
 
-from baccarat.errors import ReportedRunFailure, RunFailure
+from baccarat.errors import RunFailure
 from baccarat.execution.chunk_play import run_chunk
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
@@ -30,21 +26,16 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def _serve(connection: Any, plan: RunPlan, parent: int, announce: bool = False, crash_mark: str | None = None) -> None:
+def _serve(connection: Any, plan: RunPlan, parent: int, announce: bool = False) -> None:
     """A worker process: play each chunk received on ``connection`` and send back its output, until it closes.
 
     It ends at once when ``parent`` (the main process) dies, even killed
     with ``kill -9`` in the middle of a chunk (:func:`end_with_parent`).
-    With ``announce``, it prints a line when it compiles kernels. Of the
-    workers a strategy's twin crashes, only the first writes its line
-    (``crash_mark``: :func:`baccarat.engine.crash_note.one_line_among_processes`).
+    With ``announce``, it prints a line when it compiles kernels.
     """
-    from baccarat.engine.crash_note import one_line_among_processes
     from baccarat.interrupts import ignore_interrupts
 
     end_with_parent(parent)
-    if crash_mark is not None:
-        one_line_among_processes(crash_mark)
     ignore_interrupts()
     if announce:
         from baccarat.execution.compile_notice import announce_compiling
@@ -85,8 +76,6 @@ class WorkerProcesses:
         self.connections: list[Any] = []
         self.busy: dict[Any, int] = {}  # connection -> position of the chunk it plays
         self.replied = False
-        self.crash_mark = os.path.join(tempfile.gettempdir(), f"baccarat-crashed-{os.getpid()}-{secrets.token_hex(6)}")
-        """Made by the first worker a strategy's twin crashes (:func:`_serve`); removed when the workers have ended."""
 
     def __enter__(self) -> WorkerProcesses:
         import multiprocessing
@@ -110,7 +99,7 @@ class WorkerProcesses:
                     announce = self.plan.announce_compiling and k == 0  # the workers compile the same kernels at once: one says so
                     process = context.Process(
                         target=_serve,
-                        args=(theirs, self.plan, os.getpid(), announce, self.crash_mark),
+                        args=(theirs, self.plan, os.getpid(), announce),
                         name="baccarat worker",
                         daemon=True,
                     )
@@ -131,8 +120,6 @@ class WorkerProcesses:
                 process.kill()
             for process in self.processes:
                 process.join(WORKER_EXIT_SECONDS)
-        with contextlib.suppress(OSError):
-            os.rmdir(self.crash_mark)
 
     def can_take(self) -> bool:
         """Tell whether a worker is free."""
@@ -173,15 +160,13 @@ class WorkerProcesses:
         return ready[0]
 
     def _died(self) -> RunFailure:
-        """Say why a worker died: a script that starts the run when imported, a twin that crashed it, else killed or out of memory.
+        """Say why a worker died: a script that starts the run when imported, else killed or out of memory.
 
-        A worker a strategy's twin crashed has said so in one line naming the
-        strategy (:mod:`baccarat.engine.crash_note`): the failure is then
-        :class:`ReportedRunFailure`, which adds no line of its own. A stop
-        signal received meanwhile (a terminal's SIGHUP reaches the workers
-        too) is raised instead.
+        (A plugin's code plays in player processes, never in a worker: a
+        player that dies is named by the worker, :mod:`baccarat.players.process`.)
+        A stop signal received meanwhile (a terminal's SIGHUP reaches the
+        workers too) is raised instead.
         """
-        from baccarat.engine.crash_note import CRASH_STATUS
         from baccarat.interrupts import check
 
         check()
@@ -191,8 +176,6 @@ class WorkerProcesses:
         if UNGUARDED_EXIT in codes:
             script = getattr(sys.modules.get("__main__"), "__file__", None) or "the main script"
             return RunFailure(UNGUARDED_SCRIPT.format(script=script))
-        if CRASH_STATUS in codes:
-            return ReportedRunFailure("a strategy's compiled twin crashed a worker process (its line on standard error names it)")
         return RunFailure(WORKER_DIED)
 
 
@@ -236,7 +219,7 @@ def end_with_parent(parent: int) -> None:
         def watch() -> None:
             while os.getppid() == parent:
                 time.sleep(0.5)
-            _end_process(1)
+            os._exit(1)
 
         threading.Thread(target=watch, name="parent watchdog", daemon=True).start()
 

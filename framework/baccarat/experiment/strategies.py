@@ -9,12 +9,10 @@ refused here, at its place in the file, before anything runs.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import itertools
 import math
 import re
-import sys
 from collections.abc import Callable
 from decimal import Decimal
 from typing import Any
@@ -181,21 +179,17 @@ class StrategySection(Checker):
                 cls=StrategyError,
             )
 
-        from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
+        from baccarat.players.code import plays_in_player
 
-        info = session.sample_session(private_rules(rules))  # the experiment's rules are out of reach of its __init__ too
-        try:
-            cls(info, **params)
-        except ParameterError as exc:
-            raise self.error(at(exc.param)[0], exc.message, cls=StrategyError) from None
-        except Exception as exc:
-            message = str(exc) or type(exc).__name__
-            named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
-            raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
-        try:
-            check_rules_unchanged(info.rules, rules, f"strategy {use!r}", "when it was made (session.rules, in __init__)", "")
-        except StrategyError as exc:
-            raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
+        if not plays_in_player(cls):  # the framework's own strategies are made here; a plugin's only in its players (trial)
+            try:
+                cls(session.sample_session(rules), **params)
+            except ParameterError as exc:
+                raise self.error(at(exc.param)[0], exc.message, cls=StrategyError) from None
+            except Exception as exc:
+                message = str(exc) or type(exc).__name__
+                named = next((p for p in params if message.startswith((f"{p} ", f"{p}:", f"'{p}'", f"{p!r}"))), None)
+                raise self.error(at(named)[0], f"strategy {use!r} refuses its parameters: {message}", cls=StrategyError) from None
         unit = params.get("unit")
         table_min, table_max = session.table_min_cents / CENTS_PER_UNIT, session.table_max_cents / CENTS_PER_UNIT
         if is_number(unit) and Decimal(str(unit)) * CENTS_PER_UNIT < session.table_min_cents:
@@ -226,28 +220,35 @@ class StrategySection(Checker):
     def trial(
         self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
     ) -> None:
-        """Play the strategy on one sample shoe, so that a bet it cannot place is reported here, before the run."""
-        from baccarat.engine.class_state import class_state
-        from baccarat.engine.exit_guard import exit_refused
+        """Play the strategy on one sample shoe, twice, so that a bet it cannot place is reported here, before the run.
+
+        A plugin's strategy plays in two fresh player processes
+        (:mod:`baccarat.players.process`), which start from the same state:
+        should they bet differently, the strategy draws on something other
+        than its own random stream (the clock, a process id), and is refused.
+        """
         from baccarat.engine.reference import StrategyRun, run_strategy
-        from baccarat.engine.rules_guard import check_rules_unchanged, private_rules
+        from baccarat.players.code import plays_in_player
 
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
-        before = class_state(cls)
+        seats = None
+        if plays_in_player(cls):
+            from baccarat.players.process import PlayerSeat, host_for
+
+            def seats(run: StrategyRun, opening: Any) -> Any:
+                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening)
+
         try:
-            own = private_rules(rules)  # the experiment's rules are out of the strategy's reach
-            with contextlib.redirect_stdout(sys.stderr), exit_refused():  # its prints never spoil --json; os._exit is one line
-                plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, own, config, 0) for _ in range(2)]
+            plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
             raise self.error(at(named)[0], f"{what}, on a sample shoe tried before the run", cls=StrategyError) from None
         try:
-            check_rules_unchanged(own, rules, f"strategy {use!r}", "while it played a sample shoe tried before the run", "")
-            check_independent(use, cls, before, plays)
+            check_independent(use, plays)
         except StrategyError as exc:
             raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
 
@@ -256,26 +257,18 @@ MAX_GRID = 10_000
 """Most strategies one entry's ``grid:`` may make (each is checked on a sample shoe, then played on every shoe)."""
 
 
-def check_independent(use: str, cls: type, before: dict[Any, Any], plays: list[dict[str, np.ndarray]]) -> None:
-    """Refuse a strategy whose play of the sample shoe changed its classes, or differed the second time it was played.
+def check_independent(use: str, plays: list[dict[str, np.ndarray]]) -> None:
+    """Refuse a strategy that bet differently on the same sample shoe in two fresh players (or twice in this process).
 
-    Sessions must be independent and the same seed must give the same
-    results: otherwise they depend on which process played which sessions.
+    The same seed must give the same results: otherwise they change from run
+    to run, and depend on which process played which sessions.
     """
-    from baccarat.engine.class_state import changed_attribute
     from baccarat.engine.differences import first_difference
 
-    attribute = changed_attribute(cls, before)
-    if attribute is not None:
-        raise StrategyError(
-            f"strategy {use!r} changed the class attribute {attribute} while it played a sample shoe tried before the run: "
-            "a class attribute is shared by every session a process plays, so results would depend on --workers; "
-            "keep state on self (set it in __init__)"
-        )
     row = first_difference(plays[0], plays[1])
     if row is not None:
         raise StrategyError(
-            f"strategy {use!r} played the same sample shoe twice and bet differently the second time (round "
+            f"strategy {use!r} played the same sample shoe in two fresh players and bet differently (round "
             f"{plays[0]['round'][row] if row < len(plays[0]['round']) else row + 1}): it is not deterministic, so "
             "results would change from run to run; draw random numbers from session.rng, the session's seeded stream"
         )

@@ -58,10 +58,6 @@ def _moved(old: str, new: str) -> None:
     warnings.warn(f"{old} is deprecated and will be removed in baccarat 0.4: use {new}", DeprecationWarning, stacklevel=3)
 
 
-class CardsNotHandedOver(Exception):
-    """A strategy read a card from a view the engine gives no cards (the engine then plays it again with them)."""
-
-
 class TableView:
     """Read-only view of a session before a round is dealt (maintained by the engine).
 
@@ -75,7 +71,7 @@ class TableView:
 
     __slots__ = (
         "_has_cards",
-        "_cards_wanted",
+        "_cards_source",
         "_shoe",
         "_hand",
         "_turned",
@@ -108,12 +104,13 @@ class TableView:
         self, has_cards: bool, session: int, initial_micros: int, table_min_cents: int, table_max_cents: int, rules: Rules | None = None
     ) -> None:
         self._has_cards = bool(has_cards)
-        self._cards_wanted = False
-        """Set when a strategy asked for cards the engine does not hand over (it then plays the strategy again with them)."""
+        self._cards_source: Callable[[], list[tuple[int, ...]]] | None = None
+        """Gives the cards of this shoe's rounds so far, the first time a strategy reads them (the engine keeps ``_dealt``
+        up to date from then on)."""
         self._shoe = self._hand = self._turned = 0
         self._dealt: list[tuple[int, ...]] | None = None
         """Card codes of each round dealt so far from this shoe (player's three, then banker's three, 0 = none); None
-        while the engine does not hand over the cards (a strategy that reads no card costs nothing for them)."""
+        until the strategy first reads a card (a strategy that reads no card costs nothing for them)."""
         self.rules = rules
         self.session = session
         self.table_min: Decimal = cents_to_decimal(table_min_cents)
@@ -333,11 +330,10 @@ class TableView:
         return self.rules
 
     def _cards_dealt(self) -> list[tuple[int, ...]]:
-        """The cards of this shoe's rounds so far; when the engine does not hand them over, ask for them (see below)."""
+        """The cards of this shoe's rounds so far (asked for from the engine the first time in a shoe)."""
         dealt = self._dealt
         if dealt is None:
-            self._cards_wanted = True
-            raise CardsNotHandedOver("the engine plays this strategy again, with the cards")
+            dealt = self._dealt = self._cards_source() if self._cards_source is not None else []
         return dealt
 
     def _counts(self) -> list[int]:
@@ -363,22 +359,21 @@ class TableView:
         return unseen
 
     # Engine side (not for strategies) --------------------------------------
-    def _enter_shoe(self, shoe: int, turned: int, cards: bool = True) -> None:
+    def _enter_shoe(self, shoe: int, turned: int, cards: Callable[[], list[tuple[int, ...]]] | None = None) -> None:
         """A new shoe starts: forget the last one; ``turned`` is the card turned to start its burn.
 
         Round by round, the engine then sets ``_hand`` and ``round`` before the
-        strategy bets, and appends the round's outcome to ``_outcomes`` and,
-        when it hands over the ``cards``, the round's
-        cards (a tuple) to ``_dealt`` once it is dealt, before the
-        strategy settles. Without ``cards``, a strategy that reads a card
-        raises :class:`CardsNotHandedOver` and the view remembers it was asked
-        (``_cards_wanted``): the engine then plays the strategy from the start
-        again, with the cards.
+        strategy bets, and appends the round's outcome to ``_outcomes`` once
+        it is dealt, before the strategy settles; once the strategy has read
+        a card in this shoe, also the round's cards (a tuple) to ``_dealt``.
+        ``cards`` gives the cards of the shoe's rounds so far, the first time
+        the strategy reads them.
         """
         self._earlier_shoes += self._outcomes
         self._shoe = shoe
         self._turned = turned
-        self._dealt = [] if cards and self._has_cards else None
+        self._dealt = None
+        self._cards_source = cards if self._has_cards else None
         self._outcomes = []
         self._last_decided = None
         self._decided = 0

@@ -9,7 +9,6 @@ codes (0 where a hand has no third card); outcome-only shoes have no cards
 from __future__ import annotations
 
 import dataclasses
-import zlib
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -174,27 +173,6 @@ class RoundTable:
         import polars as pl
 
         return pl.from_arrow(self.to_arrow())
-
-
-def table_digest(table: RoundTable, settlement: dict[str, np.ndarray] | None = None) -> int:
-    """Return a checksum of every column of ``table`` (and of its ``settlement`` arrays, when given).
-
-    A run checks with it that its rounds are the same after the strategies
-    played them: a CRC-32 over every column's name, type, shape and bytes
-    (a change goes unnoticed with odds of one in four billion; zlib's CRC is
-    several times faster than a cryptographic digest, and nothing here is a secret).
-    """
-    checksum = 0
-    named = [(field.name, getattr(table, field.name)) for field in dataclasses.fields(table)]
-    for name, value in named + sorted((settlement or {}).items()):
-        checksum = zlib.crc32(name.encode(), checksum)
-        if isinstance(value, np.ndarray):
-            if value.size:
-                checksum = zlib.crc32(np.ascontiguousarray(value).view(np.uint8).data, checksum)
-            checksum = zlib.crc32(repr((value.dtype.str, value.shape)).encode(), checksum)
-        else:
-            checksum = zlib.crc32(repr(value).encode(), checksum)
-    return checksum
 
 
 @cache
