@@ -132,6 +132,7 @@ EXPERIMENT = {"shoes": {"seed": 1, "count": 4}, "strategies": [{"use": "flat", "
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("body", "guarded"),
     [

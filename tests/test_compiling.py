@@ -143,6 +143,7 @@ def run_folder(tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, compi
     return tmp_path / name
 
 
+@pytest.mark.slow
 def test_a_small_run_writes_what_the_compiled_path_writes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     (tmp_path / "small.yaml").write_text(EXPERIMENT)
     small = run_folder(tmp_path, "small", monkeypatch, None)

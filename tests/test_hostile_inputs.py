@@ -272,6 +272,7 @@ def register_strategies(register):
 '''
 
 
+@pytest.mark.slow
 def test_a_strategy_changing_the_decimal_context_while_it_plays_changes_no_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -435,6 +436,7 @@ def frame_walking_run(tmp_path: Path, mode: str, workers: int = 1) -> list[str]:
     return ["run", str(tmp_path / "exp.yaml"), "--quiet", "--workers", str(workers), "--out", str(tmp_path / "out")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("workers", [1, 2])
 def test_no_frame_a_strategy_can_walk_holds_a_round_not_yet_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str], workers: int) -> None:
     assert main(frame_walking_run(tmp_path, "walk", workers)) == 0, capsys.readouterr().err
@@ -456,6 +458,7 @@ def snooping_run(tmp_path: Path, mode: str) -> list[str]:
     return ["run", str(tmp_path / "exp.yaml"), "--quiet", "--workers", "1", "--out", str(tmp_path / "out")]
 
 
+@pytest.mark.slow
 def test_a_strategy_can_reach_no_round_not_yet_dealt(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(snooping_run(tmp_path, "look")) == 0, capsys.readouterr().err
     assert pl.read_parquet(tmp_path / "out" / "ledger.parquet").height > 100

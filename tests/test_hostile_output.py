@@ -82,6 +82,7 @@ def test_the_files_of_a_command_whose_output_is_full_are_whole(folder: Path) -> 
     assert command(folder, "report", "whole", "--quiet", stdout=subprocess.DEVNULL).returncode == 0  # intact, by its manifest
 
 
+@pytest.mark.slow
 def test_a_run_with_standard_output_closed_is_refused_before_any_work(folder: Path) -> None:
     done = command(folder, "run", "exp.yaml", "--out", "closed", "--quiet", close_stdout=True)
     assert done.returncode == 2

@@ -158,6 +158,7 @@ def test_json_stdout_holds_the_json_alone_whatever_a_plugin_prints(folder: Path,
         assert not missing, done.stderr[-2000:]
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
 def test_a_full_standard_output_is_one_line_even_while_a_plugin_writes_to_it(folder: Path) -> None:
     """The JSON cannot be written: one line and status 1, and the plugin's own writes to fd 1 do not fail meanwhile."""

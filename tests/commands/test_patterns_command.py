@@ -36,6 +36,7 @@ def test_each_recorded_format(capsys: pytest.CaptureFixture[str], name: str, fmt
         assert s["p_holm"] is None or s["p_holm"] >= s["p_value"]
 
 
+@pytest.mark.slow
 def test_the_cards_and_outcomes_of_the_same_shoes_agree(capsys: pytest.CaptureFixture[str]) -> None:
     cards = patterns_json(capsys, str(SHOES / "sample-cards.txt"), "--format", "cards")
     outcomes = patterns_json(capsys, str(SHOES / "sample-outcomes.txt"), "--format", "outcomes")
@@ -46,6 +47,7 @@ def test_the_cards_and_outcomes_of_the_same_shoes_agree(capsys: pytest.CaptureFi
             assert s["observed"] == seen[s["key"]]
 
 
+@pytest.mark.slow
 def test_a_run_folder_and_seeded_shoes_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     experiment = {
         "name": "patterns-test",

@@ -11,6 +11,7 @@ from baccarat.cli import main
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 
 
+@pytest.mark.slow
 def test_text_names_the_method_and_both_searches(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["search", str(CONFIGS / "parameter-grid.yaml"), "--set", "shoes.count=10", "--top", "2"]) == 0
     out = capsys.readouterr().out
@@ -29,6 +30,7 @@ def test_fresh_shoes_need_another_seed(capsys: pytest.CaptureFixture[str]) -> No
     assert "--fresh-seed 3 is the training seed" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_the_chart_draws_every_kept_candidate_of_both_searches(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import json
 

@@ -89,6 +89,7 @@ def test_a_second_command_into_a_folder_being_written_stops_at_once_with_one_lin
     assert sorted(os.listdir(work)) == [".out.lock", "exp.yaml", "out"]  # the holder's lock only
 
 
+@pytest.mark.slow
 def test_a_command_killed_while_it_held_the_folder_leaves_nothing_in_the_way(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     process = subprocess.Popen([sys.executable, "-c", HOLD, "out"], cwd=work, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     assert process.stdout.readline() == "held\n"
@@ -103,6 +104,7 @@ def test_a_command_killed_while_it_held_the_folder_leaves_nothing_in_the_way(wor
     assert sorted(os.listdir(work)) == ["exp.yaml", "out"]
 
 
+@pytest.mark.slow
 def test_a_previous_run_a_killed_command_moved_aside_is_never_deleted(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True).stdout.strip()
     aside = work / f".out.replaced-{dead}-abcdefgh"  # as a previous version moved a run aside: no proof that it is replaced

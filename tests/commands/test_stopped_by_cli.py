@@ -91,6 +91,7 @@ def expected_stops(ledger: pl.DataFrame) -> dict[int, str | None]:
     return out
 
 
+@pytest.mark.slow
 def test_a_plugin_stop_rule_is_reported_by_its_name_on_both_engines(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -68,6 +68,7 @@ def test_every_progression_on_every_selector_matches_the_reference(use: str, see
             assert_same(fast, reference)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules_name", ["ez-baccarat-8", "super-6-8", "single-deck", "punto-banco-6"])
 def test_variants_settle_alike_on_both_paths(rules_name: str) -> None:
     sides = [{"side": "banker"}, {"side": "player"}, {"side": "follow-last"}, {"side": "tie"}]

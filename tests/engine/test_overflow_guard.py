@@ -10,6 +10,7 @@ and plays exactly as the reference does.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from baccarat.engine.compiled import play_compiled
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
@@ -19,6 +20,7 @@ from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import preset
 
 
+@pytest.mark.slow
 def test_a_large_bankroll_over_many_short_sessions_plays_compiled_and_as_the_reference() -> None:
     rules = preset("punto-banco-8")
     table = seeded_table(rules, 3, 1, 400)  # about 32,000 rows: far more than one session's

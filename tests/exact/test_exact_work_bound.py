@@ -68,6 +68,7 @@ def test_the_rounds_offered_are_the_most_within_the_bound() -> None:
     assert made.estimated_updates(most) <= bounds.MAX_UPDATES < made.estimated_updates(most + 1)
 
 
+@pytest.mark.slow
 def test_a_million_rounds_are_refused_at_once_in_one_line_with_the_estimate() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "baccarat", "exact", "configs/quickstart.yaml", "--rounds", "1000000"],

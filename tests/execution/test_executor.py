@@ -77,6 +77,7 @@ def test_chunks_hold_whole_sessions_and_every_shoe_once(small_chunks: None) -> N
     assert sessions == list(range(1, 14))
 
 
+@pytest.mark.slow
 def test_chunked_run_equals_the_reference_engine_on_the_reference_dealer(small_chunks: None) -> None:
     exp = experiment()
     result = run_experiment(exp)
@@ -103,6 +104,7 @@ def test_any_number_of_workers_writes_the_same_bytes(small_chunks: None, tmp_pat
     assert_frame_equal(two.rounds, in_memory.rounds)
 
 
+@pytest.mark.slow
 def test_several_seeds_and_recorded_shoes_in_chunks(small_chunks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     exp = experiment(shoes={"source": "seeded", "seed": [3, 4], "count": 10})
     chunked = run_experiment(exp)

@@ -84,6 +84,7 @@ def per_bet(ledger: pl.DataFrame) -> list[str]:
     return [name for name in ledger.columns if name.startswith(("stake_", "net_"))]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("strategies", "rules", "columns"),
     [

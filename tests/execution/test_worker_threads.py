@@ -81,6 +81,7 @@ def test_built_in_compiled_strategies_play_on_threads_and_write_the_bytes_of_pro
     assert threads.counts == processes.counts == one.counts
 
 
+@pytest.mark.slow
 def test_a_plugins_strategy_the_reference_or_a_small_run_needs_processes(
     compiled_chunks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -98,6 +99,7 @@ def test_a_plugins_strategy_the_reference_or_a_small_run_needs_processes(
     assert threads_suffice(prepare(load_experiment(EXPERIMENT)).plan, (11,))
 
 
+@pytest.mark.slow
 def test_chunks_are_dealt_and_played_at_once_by_the_threads(compiled_chunks: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No lock holds the threads apart: the framework's own strategies play in the threads at once (a plugin's, in players)."""
     lock = threading.Lock()

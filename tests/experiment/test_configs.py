@@ -13,6 +13,7 @@ CONFIGS = Path(__file__).resolve().parents[2] / "configs"
 SHIPPED = sorted(str(p.relative_to(CONFIGS)) for p in CONFIGS.rglob("*.yaml") if p.parent.name != "rules")
 
 
+@pytest.mark.slow
 def test_every_rule_preset_has_a_shipped_experiment() -> None:
     used = {load_experiment(CONFIGS / name).rules.name for name in SHIPPED}
     assert used >= {"punto-banco-8", "single-deck", "punto-banco-6", "punto-banco-8-pairs", "ez-baccarat-8", "super-6-8"}

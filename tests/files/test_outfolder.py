@@ -101,6 +101,7 @@ def test_a_full_disk_while_the_report_is_written_leaves_nothing(
     assert names(work) == ["exp.yaml"]  # the folders made for the run are gone too
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(sys.platform == "win32", reason="RLIMIT_FSIZE is POSIX")
 def test_files_that_outgrow_the_limit_end_the_run_with_one_line_and_nothing_left(tmp_path: Path) -> None:
     (tmp_path / "exp.yaml").write_text(LARGE)

@@ -200,6 +200,7 @@ def test_random_small_compositions_equal_rank_brute_force(by_rank: dict[int, int
 # --- each variant's edge, derived here from the reference's event probabilities -----------
 
 
+@pytest.mark.slow
 def test_each_variant_edge_derives_from_the_event_probabilities() -> None:
     ref = reference(8)
     pb, pp, pt = ref["banker"], ref["player"], ref["tie"]

@@ -323,6 +323,7 @@ def test_bets_that_read_suits_are_refused_on_cards_recorded_by_rank_only() -> No
 # --- the compiled path --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use", ["flat", "martingale", "paroli"])
 def test_the_fast_path_settles_the_new_bets_as_the_reference(use: str) -> None:
     from baccarat.engine.compiled import play_compiled

@@ -128,6 +128,7 @@ def test_exact_odds_fast_evs_and_counting_price_each_rules_bet_by_its_own_defini
         assert exact_ev_fraction(rules, full, "nine_nine") == exact
 
 
+@pytest.mark.slow
 def test_the_distribution_baccarat_exact_reads_is_each_rules_own(folders: tuple[Path, Path]) -> None:
     nines, zeros = both_rules(folders)
     for rules, total, pays in ((nines, 9, 60), (zeros, 0, 70)):
@@ -208,6 +209,7 @@ def test_baccarat_odds_answers_for_each_plugin_folder_in_turn(folders: tuple[Pat
         assert bets["nine_nine"]["expected_value"] == pytest.approx(float((pays + 1) * tie_on(total) - 1), abs=1e-15)
 
 
+@pytest.mark.slow
 def test_two_runs_in_one_process_each_expect_their_own_bets_value(folders: tuple[Path, Path], tmp_path: Path) -> None:
     for folder, total, pays in ((folders[0], 9, 60), (folders[1], 0, 70)):
         experiment = tmp_path / f"{folder.name}.yaml"

@@ -762,6 +762,7 @@ def write_experiment(tmp_path: Path, plugins_dir: str | None, strategies: list[d
     return path
 
 
+@pytest.mark.slow
 def test_plugins_dir_in_the_experiment_is_relative_to_its_file(tmp_path: Path, monkeypatch) -> None:
     plugin_folder(tmp_path, my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
     experiment = write_experiment(
@@ -777,6 +778,7 @@ def test_plugins_dir_in_the_experiment_is_relative_to_its_file(tmp_path: Path, m
     assert resolved["plugins_dir"] == ["plugins"]  # as written, relative to the experiment file
 
 
+@pytest.mark.slow
 def test_plugins_dir_option_of_run_and_strategies(tmp_path: Path, capsys) -> None:
     folder = plugin_folder(tmp_path / "elsewhere", my_strategies=python_blocks(ROOT / "docs" / "plugins.md")[0])
     experiment = write_experiment(tmp_path, None, [{"name": "p", "use": "player-after-banker", "params": {"unit": 20}}])
@@ -876,6 +878,7 @@ def test_example_package_is_found_through_its_entry_point_in_a_fresh_process(exa
     assert records["flat"]["origin"] == "built-in"
 
 
+@pytest.mark.slow
 def test_example_package_twins_play_compiled_with_the_reference_ledger(example_installed: Path) -> None:
     from baccarat.engine.reference import SessionConfig
 
@@ -950,6 +953,7 @@ def test_a_missing_plugins_dir_in_the_experiment_is_a_positioned_error(tmp_path:
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_folder_named_in_the_experiment_and_by_plugins_dir_is_loaded_once(tmp_path: Path, capsys) -> None:
     folder = plugin_folder(
         tmp_path,

@@ -64,6 +64,7 @@ def test_runs_on_the_same_rounds_are_paired_session_by_session(runs: Path, capsy
             assert row[key] == pytest.approx(want[key]), key
 
 
+@pytest.mark.slow
 def test_runs_on_other_shoes_are_unpaired_with_welch_intervals(runs: Path, capsys) -> None:
     doc = compare_json(capsys, str(runs / "a"), str(runs / "c"), "--baseline", "a: marti")
     assert doc["paired"] is False and "shoes.seed" in doc["reason"] and "independent samples" in doc["reason"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import polars as pl
+import pytest
 
 import baccarat
 from baccarat.plugin.compose import fixed_bet
@@ -36,6 +37,7 @@ def test_fixed_bets_are_decided_from_the_strategies() -> None:
         assert fixed_bet(cls, full) == bet, (use, params)
 
 
+@pytest.mark.slow
 def test_progressions_on_one_bet_change_nothing_and_a_worse_bet_is_named_with_its_edge() -> None:
     martingale = {"name": "martingale banker", "use": "martingale", "params": {"side": "banker", "unit": 10}}
     result = baccarat.run(experiment([BANKER, martingale]))
@@ -50,6 +52,7 @@ def test_progressions_on_one_bet_change_nothing_and_a_worse_bet_is_named_with_it
     assert said.endswith("The others differ in how much they wager and how they spread the results.")
 
 
+@pytest.mark.slow
 def test_the_report_opens_with_the_conclusion(tmp_path) -> None:
     baccarat.run(
         experiment([BANKER, {"name": "paroli banker", "use": "paroli", "params": {"side": "banker", "unit": 10}}]), out=tmp_path / "r"

@@ -126,6 +126,7 @@ def test_report_killed_at_every_step_leaves_the_old_or_the_new_report(work: Path
     assert pl.read_parquet(work / "out" / "sessions.parquet")["stopped_by"].drop_nulls().len() == stops  # no stop record lost
 
 
+@pytest.mark.slow
 def test_a_previous_run_moved_aside_by_a_killed_command_is_put_back_and_said(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = everything(work / "out")
     done = cli(
@@ -159,6 +160,7 @@ def test_a_leftover_that_is_not_provably_the_commands_own_is_left_and_said(work:
 # 1, 5: paths, and output folders that would swallow themselves --------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_current_folder_as_the_output_is_refused_before_any_work(work: Path) -> None:
     before = everything(work)
     done = cli(work / "out", "run", "../exp.yaml", "--out", "../out", "--force", "--quiet")
@@ -168,6 +170,7 @@ def test_the_current_folder_as_the_output_is_refused_before_any_work(work: Path)
     assert everything(work) == before
 
 
+@pytest.mark.slow
 def test_an_output_inside_a_run_folder_is_refused_and_the_run_stays_readable(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = everything(work)
     assert main(["run", "exp.yaml", "--out", "out/ledger.parquet/inner", "--quiet"]) == 2
@@ -186,6 +189,7 @@ def test_a_relative_output_is_resolved_before_anything_moves(work: Path, capsys:
 # 3: chart exports ------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_report_png_refuses_a_users_file_and_never_lists_it(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mine = work / "out" / "final.png"
     mine.write_bytes(b"\x89PNG my own figure")
@@ -228,6 +232,7 @@ def test_report_keeps_a_users_files_folders_and_links_in_the_folder(work: Path, 
 # 4: the lock ----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_users_file_named_like_the_lock_is_never_written_nor_removed(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     lock = work / ".out.lock"
     lock.write_text("my notes\n")
@@ -342,6 +347,7 @@ def test_a_huge_process_id_in_a_name_beside_the_output_is_no_traceback(work: Pat
     assert (work / f".out.new-{pid}-abcdefgh").is_dir() and (work / f".shoes.txt.{pid}-abcdefgh.tmp").read_text() == "mine"
 
 
+@pytest.mark.slow
 def test_two_runs_in_the_same_second_without_out_get_two_folders(
     work: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

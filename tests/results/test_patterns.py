@@ -84,6 +84,7 @@ def fair_flag_count(pool: np.ndarray, runs: int, shoes: int, draws: int, seed: i
     return flagged, runs
 
 
+@pytest.mark.slow
 def test_fair_shoes_are_flagged_in_at_most_five_percent_of_runs(pool: np.ndarray) -> None:
     flagged, runs = fair_flag_count(pool, runs=200, shoes=5, draws=999, seed=31)
     # A test at family-wise level 0.05 flags fair shoes in at most 5% of runs: over 200 runs, more than the

@@ -76,6 +76,7 @@ def test_scores_are_the_log_loss_and_brier_of_each_round_and_the_view_holds_only
     assert left == 8 * 52 - used
 
 
+@pytest.mark.slow
 def test_the_exact_odds_beat_every_players_predictor() -> None:
     table = seeded_table_compiled(RULES, 9, 1, 25)
     scores = score_predictors(table, RULES, registry().predictors())

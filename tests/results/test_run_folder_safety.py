@@ -71,6 +71,7 @@ def manifest_of(folder: Path) -> dict:
 # Replacing a previous run --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(work: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     before = everything(work)
@@ -82,6 +83,7 @@ def test_out_onto_a_previous_run_is_refused_without_force_and_nothing_changes(wo
     assert everything(work) == before
 
 
+@pytest.mark.slow
 def test_force_replaces_a_previous_run_whole_and_leaves_nothing_hidden(work: Path) -> None:
     assert main(["run", "exp.yaml", "--out", "out", "--quiet"]) == 0
     first = dataset_bytes(work / "out" / "ledger.parquet")

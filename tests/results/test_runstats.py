@@ -89,6 +89,7 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
     assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.startswith(".")]
 
 
+@pytest.mark.slow
 def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 1_000)  # several chunks, played by worker processes
     exp = experiment()

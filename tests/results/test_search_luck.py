@@ -56,6 +56,7 @@ def regresses(data: dict) -> None:
         assert best["deflated"] < best["in_sample"]
 
 
+@pytest.mark.slow
 def test_a_small_search_regresses_out_of_sample(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     data = search(tmp_path, capsys, {"side": ["banker", "player", "follow-last", "chop", "random"], "unit": [10, 20, 30, 40]}, 30)
     assert data["candidates"] == 20 and len(data["best"]) == 5 and len(data["null_best"]) == 5

@@ -63,6 +63,7 @@ def test_a_nan_makes_a_float_sum_nan_and_infinities_add_as_floats() -> None:
     assert np.isnan(total.value())
 
 
+@pytest.mark.slow
 @settings(max_examples=200, deadline=None)
 @given(
     st.lists(st.integers(-(10**9), 10**9) | st.sampled_from([0, 250_000_000, 990_500_000]), min_size=1, max_size=60),

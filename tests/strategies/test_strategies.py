@@ -380,6 +380,7 @@ SELECTORS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("use", PROGRESSIONS)
 def test_every_progression_and_selector_matches_the_reference_round_by_round(use: str) -> None:
     from fractions import Fraction
