@@ -29,6 +29,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import TextIO
 
 
@@ -98,6 +99,25 @@ def _duplicate_fd_1(stream: TextIO) -> int | None:
         return os.dup(1)
     except (AttributeError, ValueError, OSError):
         return None
+
+
+CHART_SUFFIXES = (".png", ".svg", ".json")
+"""What ``--chart FILE`` may end in: a PNG or SVG picture, or the Vega-Lite specification."""
+
+
+def chart_file(name: str | None, force: bool) -> Path | None:
+    """Return the ``--chart`` file a command is to write, or None; refuse another kind of file, or one already there
+    without ``--force``, in one sentence (:class:`baccarat.errors.InputError`)."""
+    from baccarat.errors import InputError
+
+    if not name:
+        return None
+    chart = Path(name)
+    if chart.suffix.lower() not in CHART_SUFFIXES:
+        raise InputError(f"--chart {chart}: name a file ending in .png, .svg or .json")
+    if (chart.is_file() or chart.is_symlink()) and not force:
+        raise InputError("exists already; give another --chart, or --force to replace it", path=str(chart))
+    return chart
 
 
 def print_json(text: str) -> None:

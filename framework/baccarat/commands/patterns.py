@@ -8,7 +8,6 @@ from pathlib import Path
 
 from baccarat.commands.shoes import _positive, _seed
 
-CHART_SUFFIXES = (".png", ".svg", ".json")
 """What ``--chart`` writes: an image, or the chart's Vega-Lite specification."""
 
 
@@ -35,19 +34,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Test the shoes against fair shoes of the same rules and shoe count; print the table and the verdict."""
-    from baccarat.commands import print_json, saying_what_was_written
+    from baccarat.commands import chart_file, print_json, saying_what_was_written
     from baccarat.errors import InputError
     from baccarat.results.patterns.fair_shoes import DRAWS, POOL_SEED, fair_samples
     from baccarat.results.patterns.fairness import patterns_against_fair
     from baccarat.results.patterns.sources import recorded_sample, run_sample, seeded_sample
     from baccarat.table.rules import load_rules
 
-    chart = Path(args.chart) if args.chart else None
-    if chart is not None:
-        if chart.suffix.lower() not in CHART_SUFFIXES:
-            raise InputError(f"--chart {chart}: name a file ending in .png, .svg or .json")
-        if (chart.is_file() or chart.is_symlink()) and not args.force:
-            raise InputError("exists already; give another --chart, or --force to replace it", path=str(chart))
+    chart = chart_file(args.chart, args.force)
     rules = load_rules(args.rules)
     fair_seed = POOL_SEED if args.fair_seed is None else args.fair_seed
     if args.source is None:

@@ -35,21 +35,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Play the candidates in sample, the best k out of sample, and the same search on strategies with the house edge."""
-    from pathlib import Path
 
     from baccarat.api import run as run_experiment
-    from baccarat.commands import print_json
-    from baccarat.commands.patterns import CHART_SUFFIXES
+    from baccarat.commands import chart_file, print_json
     from baccarat.errors import InputError
     from baccarat.experiment import load_experiment
     from baccarat.results.patterns.search_luck import Search, best_of, expected_max_normal, verdict
 
-    chart = Path(args.chart) if args.chart else None
-    if chart is not None:
-        if chart.suffix.lower() not in CHART_SUFFIXES:
-            raise InputError(f"--chart {chart}: name a file ending in .png, .svg or .json")
-        if (chart.is_file() or chart.is_symlink()) and not args.force:
-            raise InputError("exists already; give another --chart, or --force to replace it", path=str(chart))
+    chart = chart_file(args.chart, args.force)
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
     if experiment.shoes["source"] != "seeded":
         raise InputError("baccarat search plays its candidates on seeded shoes: give the experiment seeded shoes (shoes.source: seeded)")
