@@ -30,7 +30,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 
 @contextmanager
@@ -118,6 +118,20 @@ def chart_file(name: str | None, force: bool) -> Path | None:
     if (chart.is_file() or chart.is_symlink()) and not force:
         raise InputError("exists already; give another --chart, or --force to replace it", path=str(chart))
     return chart
+
+
+def write_chart(path: Path, chart: Any) -> None:
+    """Write ``chart`` (a Vega-Altair chart) to the ``--chart`` file whole: PNG or SVG by its suffix, else its JSON
+    specification."""
+    import json
+
+    from baccarat.files.outfolder import atomic_file
+    from baccarat.results.charts.export import chart_bytes, spec
+
+    suffix = path.suffix.lower()
+    body = json.dumps(spec(chart)).encode() if suffix == ".json" else chart_bytes(chart, suffix[1:])
+    with atomic_file(path, "the chart", suffix=suffix) as tmp:
+        Path(tmp).write_bytes(body)
 
 
 def print_json(text: str) -> None:

@@ -78,15 +78,10 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_chart(path: Path, data: dict) -> None:
-    from baccarat.files.outfolder import atomic_file
-    from baccarat.results.charts.export import chart_bytes, spec
+    from baccarat.commands import write_chart
     from baccarat.results.charts.observed_fair import patterns_chart
 
-    chart = patterns_chart(data["statistics"], f"{data['source']}: seen against fair shoes")
-    suffix = path.suffix.lower()
-    body = json.dumps(spec(chart)).encode() if suffix == ".json" else chart_bytes(chart, suffix[1:])
-    with atomic_file(path, "the chart", suffix=suffix) as tmp:
-        Path(tmp).write_bytes(body)
+    write_chart(path, patterns_chart(data["statistics"], f"{data['source']}: seen against fair shoes"))
 
 
 def render_text(data: dict) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 from baccarat.commands.shoes import _positive, _seed
@@ -87,18 +88,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _write_chart(path, data: dict) -> None:  # path: Path
-    from pathlib import Path
-
-    from baccarat.files.outfolder import atomic_file
-    from baccarat.results.charts.export import chart_bytes, spec
+def _write_chart(path: Path, data: dict) -> None:
+    from baccarat.commands import write_chart
     from baccarat.results.charts.in_out_sample import search_chart
 
-    chart = search_chart(data["best"], data["null_best"], f"{data['experiment']}: the best of {data['candidates']:,}, in sample and fresh")
-    suffix = path.suffix.lower()
-    body = json.dumps(spec(chart)).encode() if suffix == ".json" else chart_bytes(chart, suffix[1:])
-    with atomic_file(path, "the chart", suffix=suffix) as tmp:
-        Path(tmp).write_bytes(body)
+    write_chart(
+        path,
+        search_chart(data["best"], data["null_best"], f"{data['experiment']}: the best of {data['candidates']:,}, in sample and fresh"),
+    )
 
 
 def render_text(data: dict) -> str:
