@@ -16,6 +16,7 @@ import json
 import math
 import re
 import shlex
+from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
 
@@ -157,10 +158,53 @@ def test_the_text_says_each_strategys_conclusion_and_which_lasts_longest(capsys)
 
 
 def test_what_the_dynamic_program_cannot_analyse_is_listed_with_the_reason(capsys) -> None:
-    plan = plan_json(capsys, "--strategy", "flat", "--strategy", "flat side=follow-last", "--hands", "10")
+    plan = plan_json(capsys, "--strategy", "flat", "--strategy", "flat side=follow-last", "--hands", "10", "--simulate", "0")
     assert [s["strategy"] for s in plan["strategies"]] == ["flat"]
     assert plan["skipped"][0]["strategy"] == "flat side=follow-last"
     assert "no exact form" in plan["skipped"][0]["reason"]
+
+
+def test_what_the_dynamic_program_cannot_analyse_is_simulated_and_says_so(capsys) -> None:
+    plan = plan_json(capsys, "--strategy", "flat", "--strategy", "flat side=follow-last", "--hands", "30", "--simulate", "300")
+    flat, follow = plan["strategies"]
+    assert flat["method"] == "independent-rounds approximation" and "simulated_sessions" not in flat
+    assert follow["strategy"] == "flat side=follow-last" and follow["method"] == "simulation" and follow["simulated_sessions"] == 300
+    assert "no exact form" in follow["note"] and plan["skipped"] == []
+    low, high = follow["ci95"]["risk_of_ruin"]
+    assert follow["risk_of_ruin"] == 0 and low == 0 < high  # 30 flat bets of 10 cannot lose 1,000
+    # At most 30 bets of 10 a session, the first hand of a shoe sat out (nothing to follow yet).
+    assert 0 < follow["expected_wagered"] < 300 and follow["conclusion"].startswith("flat side=follow-last (simulated: 300 sessions) ")
+    capsys.readouterr()
+    assert main(["plan", "--strategy", "flat side=follow-last", "--hands", "30", "--simulate", "300"]) == 0
+    text = capsys.readouterr().out
+    assert "flat side=follow-last *" in text and "* simulated over 300 sessions" in text and "95% intervals: risk of ruin" in text
+
+
+@pytest.mark.slow
+def test_the_simulation_of_a_strategy_agrees_with_its_exact_figures_within_4_standard_errors(tmp_path: Path) -> None:
+    from baccarat.exact.plan import plan_experiment
+    from baccarat.exact.results import Skipped
+    from baccarat.execution.plan_simulation import simulate_skipped
+    from baccarat.experiment import load_experiment
+
+    entries = [{"name": "martingale", "use": "martingale", "params": {"stop_win": 100}}, {"name": "dalembert", "use": "dalembert"}]
+    experiment = load_experiment(write(tmp_path, entries))  # single-deck: the exact figures are exact
+    stops = {"martingale": (Decimal(100), None), "dalembert": (None, None)}
+    exact = plan_experiment(experiment, 60, 0.05, HANDS_PER_HOUR, stops)
+    exact.skipped = [Skipped(s.strategy, "simulated for the test") for s in exact.strategies]
+    figures = {s.strategy: s for s in exact.strategies}
+    exact.strategies = []
+    simulated = simulate_skipped(experiment, exact, stops, sessions=4000)
+    assert simulated.skipped == [] and len(simulated.strategies) == 2
+    for s in simulated.strategies:
+        truth = figures[s.strategy]
+        assert s.method == "simulation" and s.simulated_sessions == 4000
+        shares = [(s.risk_of_ruin, truth.risk_of_ruin)] + ([(s.p_goal, truth.p_goal)] if truth.p_goal is not None else [])
+        for simulated, p in shares:
+            assert abs(simulated - p) <= 4 * math.sqrt(p * (1 - p) / 4000), (s.strategy, simulated, p)
+        for key, value in (("expected_net", truth.expected_net), ("expected_wagered", truth.expected_wagered)):
+            low, high = s.intervals[key]  # the mean +- 1.96 standard errors
+            assert abs((low + high) / 2 - value) <= (high - low) / 2 * 4 / 1.96, (s.strategy, key, low, high, value)
 
 
 @pytest.mark.parametrize(

@@ -75,6 +75,14 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         default=HANDS_PER_HOUR,
         help=f"the table's pace, for the loss per hour (default: {HANDS_PER_HOUR}, a full table; docs/plan.md)",
     )
+    parser.add_argument(
+        "--simulate",
+        metavar="N",
+        type=_sessions,
+        default=None,
+        help="sessions simulated for a strategy the exact analysis cannot analyse, such as a side chosen from the rounds "
+        "dealt (default: 10000; 0 lists it as skipped)",
+    )
     add_rebate_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     add_plugins_dir_option(parser)
@@ -87,6 +95,16 @@ def _amount(text: str) -> Decimal:
         return positive_amount(text, "the amount")
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _sessions(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"expected a number of sessions from 0 to 10000000, such as 10000, not {text!r}")
+    return value
 
 
 def _pace(text: str) -> float:
@@ -104,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
     import dataclasses
 
     from baccarat.exact.analysis import default_session_rounds
-    from baccarat.exact.plan import plan_experiment
+    from baccarat.exact.plan import conclude, plan_experiment
+    from baccarat.execution.plan_simulation import SIMULATED_SESSIONS, simulate_skipped
     from baccarat.experiment.plan_input import PlanInput, planned_experiment
 
     given = PlanInput(
@@ -129,6 +148,9 @@ def run(args: argparse.Namespace) -> int:
         if rounds is not None:
             said = f"no --hands: {rounds:,} hands, {source}"
     plan = plan_experiment(experiment, rounds, args.ruin_at_most, args.hands_per_hour, stops)
+    sessions = SIMULATED_SESSIONS if args.simulate is None else args.simulate
+    if plan.skipped and sessions:
+        plan = conclude(simulate_skipped(experiment, plan, stops, sessions))
     if said is not None:
         plan.rounds_from = said
     if args.json:
@@ -142,7 +164,7 @@ def run(args: argparse.Namespace) -> int:
 
 def format_plan(plan: Any) -> str:
     """Return the plan as text: the session, a table of the figures, each strategy's conclusion, the ranking."""
-    from baccarat.exact.plan import method
+    from baccarat.exact.plan import SIMULATION, method
 
     kind = method(plan.exact) + ("" if plan.exact else ": the rounds of a shoe are not independent")
     minutes = plan.hours * 60
@@ -159,12 +181,13 @@ def format_plan(plan: Any) -> str:
         need = f"bankroll {plan.ruin_at_most:.0%}" if plan.ruin_at_most * 100 == round(plan.ruin_at_most * 100) else "bankroll"
         header = ["strategy", "risk of ruin", *(["P(goal first)"] if goals else []), "expected loss", "wagered", need, "loss an hour"]
         rows = []
+        simulated = [s for s in plan.strategies if s.method == SIMULATION]
         for s in plan.strategies:
             goal = ["-" if s.p_goal is None else f"{s.p_goal:.4%}"] if goals else []
             bankroll = "-" if s.bankroll_for_ruin is None else f"{s.bankroll_for_ruin:,.2f}"
             rows.append(
                 [
-                    s.strategy,
+                    s.strategy + (" *" if s.method == SIMULATION else ""),
                     f"{s.risk_of_ruin:.4%}",
                     *goal,
                     f"{s.expected_loss:,.2f}",
@@ -176,8 +199,11 @@ def format_plan(plan: Any) -> str:
         widths = [max(len(r[k]) for r in [header, *rows]) for k in range(len(header))]
         for row in [header, *rows]:
             lines.append("  ".join(cell.ljust(widths[0]) if k == 0 else cell.rjust(widths[k]) for k, cell in enumerate(row)).rstrip())
+        if simulated:
+            lines.append(f"* simulated over {simulated[0].simulated_sessions:,} sessions: the exact analysis cannot analyse it (below)")
         lines.append("")
         lines.extend(s.conclusion for s in plan.strategies)
+        lines.extend(_simulated_said(s) for s in simulated)
         if len(plan.strategies) > 1:
             ranked = plan.by_risk()
             lines.append(
@@ -195,3 +221,22 @@ def _rebates_said(plan: Any) -> str:
     if plan.loss_rebate:
         given.append(f"rebate {plan.loss_rebate:.2%} of a session's net loss")
     return "".join(f", {g}" for g in given)
+
+
+def _simulated_said(figures: Any) -> str:
+    """The note of a simulated strategy: why, and the 95% intervals of its main figures."""
+    intervals = figures.intervals or {}
+
+    def between(key: str, share: bool) -> str:
+        low, high = intervals.get(key, (None, None))
+        if low is None or high is None:
+            return "-"
+        return f"{low:.2%} to {high:.2%}" if share else f"{low:,.2f} to {high:,.2f}"
+
+    said = [f"risk of ruin {between('risk_of_ruin', True)}"]
+    if "p_goal_first" in intervals:
+        said.append(f"P(goal first) {between('p_goal_first', True)}")
+    said.append(f"expected loss {between('expected_loss', False)}")
+    if "bankroll_for_ruin" in intervals:
+        said.append(f"bankroll {between('bankroll_for_ruin', False)}")
+    return f"{figures.strategy}: {figures.note}. 95% intervals: " + ", ".join(said) + "."

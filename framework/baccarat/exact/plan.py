@@ -30,6 +30,9 @@ from baccarat.money import MICROS_PER_CENT, decimal_to_micros
 from baccarat.odds.rebates import session_rebate
 from baccarat.table.pace import hours
 
+SIMULATION = "simulation"
+"""The method of a strategy's figures when the dynamic program cannot analyse it: simulated sessions."""
+
 
 @dataclass(frozen=True)
 class StrategyPlan:
@@ -55,6 +58,14 @@ class StrategyPlan:
     win_goal: float | None = None
     stop_loss: float | None = None
     interpolated: float = 0.0
+    method: str = "exact"
+    """How the figures were had: ``exact``, ``independent-rounds approximation`` or ``simulation`` (:func:`method`)."""
+    simulated_sessions: int | None = None
+    """With ``simulation``: the sessions simulated."""
+    intervals: dict[str, tuple[float | None, float | None]] | None = None
+    """With ``simulation``: the 95% interval of each simulated figure, by its JSON name."""
+    note: str = ""
+    """With ``simulation``: why the strategy was simulated, and how far its figures may be off."""
     conclusion: str = ""
 
     @property
@@ -94,6 +105,16 @@ class StrategyPlan:
             "risk_of_ruin_at_that_bankroll": bankroll.risk_of_ruin if isinstance(bankroll, RuinBankroll) else None,
             **({"bankroll_for_ruin_reason": _why_no_bankroll(bankroll)} if self.bankroll_for_ruin is None else {}),
             "interpolated": self.interpolated,
+            "method": self.method,
+            **(
+                {
+                    "simulated_sessions": self.simulated_sessions,
+                    "ci95": {k: list(v) for k, v in (self.intervals or {}).items()},
+                    "note": self.note,
+                }
+                if self.method == SIMULATION
+                else {}
+            ),
             "conclusion": self.conclusion,
         }
 
@@ -186,9 +207,19 @@ def plan_experiment(
     initial = session.bankroll_cents * MICROS_PER_CENT
     for result in analysis.results:
         goal, loss = stop_amounts.get(result.strategy, (None, None))
-        plan.strategies.append(strategy_plan(result, rules, initial, goal, loss, bankrolls[result.strategy], plan.hours))
-    for k, figures in enumerate(plan.strategies):
-        plan.strategies[k] = _with_conclusion(figures, plan)
+        figures = strategy_plan(result, rules, initial, goal, loss, bankrolls[result.strategy], plan.hours)
+        plan.strategies.append(replace(figures, method=plan_method(plan)))
+    return conclude(plan)
+
+
+def plan_method(plan: Plan) -> str:
+    """The method of the plan's exact figures (:func:`method`)."""
+    return method(plan.exact)
+
+
+def conclude(plan: Plan) -> Plan:
+    """Give every strategy of ``plan`` its sentence of conclusion (each says where its risk of ruin stands among the others)."""
+    plan.strategies = [_with_conclusion(figures, plan) for figures in plan.strategies]
     return plan
 
 
@@ -272,5 +303,6 @@ def _with_conclusion(figures: StrategyPlan, plan: Plan) -> StrategyPlan:
         if figures.bankroll_for_ruin is not None
         else f"the bankroll a {plan.ruin_at_most:.2%} risk of ruin needs was not found ({_why_no_bankroll(figures.bankroll)})"
     )
-    sentence = f"{figures.strategy} {ruin}{goal}; it {loss} on {_money(figures.expected_wagered)} wagered, and {need}."
+    simulated = f" (simulated: {figures.simulated_sessions:,} sessions)" if figures.method == SIMULATION else ""
+    sentence = f"{figures.strategy}{simulated} {ruin}{goal}; it {loss} on {_money(figures.expected_wagered)} wagered, and {need}."
     return replace(figures, conclusion=sentence)
