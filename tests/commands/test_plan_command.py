@@ -216,6 +216,16 @@ def test_the_simulation_of_a_strategy_agrees_with_its_exact_figures_within_4_sta
         ([], "give the strategies to plan"),
         (["--strategy", "flat", "--strategy", "flat"], "--strategy 'flat' is given twice"),
         (["--strategy", "flat", "--rolling-rebate", "0.00015"], "rolling_rebate 0.00015 is not a whole number of basis points"),
+        (
+            ["--strategy", "flat", "--table-min", "100", "--table-max", "50"],
+            "error: session.table_max (50) is below session.table_min (100)",
+        ),
+        (["--strategy", "flat unit=5"], "error: unit 5 is below the table minimum 10"),
+        (
+            ["--strategy", "flat", "--experiment", "x.yaml"],
+            "give the strategies with --strategy or in the experiment of --experiment, not both",
+        ),
+        (["--experiment", "no-such-experiment.yaml"], "error: no-such-experiment.yaml: cannot read the file"),
     ],
 )
 def test_bad_input_is_one_sentence_and_status_2(capsys, args: list[str], said: str) -> None:

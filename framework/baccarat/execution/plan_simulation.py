@@ -38,6 +38,9 @@ from baccarat.results.statistics.ledger_stats import bankroll_for_ruin, wilson_o
 
 SIMULATED_SESSIONS = 10_000
 """Sessions simulated for a strategy the exact analysis cannot analyse (``baccarat plan --simulate N``)."""
+MOST_ROUNDS = 20_000_000
+"""Most rounds the simulations of one plan may deal per strategy (sessions times the shoes' rounds): beyond, the strategy
+stays skipped, with the sessions that would fit (a few seconds a million rounds for the built-in pieces here)."""
 ROUNDS_RULE = "max_rounds"
 """The registered stop rule that ends a simulated session's betting after the plan's hands."""
 Z95 = 1.959963984540054
@@ -70,6 +73,17 @@ def simulate_skipped(
         entry = by_label.get(skipped.strategy)
         if entry is None or rounds_key is None:
             still.append(skipped)
+            continue
+        dealt = sessions * math.ceil(plan.rounds / fewest_rounds(experiment.rules)) * (1 if experiment.rules.reshuffle_every_round else 80)
+        if dealt > MOST_ROUNDS:
+            fit = max(0, sessions * MOST_ROUNDS // dealt)
+            still.append(
+                Skipped(
+                    skipped.strategy,
+                    f"{skipped.reason}; nor was it simulated: {sessions:,} sessions of {plan.rounds:,} hands would deal about "
+                    f"{dealt:,} rounds, over the {MOST_ROUNDS:,} a plan simulates (about {fit:,} sessions fit: --simulate)",
+                )
+            )
             continue
         try:
             figures = simulate_strategy(experiment, entry, rounds_key, plan, stop_amounts.get(entry.name, (None, None)), sessions)

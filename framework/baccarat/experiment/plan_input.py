@@ -27,6 +27,8 @@ WIN_GOAL_RULE = "stop_win"
 """The registered stop rule a win goal is: betting stops once the session has won this much."""
 STOP_LOSS_RULE = "stop_loss"
 """The registered stop rule a stop-loss is: betting stops once the session has lost this much."""
+MAPPING_SOURCE = "<experiment>"
+"""What an experiment given as a mapping is called in its errors (:func:`baccarat.experiment.load_experiment`)."""
 PLAN_SEED = 1
 """The seed of the experiment made from options (the exact analysis deals no shoe; a random side's coin reads it)."""
 
@@ -96,7 +98,12 @@ def planned_experiment(given: PlanInput) -> tuple[Experiment, dict[str, tuple[De
     if given.stop_loss is not None:
         stops[stop_rule_param(found, STOP_LOSS_RULE, "--stop-loss")] = given.stop_loss
     if given.experiment is None:
-        experiment = load_experiment(_mapping(given, found, stops), plugins_dirs=given.plugins_dirs)
+        try:
+            experiment = load_experiment(_mapping(given, found, stops), plugins_dirs=given.plugins_dirs)
+        except InputError as exc:  # an experiment made from the options: no file, line or column to name
+            if exc.path not in (None, MAPPING_SOURCE):
+                raise
+            raise InputError(exc.message) from None
     else:
         experiment = load_experiment(
             given.experiment, overrides=_overrides(given, stops), plugins_dirs=given.plugins_dirs, shoe_file_needed=False
