@@ -65,6 +65,7 @@ def write(tmp_path: Path, strategies: list[dict], rules: str = "single-deck", ro
 QUESTION_ENTRIES = [{"name": name, "use": name} for name in ("martingale", "paroli", "dalembert", "flat")]
 
 
+@pytest.mark.slow
 def test_plan_gives_the_exact_analysis_own_figures_and_bankrolls(tmp_path: Path, capsys) -> None:
     path = write(tmp_path, QUESTION_ENTRIES, rules="punto-banco-8", rounds=1)
     plan = plan_json(capsys, *QUESTION, "--hands", "60")
@@ -149,10 +150,10 @@ def test_the_goal_first_the_rebates_and_the_hour_against_a_flat_walk(capsys) -> 
 
 def test_the_text_says_each_strategys_conclusion_and_which_lasts_longest(capsys) -> None:
     capsys.readouterr()
-    assert main(["plan", *QUESTION, "--rules", "single-deck"]) == 0
+    assert main(["plan", "--strategy", "martingale", "--strategy", "flat", "--rules", "single-deck", "--hands", "24"]) == 0
     text = capsys.readouterr().out
-    assert text.splitlines()[0].startswith("60 hands per session (about 50 minutes at 72 hands an hour), rules single-deck (exact")
-    for name in ("martingale", "paroli", "dalembert", "flat"):
+    assert text.splitlines()[0].startswith("24 hands per session (about 20 minutes at 72 hands an hour), rules single-deck (exact")
+    for name in ("martingale", "flat"):
         assert re.search(rf"^{name} is (never )?ruined .* a 1\.00% risk of ruin needs a bankroll of [\d,]+\.\d\d\.$", text, re.M)
     assert re.search(r"^Lasts longest \(lowest risk of ruin first\): ", text, re.M)
 
@@ -164,6 +165,7 @@ def test_what_the_dynamic_program_cannot_analyse_is_listed_with_the_reason(capsy
     assert "no exact form" in plan["skipped"][0]["reason"]
 
 
+@pytest.mark.slow
 def test_what_the_dynamic_program_cannot_analyse_is_simulated_and_says_so(capsys) -> None:
     plan = plan_json(capsys, "--strategy", "flat", "--strategy", "flat side=follow-last", "--hands", "30", "--simulate", "300")
     flat, follow = plan["strategies"]
@@ -235,6 +237,7 @@ def test_bad_input_is_one_sentence_and_status_2(capsys, args: list[str], said: s
     assert err.startswith("baccarat: error: ") and said in err and len(err.splitlines()) == 1
 
 
+@pytest.mark.slow
 def test_the_worked_example_of_the_docs_prints_what_the_command_prints(capsys) -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "plan.md").read_text(encoding="utf-8")
     command, shown = re.search(r"```bash\n(baccarat plan [^\n]*)\n```\n\n<!-- docs-test: output -->\n```\n(.*?)```", page, re.S).groups()
