@@ -121,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
     """Plan every strategy exactly and print the figures, each strategy's conclusion and the ranking."""
     import dataclasses
 
+    from baccarat.errors import InputError
     from baccarat.exact.analysis import default_session_rounds
     from baccarat.exact.plan import conclude, plan_experiment
     from baccarat.execution.plan_simulation import SIMULATED_SESSIONS, simulate_skipped
@@ -147,6 +148,10 @@ def run(args: argparse.Namespace) -> int:
         rounds, source = default_session_rounds(experiment)
         if rounds is not None:
             said = f"no --hands: {rounds:,} hands, {source}"
+        elif not experiment.rules.reshuffle_every_round:
+            raise InputError(
+                f"{args.experiment}: its shoes are recorded, so a session's hands are not known here; give them with --hands N"
+            )
     plan = plan_experiment(experiment, rounds, args.ruin_at_most, args.hands_per_hour, stops)
     sessions = SIMULATED_SESSIONS if args.simulate is None else args.simulate
     if plan.skipped and sessions:
