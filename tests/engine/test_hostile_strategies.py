@@ -324,3 +324,67 @@ def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> N
         "baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker (session 2, shoe 2, hand 30, round 30)\n"
     )
     assert sorted(p.name for p in folder.iterdir()) == ["exp.yaml", "plugins"]
+
+
+SELECTORS = '''
+from baccarat import hookimpl
+from baccarat.plugin import Selector
+
+
+class Misspelt(Selector):
+    """Backs a bet no table offers, from the first round."""
+
+    name = "misspelt"
+
+    def choose(self, view):
+        return "bankr"
+
+
+class Late(Selector):
+    """Backs Banker, but a dragon in round 30 of session 2 (after the sample shoe tried before the run)."""
+
+    name = "late"
+
+    def choose(self, view):
+        return "dragon" if (view.session, view.round) == (2, 30) else "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(Misspelt)
+    register(Late)
+'''
+
+
+@pytest.mark.parametrize(
+    ("side", "said"),
+    [
+        (
+            "misspelt",
+            "exp.yaml:7:30: strategy 'my pick' bet on 'bankr', which the table does not offer here (banker, player, tie): "
+            "its selector 'misspelt' (side: misspelt) chose it, on a sample shoe tried before the run",
+        ),
+        (
+            "late",
+            "strategy 'my pick' bet on 'dragon', which the table does not offer here (banker, player, tie): "
+            "its selector 'late' (side: late) chose it (session 2, shoe 2, hand 30, round 30)",
+        ),
+    ],
+)
+def test_a_plugin_selector_betting_what_the_table_does_not_offer_is_named_with_the_strategys_label(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], side: str, said: str
+) -> None:
+    # The progression only stakes: the selector chose the bet, so the message names it and the strategy's label, not 'martingale'.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "selectors.py").write_text(SELECTORS)
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n"
+        "  - {name: flat banker, use: flat, params: {side: banker, unit: 10}}\n"
+        "  - name: my pick\n"
+        f"    use: martingale\n    params: {{unit: 10, side: {side}}}\n"
+    )
+    assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == f"baccarat: error: {said}\n"
+    assert "'martingale'" not in err and not (tmp_path / "out").exists()

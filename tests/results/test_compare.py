@@ -108,7 +108,10 @@ def test_a_seeded_run_and_the_replay_of_its_own_shoes_from_a_file_are_paired(run
     for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "sessions_better", "sessions_worse"):
         assert rows["replay: marti"][key] == rows["a: marti"][key], key
     # Shoes of another seed in a file: the rounds differ, and the reason names the shoes' settings that differ.
-    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "12", "--seed", "6", "--out", str(shoes), "--force", "--quiet"]) == 0
+    assert (
+        main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "12", "--seed", "6", "--out", str(shoes), "--force", "--quiet"])
+        == 0
+    )
     assert main(["run", str(replay), "--out", str(runs / "replay6"), "--quiet", "--workers", "1"]) == 0
     doc = compare_json(capsys, str(runs / "a"), str(runs / "replay6"))
     assert doc["paired"] is False and "rounds.parquet hold different rounds" in doc["reason"] and "shoes.source" in doc["reason"]
