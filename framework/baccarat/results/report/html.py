@@ -270,7 +270,7 @@ def _glance_html(summary: pl.DataFrame) -> str:
         if not missing(r["edge"]):
             ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
             parts.append(
-                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets, a realised edge of "
+                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} rounds with a bet, a realised edge of "
                 f"{_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})"
             )
         profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
@@ -294,11 +294,15 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
         if versions and isinstance(versions, Mapping):
             items.append(("Versions", ", ".join(f"{k} {v}" for k, v in versions.items())))
         if timings and isinstance(timings, Mapping):
-            items.append(("Timings", ", ".join(f"{k} {_seconds(v)}" for k, v in timings.items())))
+            items.append(("Timings", ", ".join(TIMING_WORDS.get(k, k + " {}").format(_seconds(v)) for k, v in timings.items())))
         for warning in warnings if isinstance(warnings, list) else []:
             items.append(("Warning", str(warning)))
     rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in items)
     return f'<table class="facts">{rows}</table>'
+
+
+TIMING_WORDS = {"run": "played in {} (the shoes dealt, the strategies played, the sessions folded; the results written after)"}
+"""The manifest's timings in words (``{}``: the seconds): ``run`` is what ``baccarat run`` prints as ``played in``."""
 
 
 def _run_date(manifest: Mapping[str, Any] | None) -> str:
