@@ -136,9 +136,8 @@ def run(args: argparse.Namespace) -> int:
 
             print(conclusion(result.analysis.summary, result.analysis.comparison))
             print(format_summary(result.analysis.summary))
-        print(
-            f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies {timing_words(result.played_seconds, seconds)} -> {result.out_dir}"
-        )
+        timing = timing_words(result.played_seconds, seconds)
+        print(f"{result.counts.rounds:,} rounds x {len(experiment.strategies)} strategies {timing} -> {result.out_dir}")
     return 0
 
 
