@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 import pytest
@@ -285,3 +287,28 @@ def test_the_roads_chart_holds_every_mark_of_every_road() -> None:
     assert sorted(by_road.get("Big eye boy", [])) == sorted((c.col, c.row, c.mark) for c in road.derived("big_eye_boy"))
     ties = {(row["col"], row["row"]): row["ties"] for row in cells if row["road"] == "Big road"}
     assert sum(ties.values()) == road.outcomes.count("tie") - road.leading_ties
+
+
+def test_chart_titles_name_their_measure_and_give_no_instruction(analysis) -> None:
+    # PNG and SVG files carry the title alone: nothing there can be clicked, hovered or chosen.
+    names = {
+        "bankroll": "bankroll",
+        "strategies": "median",
+        "ruin": "not ruined",
+        "final": "Final bankroll",
+        "comparison": "Net per session minus the baseline's",
+        "drawdown": "below its own peak",
+    }
+    summary = pl.DataFrame({"strategy": [f"m[unit={u},cap={c}]" for u in (5, 10) for c in (2, 4)], "risk_of_ruin": [0.1] * 4})
+    charts = {**analysis.charts(), "grid": plots.grid_chart(summary)}
+    for count in (3, 30):
+        charts[f"bankroll-{count}"] = plots.bankroll_chart(synthetic(count, 50)["bands"], 1000, 10)
+        names[f"bankroll-{count}"] = "bankroll"
+    for kind, chart in charts.items():
+        title = chart.to_dict()["title"]
+        text = title if isinstance(title, str) else str(title.get("text"))
+        assert not re.search(r"click|choose|hover|drag|pick|legend for|below the chart", text, re.I), (kind, text)
+        if kind == "grid":
+            assert title["text"] == {"expr": 'measure + " over unit and cap"'}  # the measure chosen, in words
+        else:
+            assert names[kind] in text, (kind, text)
