@@ -77,7 +77,7 @@ def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: 
     assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
     # The plain conclusion first: Martingale on Player has the higher edge of its bet (Player's against Banker's).
     assert out.splitlines()[0].startswith("martingale has a higher expected house edge than flat banker, by 0.177%")
-    assert out.splitlines()[1].split()[:3] == ["strategy", "sessions", "bets"]
+    assert out.splitlines()[1].split()[:3] == ["strategy", "sessions", "rounds"]
     assert any(line.startswith("flat banker") for line in out.splitlines())
 
 
