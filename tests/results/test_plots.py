@@ -312,3 +312,16 @@ def test_chart_titles_name_their_measure_and_give_no_instruction(analysis) -> No
             assert title["text"] == {"expr": 'measure + " over unit and cap"'}  # the measure chosen, in words
         else:
             assert names[kind] in text, (kind, text)
+
+
+def test_the_exact_chart_says_which_strategies_share_a_colour_past_20(analysis) -> None:
+    # Its dash tells exact from simulated, so colours alone tell the strategies apart: past 20 they repeat, and it says which.
+    from types import SimpleNamespace
+
+    names = [f"s{i}" for i in range(22)]
+    ruin = pl.DataFrame({"strategy": np.repeat(names, 3), "round": np.tile([0, 1, 2], 22), "ruined": 0.0})
+    exact = [SimpleNamespace(strategy=name, ruin_curve=np.zeros(3), bands=None) for name in names]
+    title = plots.exact_chart(ruin, None, exact).to_dict()["title"]
+    assert title["subtitle"] == ["Alike in colour: s0 and s20; s1 and s21"]
+    twenty = ruin.filter(pl.col("strategy").is_in(names[:20]))
+    assert not plots.exact_chart(twenty, None, exact[:20]).to_dict()["title"].get("subtitle")  # 20 colours: none alike
