@@ -21,6 +21,8 @@ column; the whole file is checked before anything is run on it.
 - :mod:`~baccarat.shoes.recorded.validate`: checks shared by the shoe formats: card tokens, copies per deck, warnings.
 - :mod:`~baccarat.shoes.recorded.write`: writing dealt shoes in the recorded formats, so that reading them back
   replays the same rounds.
+- :mod:`~baccarat.shoes.recorded.split`: a recorded file cut into its first shoes and the rest held out, for
+  ``baccarat search``.
 """
 
 from __future__ import annotations
