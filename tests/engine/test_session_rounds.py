@@ -1,0 +1,167 @@
+"""Sessions measured in rounds (``session.rounds``, ``new_shoe``) and the dealer's session rules (win goal, stop-loss).
+
+Worked by hand on scripted rounds, and the same ledger, bit for bit, on both engines.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from helpers.scripted import scripted
+
+from baccarat.engine.compiled import play_compiled
+from baccarat.engine.reference import SESSION_RULES, SessionConfig, StrategyRun, end_names, run_strategy
+from baccarat.engine.sessions import played_rows, round_windows, sessions_of
+from baccarat.odds.settlement import settlement_table
+from baccarat.plugin.manager import registry
+from baccarat.shoes.compiled_deal import seeded_table_compiled
+from baccarat.table.rules import preset
+
+
+def windows(lengths, rounds, new_shoe, offset=0, limit=None) -> list[tuple[int, int]]:
+    return [tuple(w) for w in round_windows(np.array(lengths), rounds, new_shoe, offset, limit).tolist()]
+
+
+def test_sessions_continue_in_the_same_shoe_and_across_shoes() -> None:
+    # Shoes of 5, 3 and 4 rounds (rows 0-4, 5-7, 8-11): sessions of 4 rounds are rows 0-3, 4-7, 8-11.
+    assert windows([5, 3, 4], 4, False) == [(0, 4), (4, 8), (8, 12)]
+    # Sessions of 5: two whole ones; the last two rounds are no session's.
+    assert windows([5, 3, 4], 5, False) == [(0, 5), (5, 10)]
+    # From round 2 of the first shoe, at most one session.
+    assert windows([5, 3, 4], 4, False, offset=2, limit=1) == [(2, 6)]
+
+
+def test_new_shoe_sessions_start_on_the_next_shoe() -> None:
+    # Sessions of 2: one per shoe, the rest of each shoe unplayed.
+    assert windows([5, 3, 4], 2, True) == [(0, 2), (5, 7), (8, 10)]
+    # Sessions of 4: the 3-round shoe cannot hold one, so the session from row 5 runs into the third shoe
+    # (rows 5-8); the third shoe is then taken, and nothing follows.
+    assert windows([5, 3, 4], 4, True) == [(0, 4), (5, 9)]
+    assert windows([5, 3, 4], 6, True) == [(0, 6)]
+    assert windows([2, 2], 3, True) == [(0, 3)]
+    assert windows([2], 3, True) == []
+
+
+def test_played_rows_keep_only_the_sessions_rounds() -> None:
+    table = scripted("BPBPBBPPTBPB", [5, 3, 4])
+    config = SessionConfig(100_000, 1_000, 10_000, rounds=2, new_shoe=True)
+    sessions = sessions_of(table, config)
+    assert sessions == [(1, 0, 2), (2, 5, 7), (3, 8, 10)]
+    part, inside = played_rows(table, sessions)
+    assert inside == [(1, 0, 2), (2, 2, 4), (3, 4, 6)]
+    assert part.shoe.tolist() == [1, 1, 2, 2, 3, 3]
+    assert part.hand.tolist() == [1, 2, 1, 2, 1, 2]
+
+
+def play_both(use: str, params: dict, config: SessionConfig, seed: int = 5, shoes: int = 10):
+    rules = preset("punto-banco-8")
+    table, sessions = played_rows(*_table_and_sessions(rules, seed, shoes, config))
+    multipliers = settlement_table(table, rules)
+    cls, full = registry().configure(use, params)
+    run = StrategyRun(f"{use} {params}", cls, full)
+    fast = play_compiled(run, table, multipliers, rules, config, seed, sessions)
+    reference = run_strategy(run, table, multipliers, rules, config, seed, sessions)
+    return fast, reference, run
+
+
+def _table_and_sessions(rules, seed, shoes, config):
+    table = seeded_table_compiled(rules, seed, 1, shoes)
+    return table, sessions_of(table, config)
+
+
+def assert_same(fast, reference) -> None:
+    assert fast is not None, "the compiled path should cover this strategy"
+    assert set(fast) == set(reference)
+    for name, column in reference.items():
+        assert np.array_equal(fast[name], column), name
+
+
+CONFIGS = (
+    SessionConfig(20_000, 1_000, 8_000, rounds=60),
+    SessionConfig(20_000, 1_000, 8_000, rounds=130, new_shoe=True),
+    SessionConfig(20_000, 1_000, 8_000, rounds=45, new_shoe=True, win_goal_cents=4_000, stop_loss_cents=6_000),
+    SessionConfig(4_000, 500, 3_000, rounds=70, win_goal_cents=1_500),
+    SessionConfig(100_000, 1_000, 100_000, 2, stop_loss_cents=5_000),
+)
+
+
+@pytest.mark.parametrize("config", CONFIGS)
+@pytest.mark.parametrize(
+    ("use", "params"),
+    [
+        ("martingale", {"side": "banker", "unit": 10}),
+        ("paroli", {"side": "random", "unit": 10, "stop_win": 30}),
+        ("flat", {"side": "follow-last", "unit": 10, "stop_loss": 40}),
+    ],
+)
+def test_both_engines_play_sessions_in_rounds_and_session_rules_alike(use: str, params: dict, config: SessionConfig) -> None:
+    fast, reference, _ = play_both(use, params, config)
+    assert_same(fast, reference)
+    if config.rounds is not None:
+        _, counts = np.unique(reference["session"], return_counts=True)
+        assert (counts == config.rounds).all()
+
+
+def test_session_rules_end_betting_in_the_round_the_bankroll_reaches_them() -> None:
+    config = SessionConfig(20_000, 1_000, 8_000, rounds=60, win_goal_cents=3_000, stop_loss_cents=5_000)
+    fast, cols, run = play_both("martingale", {"side": "player", "unit": 10}, config, shoes=20)
+    assert_same(fast, cols)
+    names = end_names(run.cls)
+    initial = config.bankroll_cents * 10_000
+    ended = {"session.win_goal": 0, "session.stop_loss": 0}
+    for session in np.unique(cols["session"]).tolist():
+        rows = np.flatnonzero(cols["session"] == session)
+        profit = cols["bankroll"][rows] - initial
+        codes = cols["stopped_by"][rows]
+        reached = np.flatnonzero((profit >= config.win_goal_cents * 10_000) | (profit <= -config.stop_loss_cents * 10_000))
+        if not len(reached):
+            assert not codes.any()
+            continue
+        first = int(reached[0])
+        name = names[int(codes[first]) - 1]
+        assert name == ("session.win_goal" if profit[first] > 0 else "session.stop_loss")
+        assert not codes[np.arange(len(rows)) != first].any()
+        assert not cols["stake"][rows[first + 1 :]].any()  # no bet after the session rule held
+        ended[name] += 1
+    assert ended["session.win_goal"] and ended["session.stop_loss"]  # both happened in these shoes
+    assert SESSION_RULES == ("session.win_goal", "session.stop_loss")
+
+
+@pytest.mark.parametrize(("rounds", "new_shoe"), [(50, False), (100, True), (30, True)])
+def test_the_cut_into_sessions_does_not_depend_on_the_chunks_and_only_sessions_are_dealt(rounds: int, new_shoe: bool) -> None:
+    from polars.testing import assert_frame_equal
+
+    from baccarat.execution import chunks as chunking
+    from baccarat.execution.runner import run_experiment
+    from baccarat.experiment import load_experiment
+    from baccarat.shoes.seeded import seeded_table
+
+    session = {"bankroll": 400, "table_min": 5, "table_max": 300, "rounds": rounds, "new_shoe": new_shoe, "win_goal": 60}
+    exp = load_experiment(
+        {
+            "shoes": {"seed": [4, 9], "count": 9},
+            "session": session,
+            "strategies": [
+                {"name": f"m {side}", "use": "martingale", "params": {"side": side, "unit": 5}} for side in ("banker", "random")
+            ],
+        }
+    )
+    whole = run_experiment(exp, workers=1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 150)  # many chunks
+        cut = run_experiment(exp, workers=1)
+    assert_frame_equal(whole.rounds, cut.rounds)
+    assert_frame_equal(whole.ledger, cut.ledger)
+    # The rounds written are those of the sessions, seed after seed, and each session is `rounds` rounds of them.
+    expected_shoes, expected_hands, sessions = [], [], 0
+    for k, seed in enumerate((4, 9)):
+        table = seeded_table(exp.rules, seed, 1, 9)
+        part, bounds = played_rows(table, sessions_of(table, exp.session))
+        expected_shoes += (part.shoe + 9 * k).tolist()
+        expected_hands += part.hand.tolist()
+        sessions += len(bounds)
+    assert whole.rounds["shoe"].to_list() == expected_shoes
+    assert whole.rounds["hand"].to_list() == expected_hands
+    per_session = whole.ledger.group_by("strategy", "session").len()
+    assert per_session.height == 2 * sessions and (per_session["len"] == rounds).all()
+    assert sorted(whole.ledger["session"].unique().to_list()) == list(range(1, sessions + 1))
