@@ -165,3 +165,25 @@ def test_the_cut_into_sessions_does_not_depend_on_the_chunks_and_only_sessions_a
     per_session = whole.ledger.group_by("strategy", "session").len()
     assert per_session.height == 2 * sessions and (per_session["len"] == rounds).all()
     assert sorted(whole.ledger["session"].unique().to_list()) == list(range(1, sessions + 1))
+
+
+def test_session_rounds_in_an_experiment_and_its_resolved_copy() -> None:
+    from baccarat.experiment import load_experiment
+
+    data = {"session": {"bankroll": 500, "shoes_per_session": 3}, "strategies": [{"use": "flat"}]}
+    plain = load_experiment(data)
+    assert plain.session.rounds is None and plain.to_mapping()["session"]["shoes_per_session"] == 3
+    exp = load_experiment(data, ["session.rounds=60", "session.new_shoe=true", "session.win_goal=20.5", "session.stop_loss=300"])
+    assert (exp.session.rounds, exp.session.new_shoe, exp.session.win_goal_cents, exp.session.stop_loss_cents) == (60, True, 2050, 30_000)
+    written = exp.to_mapping()["session"]
+    assert written == {
+        "bankroll": 500,
+        "rounds": 60,
+        "new_shoe": True,
+        "table_min": 10,
+        "table_max": 1000,
+        "win_goal": 20.5,
+        "stop_loss": 300,
+    }
+    again = load_experiment({"session": written, "strategies": [{"use": "flat"}]})
+    assert again.session == exp.session

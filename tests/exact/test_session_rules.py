@@ -159,3 +159,30 @@ def test_single_deck_simulation_of_goals_and_stop_losses_agrees_with_the_exact_f
         for values, mean in ((hands, figures["expected_rounds"]), (loss, -figures["expected_net"])):
             assert abs(values.mean() - mean) <= 4 * values.std(ddof=1) / math.sqrt(sessions), (name, values.mean(), mean)
         assert 0.05 < figures["p_win_goal"] < 0.95 and figures["p_stop_loss"] > 0.01  # both rules matter here
+
+
+@pytest.mark.slow
+def test_the_sixty_hands_experiment_answers_its_question_exactly_and_by_simulation(tmp_path: Path, capsys) -> None:
+    # configs/sixty-hands.yaml on single-deck rules, where every round is independent and the exact figures exact.
+    config = str(Path(__file__).resolve().parents[2] / "configs" / "sixty-hands.yaml")
+    sessions = 2500
+    overrides = ["--set", "rules=single-deck", "--set", f"shoes.count={sessions * 60}"]
+    assert main(["exact", config, *overrides, "--json"]) == 0
+    analysis = json.loads(capsys.readouterr().out)
+    assert analysis["rounds"] == 60 and analysis["exact"]
+    exact = {r["strategy"]: r for r in analysis["strategies"]}
+    assert sorted(exact) == ["dalembert", "flat banker", "martingale", "paroli"]
+    out = tmp_path / "run"
+    assert main(["run", config, *overrides, "--out", str(out), "--quiet", "--workers", "1", "--no-report"]) == 0
+    table = load(out).sessions
+    for name, figures in exact.items():
+        mine = table.filter(table["strategy"] == name)
+        assert mine.height == sessions
+        for simulated, p in (
+            (mine["ruined"].to_numpy().mean(), figures["risk_of_ruin"]),
+            ((mine["net"].cast(float).to_numpy() > 0).mean(), figures["p_profit"]),
+        ):
+            assert abs(simulated - p) <= 4 * math.sqrt(p * (1 - p) / sessions), (name, simulated, p)
+        net = mine["net"].cast(float).to_numpy()
+        assert abs(net.mean() - figures["expected_net"]) <= 4 * net.std(ddof=1) / math.sqrt(sessions), name
+    assert exact["martingale"]["risk_of_ruin"] > 0.1  # the question has an answer: Martingale is the one ruined

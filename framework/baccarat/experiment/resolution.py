@@ -354,6 +354,8 @@ class Resolver(StrategySection):
                 f"({amount('table_min', table_min)}): every session would be ruined before its first bet",
             )
         rounds, new_shoe = self.session_length(section)
+        if rounds is not None:
+            per_session = 1  # not used: the session is rounds long
         win_goal = self.cents(path + ("win_goal",), section["win_goal"], "session.win_goal") if "win_goal" in section else None
         stop_loss = self.cents(path + ("stop_loss",), section["stop_loss"], "session.stop_loss") if "stop_loss" in section else None
         return SessionConfig(bankroll, table_min, table_max, per_session, rounds, new_shoe, win_goal, stop_loss)
@@ -364,11 +366,7 @@ class Resolver(StrategySection):
         rounds = None
         if "rounds" in section:
             rounds = self.integer(path + ("rounds",), section["rounds"], "session.rounds", 1, MAX_SESSION_ROUNDS)
-            if "shoes_per_session" in section:
-                raise self.error(
-                    path + ("shoes_per_session",),
-                    "give session.rounds or session.shoes_per_session, not both: a session is a number of rounds or of whole shoes",
-                )
+            # shoes_per_session is then not used (--set session.rounds=60 on an experiment of whole shoes)
         new_shoe = section.get("new_shoe", False)
         if not isinstance(new_shoe, bool):
             raise self.error(path + ("new_shoe",), f"session.new_shoe must be true or false, not {shown(new_shoe)}")

@@ -76,8 +76,9 @@ def _same_rounds(a: SavedRun, b: SavedRun) -> str | None:
     if ma["shoes"] != mb["shoes"]:
         differ = [key for key in sorted(set(ma["shoes"]) | set(mb["shoes"])) if ma["shoes"].get(key) != mb["shoes"].get(key)]
         return f"their shoes differ ({', '.join(f'shoes.{key}' for key in differ)})"
-    if ma["session"]["shoes_per_session"] != mb["session"]["shoes_per_session"]:
-        return "their sessions hold different numbers of shoes"
+    length = ("shoes_per_session", "rounds", "new_shoe")
+    if [ma["session"].get(key) for key in length] != [mb["session"].get(key) for key in length]:
+        return "their sessions are cut differently (session.shoes_per_session, session.rounds, session.new_shoe)"
     files = [result.out_dir / "rounds.parquet" for result in (a, b) if result.out_dir is not None]
     if len(files) == 2 and all(path.exists() for path in files):  # datasets (folders), or files
         outcomes = [pl.read_parquet(path, columns=["shoe", "hand", "outcome"]) for path in files]

@@ -285,8 +285,9 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
         ("Shoes", facts.shoes),
         (
             "Sessions",
-            f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
-            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}",
+            f"bankroll {fmt_money(facts.bankroll)}, {facts.session_length or f'{facts.shoes_per_session} shoe(s) per session'}, "
+            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}"
+            + (f", {facts.session_rules}" if facts.session_rules else ""),
         ),
     ]
     if manifest:
