@@ -146,12 +146,15 @@ def test_the_cut_into_sessions_does_not_depend_on_the_chunks_and_only_sessions_a
             ],
         }
     )
-    whole = run_experiment(exp, workers=1)
+    counted: dict[str, list[int]] = {"whole": [], "cut": []}
+    whole = run_experiment(exp, workers=1, progress=counted["whole"].append)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 150)  # many chunks
-        cut = run_experiment(exp, workers=1)
+        cut = run_experiment(exp, workers=1, progress=counted["cut"].append)
     assert_frame_equal(whole.rounds, cut.rounds)
     assert_frame_equal(whole.ledger, cut.ledger)
+    assert len(counted["cut"]) > 4  # many chunks, and each shoe counted once, by the chunk that began it
+    assert sum(counted["whole"]) == sum(counted["cut"]) == whole.rounds["shoe"].n_unique()
     # The rounds written are those of the sessions, seed after seed, and each session is `rounds` rounds of them.
     expected_shoes, expected_hands, sessions = [], [], 0
     for k, seed in enumerate((4, 9)):
@@ -187,3 +190,35 @@ def test_session_rounds_in_an_experiment_and_its_resolved_copy() -> None:
     }
     again = load_experiment({"session": written, "strategies": [{"use": "flat"}]})
     assert again.session == exp.session
+
+
+def test_recorded_shoes_are_cut_into_sessions_of_rounds_alike_whatever_the_chunks() -> None:
+    from pathlib import Path
+
+    from polars.testing import assert_frame_equal
+
+    from baccarat.execution import chunks as chunking
+    from baccarat.execution.runner import run_experiment
+    from baccarat.experiment import load_experiment
+    from baccarat.shoes.recorded import read_shoes
+
+    cards = Path(__file__).resolve().parents[2] / "configs" / "shoes" / "sample-cards.txt"
+    exp = load_experiment(
+        {
+            "shoes": {"source": "recorded", "path": str(cards), "format": "cards"},
+            "session": {"rounds": 45, "win_goal": 40},
+            "strategies": [{"use": "martingale", "params": {"side": "banker", "unit": 10}}],
+        }
+    )
+    table = read_shoes(cards, "cards", exp.rules).table
+    counted: dict[str, list[int]] = {"whole": [], "cut": []}
+    whole = run_experiment(exp, workers=1, progress=counted["whole"].append)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 60)  # a chunk a session or two
+        cut = run_experiment(exp, workers=1, progress=counted["cut"].append)
+    assert_frame_equal(whole.ledger, cut.ledger)
+    assert_frame_equal(whole.rounds, cut.rounds)
+    sessions = len(table) // 45
+    assert whole.rounds.height == sessions * 45 and whole.ledger["session"].n_unique() == sessions
+    assert whole.rounds["hand"].to_list() == table.hand[: sessions * 45].tolist()
+    assert sum(counted["whole"]) == sum(counted["cut"]) == whole.rounds["shoe"].n_unique()

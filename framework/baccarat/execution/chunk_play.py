@@ -191,7 +191,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
     return ChunkOutput(
         chunk.index,
-        chunk.shoes,
+        chunk.shoes - (1 if chunk.row_offset else 0),  # a first shoe begun by the chunk before is counted there
         chunk.sessions,
         len(table),
         len(table) * len(plan.strategies),

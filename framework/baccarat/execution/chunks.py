@@ -254,6 +254,8 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
                 continue
             start, stop = group[0][1], group[-1][2]
             shoes = len(np.unique(table.shoe[start:stop]))
+            if start and table.shoe[start] == table.shoe[start - 1]:  # a shoe the chunk before counted (sessions in rounds)
+                shoes -= 1
             chunks.append(
                 Chunk(
                     len(chunks),
