@@ -186,3 +186,19 @@ def test_the_sixty_hands_experiment_answers_its_question_exactly_and_by_simulati
         net = mine["net"].cast(float).to_numpy()
         assert abs(net.mean() - figures["expected_net"]) <= 4 * net.std(ddof=1) / math.sqrt(sessions), name
     assert exact["martingale"]["risk_of_ruin"] > 0.1  # the question has an answer: Martingale is the one ruined
+
+
+@pytest.mark.slow
+def test_the_report_sets_the_session_rules_exact_chances_beside_the_shares_simulated(tmp_path: Path, capsys) -> None:
+    config = str(Path(__file__).resolve().parents[2] / "configs" / "sixty-hands.yaml")
+    overrides = ["--set", "shoes.count=300", "--set", "session.win_goal=200", "--set", "session.stop_loss=300"]
+    assert main(["exact", config, *overrides, "--json"]) == 0
+    exact = {r["strategy"]: r for r in json.loads(capsys.readouterr().out)["strategies"]}
+    assert main(["run", config, *overrides, "--out", str(tmp_path / "run"), "--quiet", "--workers", "1"]) == 0
+    page = (tmp_path / "run" / "report.html").read_text(encoding="utf-8")
+    sessions = load(tmp_path / "run").sessions
+    assert "reached the win goal, exact" in page and "ended by the stop-loss, simulated" in page
+    mine = sessions.filter(sessions["strategy"] == "martingale")
+    share = (mine["stopped_by"] == "session.win_goal").fill_null(False).mean()
+    row = f"<td>martingale</td><td>{100 * share:.2f}%</td><td>{100 * exact['martingale']['p_win_goal']:.2f}%</td>"
+    assert row in page
