@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.reference import SessionConfig, StrategyRun
-from baccarat.errors import StrategyError
+from baccarat.errors import InputError, StrategyError
 from baccarat.experiment.model import StrategyEntry
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
@@ -230,7 +230,17 @@ def _round_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
                 )
             )
         sessions_before += len(windows)
+        if not len(windows):
+            raise no_whole_session(config.rounds, f"{count:,} seeded shoes of seed {seed}", int(lengths.sum()))
     return chunks
+
+
+def no_whole_session(rounds: int, shoes: str, held: int, more: str = "deal more shoes (shoes.count)") -> InputError:
+    """The error of shoes that hold no whole session of ``rounds`` rounds."""
+    return InputError(
+        f"session.rounds is {rounds:,}, but the {shoes} hold {held:,} rounds: no whole session to play; "
+        f"{more} or give session.rounds fewer rounds"
+    )
 
 
 def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list[Chunk]:
@@ -240,6 +250,8 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
     shoes_total = int(table.shoe[-1]) if len(table) else 0
     bounds = sessions_of(table, plan.config)
     if plan.config.rounds is not None:  # the rounds of the sessions only: none after the last whole session's end
+        if not bounds:
+            raise no_whole_session(plan.config.rounds, "recorded shoes", len(table), "replay more shoes")
         table, bounds = played_rows(table, bounds)
     rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(len(plan.strategies), 1))
     groups: list[list[tuple[int, int, int]]] = [[]]
