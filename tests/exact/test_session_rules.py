@@ -202,3 +202,16 @@ def test_the_report_sets_the_session_rules_exact_chances_beside_the_shares_simul
     share = (mine["stopped_by"] == "session.win_goal").fill_null(False).mean()
     row = f"<td>martingale</td><td>{100 * share:.2f}%</td><td>{100 * exact['martingale']['p_win_goal']:.2f}%</td>"
     assert row in page
+
+
+def test_one_strategy_by_name_with_the_session_in_its_configuration() -> None:
+    from baccarat.exact import Skipped, analyse_session
+
+    config = SessionConfig(10_000, 1000, 10_000, rounds=6, win_goal_cents=2_500, stop_loss_cents=6_000)
+    result = analyse_session("martingale", {"side": "player", "unit": 10}, preset("single-deck"), config)
+    expected = brute_force("martingale", {"side": "player", "unit": 10}, config)
+    assert result.strategy == "martingale" and result.rounds == 6
+    for key in ("p_win_goal", "p_stop_loss", "expected_rounds", "expected_net"):
+        assert getattr(result, key) == pytest.approx(expected[key], abs=1e-9), key
+    assert analyse_session("martingale", {"side": "player", "unit": 10}, preset("single-deck"), config, rounds=3).rounds == 3
+    assert isinstance(analyse_session("flat", {"side": "follow-last", "unit": 10}, preset("single-deck"), config), Skipped)

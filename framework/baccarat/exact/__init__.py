@@ -20,6 +20,7 @@
 
 from baccarat.exact.analysis import (
     analyse_experiment,
+    analyse_session,
     analyse_strategy,
     combined_limits,
     round_outcomes,
@@ -37,6 +38,7 @@ __all__ = [
     "ExactResult",
     "Skipped",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",

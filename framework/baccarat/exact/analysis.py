@@ -52,6 +52,7 @@ from baccarat.table.rules import Rules
 __all__ = [
     "ExactLimitError",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",
@@ -200,6 +201,33 @@ def analyse_strategy(
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def analyse_session(
+    use: str,
+    params: Mapping[str, Any],
+    rules: Rules,
+    config: SessionConfig,
+    rounds: int | None = None,
+    label: str | None = None,
+    plugins_dirs: Sequence[str] = (),
+    max_states: int | None = None,
+) -> ExactResult | Skipped:
+    """Return the exact distribution of a session of the registered strategy ``use`` with ``params``, or why it cannot be had.
+
+    The session is ``config``: its bankroll, table limits, length
+    (``config.rounds``, unless ``rounds`` is given: :func:`session_rounds`)
+    and session rules (``config.win_goal_cents``, ``config.stop_loss_cents``).
+    The strategies are those of the plugins of ``plugins_dirs`` and the
+    built-in ones. Raise :class:`InputError` for a session without a length,
+    :class:`ExactLimitError` beyond the bounds.
+    """
+    from baccarat.plugin.manager import registry
+
+    found = registry(tuple(plugins_dirs))
+    cls, full = found.configure(use, dict(params))
+    n = session_rounds(rules, config, rounds)
+    return analyse_strategy(label or use, cls, full, rules, config, n, found.exact_forms(), max_states=max_states)
 
 
 def refuse_beyond_the_work_bound(session: SparseSession, rounds: int) -> None:
