@@ -8,6 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from helpers.scripted import scripted
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from baccarat.engine.compiled import play_compiled
 from baccarat.engine.reference import SESSION_RULES, SessionConfig, StrategyRun, end_names, run_strategy
@@ -53,8 +55,8 @@ def test_played_rows_keep_only_the_sessions_rounds() -> None:
     assert part.hand.tolist() == [1, 2, 1, 2, 1, 2]
 
 
-def play_both(use: str, params: dict, config: SessionConfig, seed: int = 5, shoes: int = 10):
-    rules = preset("punto-banco-8")
+def play_both(use: str, params: dict, config: SessionConfig, seed: int = 5, shoes: int = 10, rules_name: str = "punto-banco-8"):
+    rules = preset(rules_name)
     table, sessions = played_rows(*_table_and_sessions(rules, seed, shoes, config))
     multipliers = settlement_table(table, rules)
     cls, full = registry().configure(use, params)
@@ -222,3 +224,35 @@ def test_recorded_shoes_are_cut_into_sessions_of_rounds_alike_whatever_the_chunk
     assert whole.rounds.height == sessions * 45 and whole.ledger["session"].n_unique() == sessions
     assert whole.rounds["hand"].to_list() == table.hand[: sessions * 45].tolist()
     assert sum(counted["whole"]) == sum(counted["cut"]) == whole.rounds["shoe"].n_unique()
+
+
+@pytest.mark.slow
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    use=st.sampled_from(("flat", "martingale", "paroli", "fibonacci", "dalembert", "labouchere", "oscars-grind")),
+    side=st.sampled_from(({"side": "banker"}, {"side": "player_pair"}, {"side": "chop"}, {"side": "random"}, {"side": "streak"})),
+    seed=st.integers(0, 2**64),
+    bankroll=st.integers(20, 3000),
+    table_max=st.integers(25, 2000),
+    rounds=st.integers(1, 200),
+    new_shoe=st.booleans(),
+    win_goal=st.one_of(st.none(), st.integers(1, 500)),
+    loss=st.one_of(st.none(), st.integers(1, 500)),
+    stop_win=st.one_of(st.none(), st.integers(1, 500)),
+)
+def test_random_sessions_in_rounds_under_session_rules_match_the_reference(
+    use, side, seed, bankroll, table_max, rounds, new_shoe, win_goal, loss, stop_win
+) -> None:
+    config = SessionConfig(
+        bankroll * 100,
+        1_000,
+        table_max * 100,
+        rounds=rounds,
+        new_shoe=new_shoe,
+        win_goal_cents=None if win_goal is None else win_goal * 100,
+        stop_loss_cents=None if loss is None else loss * 100,
+    )
+    params = {**side, "unit": 10, "stop_win": stop_win}
+    fast, reference, _ = play_both(use, params, config, seed % 2**63, shoes=6, rules_name="punto-banco-8-pairs")
+    if len(reference["session"]):
+        assert_same(fast, reference)
