@@ -256,3 +256,28 @@ def test_random_sessions_in_rounds_under_session_rules_match_the_reference(
     fast, reference, _ = play_both(use, params, config, seed % 2**63, shoes=6, rules_name="punto-banco-8-pairs")
     if len(reference["session"]):
         assert_same(fast, reference)
+
+
+def test_a_free_form_strategy_is_stopped_by_the_session_rules_too() -> None:
+    from baccarat.plugin import Strategy
+
+    class AlwaysPlayer(Strategy):
+        name = "always-player"
+
+        def bets(self, view):
+            return {"player": 10}
+
+    # Player wins pay 10: profit 10, 20, 30 after rounds 1-3; the goal 25 is reached in round 3, no bet after it.
+    table = scripted("PPPPBB")
+    rules = preset("punto-banco-8")
+    config = SessionConfig(100_000, 1_000, 10_000, rounds=6, win_goal_cents=2_500)
+    cols = run_strategy(StrategyRun("always", AlwaysPlayer, {}), table, settlement_table(table, rules), rules, config, seed=0)
+    assert cols["stake"].tolist() == [1000, 1000, 1000, 0, 0, 0]
+    assert cols["stopped_by"].tolist() == [0, 0, len(end_names(AlwaysPlayer)) - 1, 0, 0, 0]
+    assert end_names(AlwaysPlayer) == SESSION_RULES
+    # Banker wins lose 10 a round: the stop-loss 20 holds in round 2.
+    config = SessionConfig(100_000, 1_000, 10_000, rounds=6, stop_loss_cents=2_000)
+    table = scripted("BBBBBB")
+    cols = run_strategy(StrategyRun("always", AlwaysPlayer, {}), table, settlement_table(table, rules), rules, config, seed=0)
+    assert cols["stake"].tolist() == [1000, 1000, 0, 0, 0, 0]
+    assert cols["stopped_by"].tolist() == [0, 2, 0, 0, 0, 0]
