@@ -157,6 +157,8 @@ class DenseSession(SparseSession):
             expected_rounds=played,
             p_win_goal=p_goal,
             p_stop_loss=p_loss,
+            final_bankrolls=all_bank[keep],
+            final_chances=all_prob[keep],
         )
 
     def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:

@@ -167,4 +167,6 @@ class SparseSession:
             expected_rounds=played,
             p_win_goal=p_goal,
             p_stop_loss=p_loss,
+            final_bankrolls=bank,
+            final_chances=prob,
         )
