@@ -22,6 +22,7 @@
 
 from baccarat.exact.analysis import (
     analyse_experiment,
+    analyse_session,
     analyse_strategy,
     combined_limits,
     round_outcomes,
@@ -39,6 +40,7 @@ __all__ = [
     "ExactResult",
     "Skipped",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",

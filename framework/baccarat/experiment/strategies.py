@@ -246,7 +246,7 @@ class StrategySection(Checker):
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
-        config = dataclasses.replace(session, shoes_per_session=1)
+        config = dataclasses.replace(session, shoes_per_session=1, rounds=None, new_shoe=False)  # the whole sample shoe
         seats = None
         if plays_in_player(cls):
             from baccarat.players.process import PlayerSeat, host_for

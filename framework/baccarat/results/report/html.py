@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
@@ -335,8 +335,9 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
         ("Shoes", facts.shoes),
         (
             "Sessions",
-            f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
-            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}",
+            f"bankroll {fmt_money(facts.bankroll)}, {facts.session_length or f'{facts.shoes_per_session} shoe(s) per session'}, "
+            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}"
+            + (f", {facts.session_rules}" if facts.session_rules else ""),
         ),
     ]
     if manifest:
@@ -418,6 +419,7 @@ def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
         "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
         "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
+    table += _session_rules_table(analysis, exact.results)
     skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
     figure = ""
     if exact.results:
@@ -432,6 +434,38 @@ def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
         f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session ({_e(source)}), {_e(kind)} (docs/exact.md).</p>\n"
         f"{table}\n{figure}\n"
     ) + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else "")
+
+
+def _session_rules_table(analysis: Any, results: Sequence[Any]) -> str:
+    """The session rules' figures, simulated (the share of sessions each ended) beside the exact chances; empty without them."""
+    goal = any(r.p_win_goal is not None for r in results)
+    loss = any(r.p_stop_loss is not None for r in results)
+    if not (goal or loss):
+        return ""
+    shares = {
+        row["strategy"]: row
+        for row in analysis.scan_sessions()
+        .group_by("strategy")
+        .agg(
+            (pl.col("stopped_by") == "session.win_goal").fill_null(False).mean().alias("goal"),
+            (pl.col("stopped_by") == "session.stop_loss").fill_null(False).mean().alias("loss"),
+        )
+        .collect()
+        .iter_rows(named=True)
+    }
+    head = "<th>strategy</th>"
+    head += "<th>reached the win goal, simulated</th><th>reached the win goal, exact</th>" if goal else ""
+    head += "<th>ended by the stop-loss, simulated</th><th>ended by the stop-loss, exact</th>" if loss else ""
+    rows = []
+    for result in results:
+        row = shares.get(result.strategy, {})
+        cells = f"<td>{_e(result.strategy)}</td>"
+        if goal:
+            cells += f"<td>{_e(fmt_percent(row.get('goal'), 2))}</td><td>{_e(fmt_percent(result.p_win_goal, 2))}</td>"
+        if loss:
+            cells += f"<td>{_e(fmt_percent(row.get('loss'), 2))}</td><td>{_e(fmt_percent(result.p_stop_loss, 2))}</td>"
+        rows.append(f"<tr>{cells}</tr>")
+    return f"\n<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def _roads_html(roads: Mapping[int, Any] | None) -> str:
