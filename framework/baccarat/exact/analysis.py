@@ -28,6 +28,7 @@ the independent-rounds approximation. ``docs/exact.md`` describes the method.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -39,13 +40,16 @@ from baccarat.exact import bounds
 from baccarat.exact.bounds import ExactLimitError, ExactWorkError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
+from baccarat.exact.ruin_bankroll import smallest_bankroll
 from baccarat.exact.sparse import SparseSession
 from baccarat.money import cents_to_decimal
 from baccarat.odds.exact_odds import bet_distribution
 from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
+from baccarat.plugin.manager import registry
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo
+from baccarat.shoes.seeded import seeded_table
 from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
@@ -101,7 +105,6 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     With ``bands``, each result also holds the bankroll quantiles after every
     round (for the report).
     """
-    from baccarat.plugin.manager import registry
 
     found = registry(experiment.plugins_dirs)
     forms = found.exact_forms()
@@ -222,7 +225,6 @@ def analyse_session(
     built-in ones. Raise :class:`InputError` for a session without a length,
     :class:`ExactLimitError` beyond the bounds.
     """
-    from baccarat.plugin.manager import registry
 
     found = registry(tuple(plugins_dirs))
     cls, full = found.configure(use, dict(params))
@@ -329,7 +331,6 @@ def average_session_rounds(experiment: Any, shoes: int = AVERAGE_SHOES) -> int |
     """
     if experiment.shoes.get("source") != "seeded":
         return None
-    from baccarat.shoes.seeded import seeded_table
 
     count = max(1, min(shoes, int(experiment.shoes["count"])))
     table = seeded_table(experiment.rules, experiment.seed, 1, count)
@@ -364,10 +365,6 @@ def ruin_bankrolls(experiment: Any, target: float, rounds: int | None = None, ma
     (:func:`baccarat.exact.ruin_bankroll.smallest_bankroll`); the analysis's
     ``results`` hold :class:`baccarat.exact.ruin_bankroll.RuinBankroll` figures.
     """
-    import dataclasses
-
-    from baccarat.exact.ruin_bankroll import smallest_bankroll
-    from baccarat.plugin.manager import registry
 
     found = registry(experiment.plugins_dirs)
     forms = found.exact_forms()

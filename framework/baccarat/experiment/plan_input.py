@@ -22,6 +22,7 @@ from baccarat.errors import InputError, StrategyError
 from baccarat.experiment.model import DEFAULT_RULES, DEFAULT_SESSION, Experiment
 from baccarat.experiment.resolution import load_experiment
 from baccarat.files.yamlfile import parse_yaml, read_yaml
+from baccarat.plugin.manager import registry
 
 WIN_GOAL_RULE = "stop_win"
 """The registered stop rule a win goal is: betting stops once the session has won this much."""
@@ -89,7 +90,6 @@ def planned_experiment(given: PlanInput) -> tuple[Experiment, dict[str, tuple[De
     the experiment is made from the strategies given and the defaults of
     ``session:`` (docs/experiments.md).
     """
-    from baccarat.plugin.manager import registry
 
     found = registry(tuple(given.plugins_dirs))
     stops: dict[str, Any] = {}

@@ -154,7 +154,7 @@ class RoundTable:
 
         ``compiled_kernel``: the card lists are built by a compiled kernel (:func:`baccarat.shoes.columnar.card_lists`).
         """
-        import pyarrow as pa
+        import pyarrow as pa  # here, not at the top: pyarrow and polars add about 0.4 s to loading any experiment
 
         from baccarat.shoes import columnar
 
