@@ -64,6 +64,35 @@ def test_a_run_folder_and_seeded_shoes_agree(tmp_path: Path, capsys: pytest.Capt
     assert [s["observed"] for s in run["statistics"]] == [s["observed"] for s in seeded["statistics"]]
 
 
+@pytest.mark.slow
+def test_a_run_folder_is_tested_under_its_own_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A single-deck run: its fair shoes and exact chances are single-deck ones (as seeded single-deck shoes'), not 8 decks'."""
+    experiment = {
+        "name": "patterns-single-deck",
+        "rules": "single-deck",
+        "shoes": {"source": "seeded", "seed": 11, "count": 40},
+        "strategies": [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}}],
+    }
+    from baccarat.experiment import load_experiment
+
+    write_run(run_experiment(load_experiment(experiment)), tmp_path / "run", {})
+    run = patterns_json(capsys, str(tmp_path / "run"))
+    seeded = patterns_json(capsys, "--count", "40", "--seed", "11", "--rules", "single-deck")
+    assert run["rules"] == "single-deck" and run["shoes"] == seeded["shoes"] == 40
+    for mine, theirs in zip(run["statistics"], seeded["statistics"], strict=True):
+        assert (mine["key"], mine["observed"], mine["fair_mean"], mine["exact"]) == (
+            theirs["key"],
+            theirs["observed"],
+            theirs["fair_mean"],
+            theirs["exact"],
+        )
+    banker = next(s for s in run["statistics"] if s["key"] == "banker_share")
+    assert banker["exact"] != pytest.approx(0.4585974226, abs=1e-6)  # not 8 decks' off the top
+    assert main(["patterns", str(tmp_path / "run"), "--rules", "punto-banco-8"]) == 2
+    err = capsys.readouterr().err
+    assert "dealt under the rules single-deck, not punto-banco-8: leave out --rules" in err and err.count("\n") == 1
+
+
 def test_text_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     chart = tmp_path / "patterns.json"
     assert main(["patterns", "--count", "3", "--seed", "2", "--draws", "99", "--chart", str(chart)]) == 0
