@@ -1,13 +1,15 @@
-"""Student's t of the verdict's intervals against its closed forms (1, 2 and 4 degrees of freedom) and the normal law."""
+"""Student's t of the verdict's intervals against its closed forms (1, 2, 4 degrees of freedom), and its degrees of freedom."""
 
 from __future__ import annotations
 
 import math
 from statistics import NormalDist
 
+import polars as pl
 import pytest
 
 from baccarat.results.comparisons import student_t
+from baccarat.results.comparisons.strategies import ratio_df
 from baccarat.results.comparisons.verdict import two_sided_p
 
 PROBABILITIES = (0.6, 0.9, 0.95, 0.975, 0.995, 0.9995)
@@ -65,3 +67,14 @@ def test_the_p_value_of_an_interval_is_5_percent_at_its_edge() -> None:
         # An estimate 1.96 standard errors from 0 is not beyond chance with an estimated standard error.
         assert student_t.two_sided_p(NormalDist().inv_cdf(0.975), df) > 0.05
     assert two_sided_p(0.01, 0.01, 0.01, 10) == 0.0 and two_sided_p(0.0, 0.0, 0.0, 10) == 1.0
+
+
+def test_the_degrees_of_freedom_of_a_ratio_fall_with_heavy_tails() -> None:
+    """``ratio_df``: ``k - 1`` for tails no heavier than normal; one outlier among 10 sessions, by hand: about 2.73."""
+    frame = pl.DataFrame({"num": [1.0, -1.0] * 5, "den": [1.0] * 10})
+    assert frame.select(ratio_df(pl.col("num"), pl.col("den"))).item() == pytest.approx(9)  # kurtosis 1: k - 1
+    # num 1 then nine 0s, den 1: ratio 0.1, u = 0.9 then nine -0.1; Σu² = 0.9, Σu⁴ = 0.657, κ = 10·0.657/0.81.
+    frame = pl.DataFrame({"num": [1.0] + [0.0] * 9, "den": [1.0] * 10})
+    kurtosis = 10 * 0.657 / 0.81
+    assert frame.select(ratio_df(pl.col("num"), pl.col("den"))).item() == pytest.approx(2 / (2 / 9 + (kurtosis - 3) / 10))
+    assert frame.head(1).select(ratio_df(pl.col("num"), pl.col("den"))).item() is None

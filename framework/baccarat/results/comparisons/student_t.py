@@ -4,8 +4,8 @@ A difference of edges estimated from ``k`` sessions has a standard error
 estimated from the same ``k`` sessions. Its studentised value follows
 Student's t with ``k - 1`` degrees of freedom (for independent samples,
 Welch-Satterthwaite's), not the normal law: the normal quantile 1.959964
-makes the interval too narrow in its tails (with 150 sessions a test at 5%
-rejects a true null about 5.2% of the time), the t quantile holds it at 5%.
+makes the interval too narrow in its tails (with 150 pairs of sessions a test at 5%
+rejects a true null in 5.14% of simulated tables), the t quantile holds it at 5%.
 Infinite degrees of freedom give the normal law. From the regularised
 incomplete beta function, by its continued fraction (no dependency).
 """
