@@ -152,6 +152,8 @@ class DenseSession(SparseSession):
             states=most,
             interpolated=interpolated,
             bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+            final_bankrolls=all_bank[keep],
+            final_chances=all_prob[keep],
         )
 
     def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:

@@ -162,4 +162,6 @@ class SparseSession:
             states=most,
             interpolated=interpolated,
             bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+            final_bankrolls=bank,
+            final_chances=prob,
         )

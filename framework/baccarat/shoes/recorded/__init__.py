@@ -99,7 +99,8 @@ class ShoeScan:
         """Warnings about the file (trailing cards that cannot complete a round)."""
         return self._warnings.messages
 
-    def _shoes(self) -> Iterator[tuple[int, list[Round]] | tuple[int, list[int]]]:
+    def each_shoe(self) -> Iterator[tuple[int, list[Round]] | tuple[int, list[int]]]:
+        """Yield ``(shoe_id, rounds)`` for each shoe of the file, checked as read (outcome codes for ``outcomes``)."""
         where = str(self.path)
         lines = read_lines(self.path)
         if self.fmt == "cards":
@@ -113,7 +114,7 @@ class ShoeScan:
         pack = RoundTable.from_rounds if self.has_cards else RoundTable.from_outcomes
         pending: list = []
         size = 0
-        for shoe_id, rounds in self._shoes():
+        for shoe_id, rounds in self.each_shoe():
             self.shoes += 1
             self.rounds += len(rounds)
             pending.append((shoe_id, rounds))
