@@ -221,9 +221,9 @@ def test_the_same_counter_on_two_samples_is_not_called_better_or_worse() -> None
     Its expected edge is the exact EV of its bets as placed, which depends on the cards it saw: over samples of 300
     shoes it moves by about 0.7% (docs/counting.md), so the verdict tests the difference. It bets in about 40% of its
     shoes, so its sessions' influences have a kurtosis near 20 and the degrees of freedom of each sample's variance
-    fall with it (``ratio_df``): on 120,000 shoes (seed 11) pairs of samples of 100, 150 and 300 shoes were called
-    better or worse in 24 of 600 (4.0%), 18 of 400 (4.5%) and 7 of 200 (3.5%); with ``k - 1`` degrees of freedom,
-    6.7%, 5.75% and 5.0%. Here 40 pairs, bounded by the one-sided binomial test of 5%.
+    fall with it (``ratio_df``): on 240,000 shoes (seeds 11 and 12) pairs of samples of 100, 150 and 300 shoes were
+    called better or worse in 46 of 1,200 (3.8%), 32 of 800 (4.0%) and 12 of 400 (3.0%); with ``k - 1`` degrees of
+    freedom, 6.4%, 5.6% and 4.5%. Here 40 pairs, bounded by the one-sided binomial test of 5%.
     """
     found = counter_flagged(SEEDS, 300)
     assert found <= binomial_upper(SEEDS, FAMILY_RATE), f"ev-counter better or worse than itself in {found} of {SEEDS} pairs"

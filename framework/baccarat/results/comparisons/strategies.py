@@ -300,8 +300,8 @@ def ratio_df(num: pl.Expr, den: pl.Expr) -> pl.Expr:
     ``2 / (2/(k-1) + (κ-3)/k)`` (the variance of a sample variance is
     ``σ⁴·(2/(k-1) + (κ-3)/k)``, a chi-square's ``2σ⁴/df``). A counter that
     bets in 40% of its one-shoe sessions has ``κ`` near 20: its two samples of
-    100 shoes were called better or worse than each other in 6.7% of 600
-    pairs with ``k - 1``, in 4.0% with these. Null below 2 sessions.
+    100 shoes were called better or worse than each other in 6.4% of 1,200
+    pairs with ``k - 1``, in 3.8% with these. Null below 2 sessions.
     """
     ratio = num.sum() / den.sum()
     u = num - ratio * den
