@@ -12,8 +12,7 @@ from helpers.handmade import flat_ledger, make_ledger
 
 from baccarat.errors import InputError
 from baccarat.results.comparisons import strategies as comparisons
-from baccarat.results.comparisons import student_t
-from baccarat.results.statistics import curves
+from baccarat.results.statistics import curves, student_t
 from baccarat.results.statistics import ledger_stats as stats
 
 Z = 1.959963984540054  # two-sided 95% normal quantile

@@ -8,9 +8,9 @@ from statistics import NormalDist
 import polars as pl
 import pytest
 
-from baccarat.results.comparisons import student_t
 from baccarat.results.comparisons.strategies import ratio_df
 from baccarat.results.comparisons.verdict import two_sided_p
+from baccarat.results.statistics import student_t
 
 PROBABILITIES = (0.6, 0.9, 0.95, 0.975, 0.995, 0.9995)
 

@@ -13,9 +13,8 @@ from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
 from baccarat.results.comparisons import strategies as comparisons
-from baccarat.results.comparisons import student_t
 from baccarat.results.statistics import ledger_stats as stats
-from baccarat.results.statistics import tallies
+from baccarat.results.statistics import student_t, tallies
 
 
 @settings(max_examples=200, deadline=None)

@@ -9,8 +9,6 @@
   changes, said on the right measure.
 - :mod:`~baccarat.results.comparisons.conclusion`: the plain-language conclusion the report and ``baccarat run``
   open with.
-- :mod:`~baccarat.results.comparisons.student_t`: Student's t distribution, for the intervals and p-values of the
-  differences the verdict tests.
 """
 
 __all__ = ["runs", "strategies"]

@@ -11,9 +11,9 @@ import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
-from baccarat.results.comparisons import student_t
 from baccarat.results.comparisons.verdict import TESTED_DF, FixedBets, with_verdicts
 from baccarat.results.ledger import MONEY
+from baccarat.results.statistics import student_t
 from baccarat.results.statistics.ledger_stats import (
     TALLIED_COLUMNS,
     Z95,

@@ -43,7 +43,7 @@ from collections.abc import Mapping
 
 import polars as pl
 
-from baccarat.results.comparisons import student_t
+from baccarat.results.statistics import student_t
 
 FAMILY_RATE = 0.05
 """Family-wise error rate of the tested verdicts of one table."""

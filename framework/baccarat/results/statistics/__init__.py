@@ -7,6 +7,8 @@
   up chunk by chunk: the summary and the paired comparison are made from them.
 - :mod:`~baccarat.results.statistics.curves`: per-round aggregates the plots draw: bankroll bands over sessions, the
   ruin curve, a few sample paths.
+- :mod:`~baccarat.results.statistics.student_t`: Student's t distribution, for intervals and p-values from few
+  independent units (the differences the verdict tests, the predictors' scores).
 - :mod:`~baccarat.results.statistics.ruin_threshold`: each session's ``bankroll_needed``, the least starting bankroll
   in whole table minimums from which it is not ruined, by one kernel for both ways of making the session table.
 """
