@@ -54,18 +54,21 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
             )
 
 
-def player_seats(plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]]) -> SeatMaker:
+def player_seats(
+    plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]], limit: float | None
+) -> SeatMaker:
     """Seats in player processes for the strategies named in ``uses`` (label -> registered name and parameters).
 
     Each (strategy, chunk) plays in a fresh player forked from this process's
     host (:mod:`baccarat.players.process`), started the first time a plugin's
-    strategy plays here.
+    strategy plays here; a player that takes more than ``limit`` seconds to
+    answer a step is stopped (None: no limit).
     """
     from baccarat.players.process import PlayerSeat, host_for
 
     def seat(run: StrategyRun, opening: Opening) -> Any:
         use, params = uses[run.label]
-        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening)
+        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening, limit)
 
     return seat
 
@@ -141,7 +144,8 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
     with LOADING:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
-    seats = player_seats(plan.plugins_dirs, plan.rules, {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies})
+    uses = {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies}
+    seats = player_seats(plan.plugins_dirs, plan.rules, uses, plan.answer_seconds)
     sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
     folded = []

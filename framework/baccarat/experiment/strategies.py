@@ -236,10 +236,12 @@ class StrategySection(Checker):
         config = dataclasses.replace(session, shoes_per_session=1)
         seats = None
         if plays_in_player(cls):
-            from baccarat.players.process import PlayerSeat, host_for
+            from baccarat.players.process import PlayerSeat, answer_seconds, host_for
+
+            limit = answer_seconds()
 
             def seats(run: StrategyRun, opening: Any) -> Any:
-                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening)
+                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening, limit)
 
         try:
             plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)]
