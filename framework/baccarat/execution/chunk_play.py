@@ -110,14 +110,18 @@ def play_strategy(
 
 
 def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
-    """Say which engine played a strategy, and why: what ``--json`` and the manifest report for each strategy."""
+    """Say which engine played a strategy, and why: what ``--json``, the manifest and the report's run facts say of it."""
+    from baccarat.engine.compiled import DISABLE_ENV, compiled_path_disabled
+
     if played_compiled:
         return "compiled"
     if in_player:
-        return "reference, in player processes (a plugin's strategy)"
+        return "reference: a plugin's code, played in player processes"
+    if compiled_path_disabled():
+        return f"reference: {DISABLE_ENV} turns the compiled path off"
     if not compiled:
-        return "reference (a run this small, or the compiled path turned off, is played by the reference)"
-    return "reference (the compiled path does not cover this strategy, or its amounts could leave 64-bit integers)"
+        return "reference: a run this small is played by the reference (compiling would cost more)"
+    return "reference: the compiled path does not cover this strategy, or its amounts could leave 64-bit integers"
 
 
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:

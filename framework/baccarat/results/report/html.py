@@ -289,6 +289,8 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
             f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}",
         ),
     ]
+    if facts.engines:
+        items.append(("Engines", "; ".join(f"{label}: {engine}" for label, engine in facts.engines.items())))
     if manifest:
         versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
         if versions and isinstance(versions, Mapping):

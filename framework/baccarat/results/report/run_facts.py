@@ -35,3 +35,6 @@ class RunFacts:
     fixed_bets: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
     """Each strategy's label mapped to the one bet it backs whenever it bets (a fixed-side selector), else None:
     :data:`baccarat.results.comparisons.verdict.FixedBets`."""
+    engines: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each strategy's label mapped to the engine that played it, and why (``compiled``, ``reference: ...``); empty
+    when the run did not record it."""
