@@ -109,6 +109,16 @@ def play_strategy(
     return columns
 
 
+def placed(error: StrategyError, where: tuple[str | None, int | None, int | None] | None) -> StrategyError:
+    """The error of a strategy that could not start a session, located where its entry was written (``where``); others as they are."""
+    if not getattr(error, "at_start", False) or where is None or error.path is not None:
+        return error
+    source, line, column = where
+    found = StrategyError(error.message, path=source, line=line, column=column)
+    found.detail = getattr(error, "detail", None)
+    return found
+
+
 def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
     """Say which engine played a strategy, and why: what ``--json``, the manifest and the report's run facts say of it."""
     from baccarat.engine.compiled import DISABLE_ENV, compiled_path_disabled
@@ -156,10 +166,14 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     bankrolls = []
     shared: dict[str, Any] = {}
     engines: dict[str, str] = {}
+    written = {entry.name: entry.where for entry in plan.strategies}
     for run in runs:
-        columns = play_strategy(
-            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
-        )
+        try:
+            columns = play_strategy(
+                run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+            )
+        except StrategyError as exc:
+            raise placed(exc, written.get(run.label)) from None
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)

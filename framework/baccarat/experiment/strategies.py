@@ -106,7 +106,8 @@ class StrategySection(Checker):
                     here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); give each its own `name:`"
                 )
             labels[name] = here
-            out.append(StrategyEntry(name, use, full))
+            written = self.doc.where(path + ("use",))
+            out.append(StrategyEntry(name, use, full, (written.source, written.line, written.column)))
         return out
 
     def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:

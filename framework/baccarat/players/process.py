@@ -103,23 +103,23 @@ def recv_exactly(sock: socket.socket, size: int) -> bytes:
 
 
 # The answer in plain numbers -------------------------------------------------------------------------------
-_HEAD = struct.Struct("<4q")
+_HEAD = struct.Struct("<5q")
 
 
 def encode_answer(answer: Answer) -> bytes:
-    """The bytes of ``answer``: four counts, the bets, the expected values, the stops, the error and its detail (UTF-8)."""
+    """The bytes of ``answer``: four counts, the start flag, the bets, the expected values, the stops, the error and its detail (UTF-8)."""
     bets = np.ascontiguousarray(answer.bets, dtype="<i8")
     evs = np.ascontiguousarray(answer.evs, dtype="<f8")
     stops = np.ascontiguousarray(answer.stops, dtype="<i8")
     error, detail = answer.error.encode("utf-8", "replace"), answer.detail.encode("utf-8", "replace")
-    head = _HEAD.pack(len(bets), len(stops), len(error), len(detail))
+    head = _HEAD.pack(len(bets), len(stops), len(error), len(detail), int(answer.at_start))
     return b"".join((head, bets.tobytes(), evs.tobytes(), stops.tobytes(), error, detail))
 
 
 def decode_answer(data: bytes, label: str) -> Answer:
     """Read the bytes of :func:`encode_answer`; refuse anything else, naming the strategy whose player sent it."""
     try:
-        nbets, nstops, nerror, ndetail = _HEAD.unpack_from(data)
+        nbets, nstops, nerror, ndetail, at_start = _HEAD.unpack_from(data)
         sizes = (nbets * 32, nbets * 8, nstops * 16, nerror, ndetail)
         if min(sizes) < 0 or _HEAD.size + sum(sizes) != len(data):
             raise ValueError
@@ -136,7 +136,7 @@ def decode_answer(data: bytes, label: str) -> Answer:
         raise StrategyError(
             f"strategy {label!r}: its player sent what is no answer to the round it was dealt; nothing is written"
         ) from None
-    return Answer(bets.astype(np.int64), evs.astype(np.float64), stops.astype(np.int64), error, detail)
+    return Answer(bets.astype(np.int64), evs.astype(np.float64), stops.astype(np.int64), error, detail, at_start == 1)
 
 
 # The dealer's side -------------------------------------------------------------------------------------------

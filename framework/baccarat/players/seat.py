@@ -108,11 +108,13 @@ class Answer:
     """One sentence naming the strategy and where, when it failed (its code raised, or it returned what is no bet)."""
     detail: str = ""
     """The plugin's own traceback, for ``--debug``."""
+    at_start: bool = False
+    """The error is the strategy failing to start a session (made for it, it raised): the run names its place in the experiment."""
 
 
-def no_bets(error: str = "", detail: str = "") -> Answer:
+def no_bets(error: str = "", detail: str = "", at_start: bool = False) -> Answer:
     """An answer with no bet and no stop (and an error, when given)."""
-    return Answer(np.zeros((0, 4), np.int64), np.zeros(0, np.float64), np.zeros((0, 2), np.int64), error, detail)
+    return Answer(np.zeros((0, 4), np.int64), np.zeros(0, np.float64), np.zeros((0, 2), np.int64), error, detail, at_start)
 
 
 def amount_to_cents(amount: Any) -> int:
@@ -157,10 +159,11 @@ LARGEST_CENTS = 2**62
 class Refused(Exception):
     """What a strategy did wrong, in one sentence naming it and where; ends the seat's play."""
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", at_start: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail
+        self.at_start = at_start
 
 
 class Seat:
@@ -203,7 +206,7 @@ class Seat:
             with decimal.localcontext(EXACT):  # exact Decimal arithmetic on amounts, whatever the process did to it
                 return self._step(step)
         except Refused as refused:
-            return no_bets(refused.message, refused.detail)
+            return no_bets(refused.message, refused.detail, refused.at_start)
         finally:
             self.steps += 1
 
@@ -231,7 +234,9 @@ class Seat:
                 if is_stop(exc):
                     raise
                 where = f"session {session}, shoe {first_shoes[i] if i < len(first_shoes) else '-'}, before round 1"
-                raise Refused(f"strategy {opening.label!r} could not start: {self._raised(exc)} ({where})", plugin_traceback(exc)) from None
+                raise Refused(
+                    f"strategy {opening.label!r} could not start: {self._raised(exc)} ({where})", plugin_traceback(exc), at_start=True
+                ) from None
             view = TableView(opening.has_cards, session, initial, opening.table_min_cents, opening.table_max_cents, self.rules)
             self.strategies.append(strategy)
             self.asked.append(strategy.bets)
