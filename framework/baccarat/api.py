@@ -111,7 +111,12 @@ class Result:
         return nullcontext() if self.out_dir is None else reading_lock(self.out_dir)
 
     def scan_ledger(self) -> pl.LazyFrame:
-        """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected)."""
+        """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected).
+
+        A scan of a saved run reads its files when collected: collect it before
+        another command may replace the run (or use :attr:`ledger`, read whole
+        under the folder's reading lock).
+        """
         if self._ledger is None and self.out_dir is not None:
             return pl.scan_parquet(self._file("ledger.parquet"))
         return self.ledger.lazy()
@@ -121,9 +126,10 @@ class Result:
         """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`)."""
         if self._analysis is None:
             facts = run_facts(self.experiment)
-            self._analysis = analyse(
-                self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops(), fixed=facts.fixed_bets
-            )
+            with self._reading():  # every file read under the lock: no commit swaps in another run halfway
+                self._analysis = analyse(
+                    self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops(), fixed=facts.fixed_bets
+                )
         return self._analysis
 
     def fixed_bets(self) -> dict[str, str | None]:

@@ -32,7 +32,7 @@ def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: 
 
 
 def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
-    from baccarat.engine.reference import session_bounds
+    from baccarat.engine.sessions import sessions_of
     from baccarat.odds.settlement import settlement_table
     from baccarat.shoes.compiled_deal import seeded_table_compiled
 
@@ -47,7 +47,7 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
     if not set(bets) <= set(settled):
         return ""
     multipliers = {bet: settled[bet] for bet in bets}
-    sessions = session_bounds(table, config.shoes_per_session)
+    sessions = sessions_of(table, config)
     try:
         played = play_twin(twin, run, table, multipliers, config, seed, sessions)
     except TwinError as exc:

@@ -52,10 +52,12 @@ from baccarat.table.rules import Rules
 __all__ = [
     "ExactLimitError",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",
     "rounds_independent",
+    "session_limits",
     "session_rounds",
 ]
 
@@ -66,11 +68,14 @@ def rounds_independent(rules: Rules) -> bool:
 
 
 def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> int:
-    """Return the rounds of a session: ``rounds`` when given, else ``shoes_per_session`` for one-round shoes.
+    """Return the rounds of a session: ``rounds`` when given, else the session's ``rounds`` (``session.rounds``),
+    else ``shoes_per_session`` for one-round shoes.
 
-    Shoes of several rounds hold a varying number of rounds, so ``rounds``
-    must be given for them; raise :class:`InputError` when it is not.
+    Shoes of several rounds hold a varying number of rounds, so without
+    ``session.rounds`` the rounds must be given for them; raise :class:`InputError` when they are not.
     """
+    if rounds is None:
+        rounds = config.rounds
     if rounds is not None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise InputError(f"the number of rounds must be a whole number of at least 1, not {rounds!r}")
@@ -180,6 +185,7 @@ def analyse_strategy(
         if rule_form is None:
             return Skipped(label, f"stop rule {type(rule).name!r} has no exact form (its plugin registers none with register_exact_forms)")
         limits.append(form_answer(f"stop rule {type(rule).name!r}", rule, functools.partial(rule_form.limits, rule)))
+    limits.append(session_limits(config))
     sides = form_answer(f"side {params.get('side')!r}", selector, lambda: selector_form.sides(selector))
     outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
@@ -195,6 +201,33 @@ def analyse_strategy(
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def analyse_session(
+    use: str,
+    params: Mapping[str, Any],
+    rules: Rules,
+    config: SessionConfig,
+    rounds: int | None = None,
+    label: str | None = None,
+    plugins_dirs: Sequence[str] = (),
+    max_states: int | None = None,
+) -> ExactResult | Skipped:
+    """Return the exact distribution of a session of the registered strategy ``use`` with ``params``, or why it cannot be had.
+
+    The session is ``config``: its bankroll, table limits, length
+    (``config.rounds``, unless ``rounds`` is given: :func:`session_rounds`)
+    and session rules (``config.win_goal_cents``, ``config.stop_loss_cents``).
+    The strategies are those of the plugins of ``plugins_dirs`` and the
+    built-in ones. Raise :class:`InputError` for a session without a length,
+    :class:`ExactLimitError` beyond the bounds.
+    """
+    from baccarat.plugin.manager import registry
+
+    found = registry(tuple(plugins_dirs))
+    cls, full = found.configure(use, dict(params))
+    n = session_rounds(rules, config, rounds)
+    return analyse_strategy(label or use, cls, full, rules, config, n, found.exact_forms(), max_states=max_states)
 
 
 def refuse_beyond_the_work_bound(session: SparseSession, rounds: int) -> None:
@@ -262,6 +295,17 @@ def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[in
     return [(m, float(p)) for m, p in sorted(total.items(), reverse=True) if p]
 
 
+def session_limits(config: SessionConfig) -> StopLimits:
+    """Return the session rules (``session.win_goal``, ``session.stop_loss``) as stop limits: what ends betting.
+
+    The dealer checks them once each round is settled, a stop rule before the
+    next round's bet: the same bets either way, so the dynamic program takes
+    them as it takes a stop rule's limits.
+    """
+    win_goal, stop_loss = config.session_rules()
+    return StopLimits(stop_loss, win_goal, None)
+
+
 def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
     """Return the tightest of each limit: any rule's limit that is reached stops the betting."""
 
@@ -301,6 +345,8 @@ def default_session_rounds(experiment: Any, run_average: float | None = None) ->
     or, for recorded shoes, of a run whose sessions were ``run_average``
     rounds long on average; ``(None, None)`` when neither is known.
     """
+    if experiment.session.rounds is not None:
+        return experiment.session.rounds, "session.rounds"
     if experiment.rules.reshuffle_every_round:
         return None, None
     rounds = average_session_rounds(experiment)

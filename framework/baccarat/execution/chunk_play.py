@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, session_bounds
+from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, end_names
+from baccarat.engine.sessions import played_rows, sessions_of
 from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
@@ -156,11 +157,13 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     with LOADING:
         runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
+    sessions = sessions_of(table, plan.config, chunk.first_session, chunk.row_offset, chunk.sessions if chunk.table is None else None)
+    if plan.config.rounds is not None:  # only the sessions' rounds are played and written
+        table, sessions = played_rows(table, sessions)
     with LOADING:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
     uses = {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies}
     seats = player_seats(plan.plugins_dirs, plan.rules, uses, plan.answer_seconds)
-    sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
     ledgers = []
     folded = []
     bankrolls = []
@@ -180,7 +183,6 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
         if plan.gather_stats:
-            from baccarat.plugin.compose import stop_rule_names
             from baccarat.results.statistics.folded import fold_sessions
 
             folded.append(
@@ -189,7 +191,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
                     columns["expected_net"],
                     plan.config.bankroll_cents * MICROS_PER_CENT,
                     plan.config.table_min_cents,
-                    stop_rule_names(run.cls),
+                    end_names(run.cls),
                     plan.compiled,
                 )
             )
@@ -211,7 +213,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
     return ChunkOutput(
         chunk.index,
-        chunk.shoes,
+        chunk.shoes - (1 if chunk.row_offset else 0),  # a first shoe begun by the chunk before is counted there
         chunk.sessions,
         len(table),
         len(table) * len(plan.strategies),

@@ -8,6 +8,7 @@ from typing import Any
 
 import yaml
 
+from baccarat.engine.reference import SessionConfig
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
 from baccarat.results.formatting import fmt_count
@@ -62,8 +63,27 @@ def run_facts(experiment: Experiment, engines: Mapping[str, str] | None = None) 
         shoes_per_session=session.shoes_per_session,
         experiment_yaml=experiment_yaml_text(experiment),
         fixed_bets=fixed_bets(experiment),
+        session_length=session_length_text(session),
+        session_rules=session_rules_text(session),
         engines=played_engines(engines),
     )
+
+
+def session_length_text(session: SessionConfig) -> str:
+    """Say how long a session of ``session.rounds`` rounds is (empty for whole shoes)."""
+    if session.rounds is None:
+        return ""
+    return f"{session.rounds:,} rounds per session" + (", each on a new shoe" if session.new_shoe else "")
+
+
+def session_rules_text(session: SessionConfig) -> str:
+    """Say the dealer's session rules (empty when there are none)."""
+    parts = []
+    if session.win_goal_cents is not None:
+        parts.append(f"win goal {cents_to_decimal(session.win_goal_cents):,}")
+    if session.stop_loss_cents is not None:
+        parts.append(f"stop-loss {cents_to_decimal(session.stop_loss_cents):,}")
+    return ", ".join(parts)
 
 
 def played_engines(engines: Any) -> dict[str, str]:

@@ -97,8 +97,8 @@ class StrategySection(Checker):
                 return path + ("use",), False
 
             cls, full = self.configure(reg, use, {**params, **combo}, at)
-            self.check_strategy(use, cls, full, rules, session, has_cards, at)
             name = label + ("[" + ",".join(f"{k}={label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
+            self.check_strategy(use, cls, full, rules, session, has_cards, at, label=name)
             here = path + ("name",) if "name" in entry else path + ("use",)
             self.check_name(here, name, "the label", label=True)
             if name in labels:
@@ -167,8 +167,12 @@ class StrategySection(Checker):
         session: SessionConfig,
         has_cards: bool,
         at: Callable[..., tuple[KeyPath, bool]],
+        label: str | None = None,
     ) -> None:
-        """Make the strategy once with these parameters and check the bets it may place against the table."""
+        """Make the strategy once with these parameters and check the bets it may place against the table.
+
+        ``label`` (default ``use``) is the strategy's label in the experiment: what its play on the sample shoe is called.
+        """
         from baccarat.odds.settlement import check_bets_offered
 
         unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
@@ -216,12 +220,21 @@ class StrategySection(Checker):
                 f"strategy {use!r}: its sides() raised {type(exc).__name__}: {exc}{raised_at(exc, code_homes([cls]))}",
                 cls=StrategyError,
             ) from None
-        self.trial(use, cls, params, rules, session, at)
+        self.trial(use, cls, params, rules, session, at, label)
 
     def trial(
-        self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
+        self,
+        use: str,
+        cls: type,
+        params: dict[str, Any],
+        rules: Rules,
+        session: SessionConfig,
+        at: Callable[..., tuple[KeyPath, bool]],
+        label: str | None = None,
     ) -> None:
         """Play the strategy on one sample shoe, twice, so that a bet it cannot place is reported here, before the run.
+
+        What it did wrong names it by ``label`` (default ``use``), as the run would.
 
         A plugin's strategy plays in two fresh player processes
         (:mod:`baccarat.players.process`), which start from the same state:
@@ -234,7 +247,7 @@ class StrategySection(Checker):
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
-        config = dataclasses.replace(session, shoes_per_session=1)
+        config = dataclasses.replace(session, shoes_per_session=1, rounds=None, new_shoe=False)  # the whole sample shoe
         seats = None
         if plays_in_player(cls):
             from baccarat.players.process import PlayerSeat, answer_seconds, host_for
@@ -245,7 +258,9 @@ class StrategySection(Checker):
                 return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening, limit)
 
         try:
-            plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)]
+            plays = [
+                run_strategy(StrategyRun(label or use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)
+            ]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)

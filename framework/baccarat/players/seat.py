@@ -33,7 +33,7 @@ import numpy as np
 from baccarat.errors import code_homes, plugin_traceback, raised_at
 from baccarat.interrupts import is_stop
 from baccarat.money import CENT_PLACES, CENTS_PER_UNIT, EXACT, MICROS_PER_CENT, cents_to_decimal, is_whole, micros_to_decimal, scaled
-from baccarat.plugin.compose import stop_rule_names, strategy_maker
+from baccarat.plugin.compose import Composed, stop_rule_names, strategy_maker
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.streams import keyed_strategy_rng
@@ -389,7 +389,7 @@ class Seat:
         table_min = self.opening.table_min_cents
         for side, amount in items:
             if not isinstance(side, str) or side not in offered:
-                raise self._misbehaved(view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
+                raise self._misbehaved(view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)}){self._chose()}")
             try:
                 cents = amount_to_cents(amount)
             except ValueError as exc:
@@ -404,6 +404,18 @@ class Seat:
                 )
             out.append((offered[side], min(cents, LARGEST_CENTS)))
         return out
+
+    def _chose(self) -> str:
+        """Who chose a composed strategy's bets: ``: its selector 'NAME' (side: PARAM) chose it``; empty for any other strategy."""
+        cls = self.cls
+        if isinstance(cls, type) and issubclass(cls, Composed):
+            param = self.opening.params.get("side")
+            try:
+                name = cls.selector_for(param).name
+            except ValueError:
+                name = param
+            return f": its selector {name!r} (side: {param}) chose it"
+        return ""
 
     def _failed(self, exc: BaseException, view: TableView) -> None:
         """A strategy's ``bets`` or ``settle`` raised: a stop goes on up as it is; anything else is its failure."""
