@@ -185,7 +185,12 @@ class Result:
             text = yaml_path.read_text(encoding="utf-8")
         else:
             text = run_facts(self.experiment).experiment_yaml
-        return render_html(self.analysis, run_facts(self.experiment), self.analysis.charts(), text)
+        engines = None
+        if self.out_dir is not None:
+            from baccarat.execution.manifest import MANIFEST_FILE, read_manifest
+
+            engines = (read_manifest(self.out_dir / MANIFEST_FILE) or {}).get("engines")
+        return render_html(self.analysis, run_facts(self.experiment, engines), self.analysis.charts(), text)
 
     def save_results(
         self, roads: Sequence[int] = (), exact: bool | None = None, formats: Sequence[str] | None = None, force: bool = False
@@ -253,7 +258,7 @@ class Result:
         self._analysis = write_results(
             new,
             pl.scan_parquet(new / "ledger.parquet"),
-            run_facts(self.experiment),
+            run_facts(self.experiment, manifest.get("engines")),
             self.baseline,
             roads,
             exact_analysis(self.experiment) if show_exact else None,

@@ -211,6 +211,11 @@ class Hostile(Strategy):
     name = "hostile"
     params = {"mode": "raise", "at_session": 2, "at_round": 30}
 
+    def __init__(self, session, **params):
+        super().__init__(session, **params)
+        if self.mode == "start" and session.number == self.at_session:
+            raise RuntimeError("no table for this session")
+
     @classmethod
     def sides(cls, params):
         return {"banker"}
@@ -261,6 +266,29 @@ def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothi
     err = refused_run(tmp_path, monkeypatch, capsys, PLUGIN, f"  - name: bad one\n    use: hostile\n    params: {{mode: {mode}}}\n")
     where = f" at {tmp_path / 'plugins' / 'hostile.py'}:{PLUGIN_RAISE_LINE}" if mode == "raise" else ""
     assert err.startswith(f"baccarat: error: strategy 'bad one' {said}{where} (session 2, shoe 2, hand 30, round 30)"), err
+
+
+def test_a_strategy_that_cannot_start_a_session_in_the_run_is_named_where_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sample shoe before the run is its first session; the second session, played in the run, cannot start."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
+    (tmp_path / "exp.yaml").write_text(
+        "shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n  - use: flat\n  - name: bad one\n    use: hostile\n"
+        "    params: {mode: start}\n"
+    )
+    assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
+    out, err = capsys.readouterr()
+    line = 1 + PLUGIN.splitlines().index('            raise RuntimeError("no table for this session")')
+    at = f"{tmp_path / 'plugins' / 'hostile.py'}:{line}"
+    assert (out, err) == (
+        "",
+        f"baccarat: error: exp.yaml:6:10: strategy 'bad one' could not start: raised RuntimeError: no table for this session at {at} "
+        "(session 2, shoe 2, before round 1)\n",
+    )
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("how", ["--debug", "BACCARAT_DEBUG"])

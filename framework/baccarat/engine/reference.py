@@ -257,7 +257,7 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
         answer = seat.step(step)
         if answer.error:
             error = StrategyError(answer.error)
-            error.detail = answer.detail
+            error.detail, error.at_start = answer.detail, answer.at_start
             raise error
         if not n:
             break

@@ -55,18 +55,21 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
             )
 
 
-def player_seats(plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]]) -> SeatMaker:
+def player_seats(
+    plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]], limit: float | None
+) -> SeatMaker:
     """Seats in player processes for the strategies named in ``uses`` (label -> registered name and parameters).
 
     Each (strategy, chunk) plays in a fresh player forked from this process's
     host (:mod:`baccarat.players.process`), started the first time a plugin's
-    strategy plays here.
+    strategy plays here; a player that takes more than ``limit`` seconds to
+    answer a step is stopped (None: no limit).
     """
     from baccarat.players.process import PlayerSeat, host_for
 
     def seat(run: StrategyRun, opening: Opening) -> Any:
         use, params = uses[run.label]
-        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening)
+        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening, limit)
 
     return seat
 
@@ -107,15 +110,29 @@ def play_strategy(
     return columns
 
 
+def placed(error: StrategyError, where: tuple[str | None, int | None, int | None] | None) -> StrategyError:
+    """The error of a strategy that could not start a session, located where its entry was written (``where``); others as they are."""
+    if not getattr(error, "at_start", False) or where is None or error.path is not None:
+        return error
+    source, line, column = where
+    found = StrategyError(error.message, path=source, line=line, column=column)
+    found.detail = getattr(error, "detail", None)
+    return found
+
+
 def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
-    """Say which engine played a strategy, and why: what ``--json`` and the manifest report for each strategy."""
+    """Say which engine played a strategy, and why: what ``--json``, the manifest and the report's run facts say of it."""
+    from baccarat.engine.compiled import DISABLE_ENV, compiled_path_disabled
+
     if played_compiled:
         return "compiled"
     if in_player:
-        return "reference, in player processes (a plugin's strategy)"
+        return "reference: a plugin's code, played in player processes"
+    if compiled_path_disabled():
+        return f"reference: {DISABLE_ENV} turns the compiled path off"
     if not compiled:
-        return "reference (a run this small, or the compiled path turned off, is played by the reference)"
-    return "reference (the compiled path does not cover this strategy, or its amounts could leave 64-bit integers)"
+        return "reference: a run this small is played by the reference (compiling would cost more)"
+    return "reference: the compiled path does not cover this strategy, or its amounts could leave 64-bit integers"
 
 
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
@@ -145,16 +162,21 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
         table, sessions = played_rows(table, sessions)
     with LOADING:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
-    seats = player_seats(plan.plugins_dirs, plan.rules, {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies})
+    uses = {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies}
+    seats = player_seats(plan.plugins_dirs, plan.rules, uses, plan.answer_seconds)
     ledgers = []
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
     engines: dict[str, str] = {}
+    written = {entry.name: entry.where for entry in plan.strategies}
     for run in runs:
-        columns = play_strategy(
-            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
-        )
+        try:
+            columns = play_strategy(
+                run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+            )
+        except StrategyError as exc:
+            raise placed(exc, written.get(run.label)) from None
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)

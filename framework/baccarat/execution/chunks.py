@@ -17,6 +17,7 @@ import numpy as np
 from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.errors import InputError, StrategyError
 from baccarat.experiment.model import StrategyEntry
+from baccarat.players.process import answer_seconds
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
@@ -85,6 +86,9 @@ class RunPlan:
     """The bets the strategies declare they may back (:func:`declared_sides`), or None when one of them does not say."""
     compiled: bool = True
     """Deal with the compiled dealer and play compiled twins (:func:`baccarat.compiling.plays_compiled`), else the reference."""
+    answer_seconds: float | None = dataclasses.field(default_factory=answer_seconds)
+    """How long a player may take to answer a step (:func:`baccarat.players.process.answer_seconds`, read where the run is
+    planned, so that every worker and node keeps the same limit); None: no limit."""
 
     def ledger_bets(self) -> tuple[str, ...]:
         """Return the bets with ``stake_<bet>`` / ``net_<bet>`` columns in the ledger: those that carry information.

@@ -252,6 +252,7 @@ def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, floa
     """
     with RunWriter(result.experiment, out_dir, force=force, warnings=result.warnings) as writer:
         writer.timings.update(timings)
+        writer.engines = {label: [engine] for label, engine in result.engines.items()}
         writer.add_frames(result.rounds, result.ledger, result.counts)
         result.analysis = writer.finish({"stops": result.stops})
     result.out_dir = writer.out_dir
@@ -429,7 +430,7 @@ class RunWriter:
         analysis = write_results(
             folder,
             pl.scan_parquet(folder / LEDGER_DATASET),
-            run_facts(self.experiment),
+            run_facts(self.experiment, manifest["engines"]),
             self.baseline,
             exact=exact,
             plots=self.plots,
@@ -480,6 +481,7 @@ class RunWriter:
             "ledger_rows": counts.ledger_rows,
             "strategies": [e.name for e in experiment.strategies],
             "warnings": self.warnings,
+            "engines": {label: "; ".join(engines) for label, engines in self.engines.items()},
             **self.run_info,
         }
 

@@ -49,6 +49,8 @@ class StrategyEntry:
     name: str
     use: str
     params: dict[str, Any]
+    where: tuple[str | None, int | None, int | None] | None = dataclasses.field(default=None, compare=False)
+    """Where the entry was written (file, line, column of its ``use:``), for an error the strategy meets during the run."""
 
 
 @dataclasses.dataclass(frozen=True)

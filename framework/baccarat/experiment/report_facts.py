@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
@@ -49,8 +49,8 @@ def fixed_bets(experiment: Experiment) -> dict[str, str | None]:
     return found
 
 
-def run_facts(experiment: Experiment) -> RunFacts:
-    """Return the facts the report states about a run of ``experiment``."""
+def run_facts(experiment: Experiment, engines: Mapping[str, str] | None = None) -> RunFacts:
+    """Return the facts the report states about a run of ``experiment``; ``engines``: which engine played each strategy, and why."""
     session = experiment.session
     return RunFacts(
         name=experiment.name,
@@ -66,6 +66,7 @@ def run_facts(experiment: Experiment) -> RunFacts:
         fixed_bets=fixed_bets(experiment),
         session_length=session_length_text(session),
         session_rules=session_rules_text(session),
+        engines=played_engines(engines),
     )
 
 
@@ -84,6 +85,13 @@ def session_rules_text(session: SessionConfig) -> str:
     if session.stop_loss_cents is not None:
         parts.append(f"stop-loss {cents_to_decimal(session.stop_loss_cents):,}")
     return ", ".join(parts)
+
+
+def played_engines(engines: Any) -> dict[str, str]:
+    """The engines a run recorded (its result's, or its manifest's ``engines``), as text by strategy; anything else is none."""
+    if not isinstance(engines, Mapping):
+        return {}
+    return {str(label): str(engine) for label, engine in engines.items()}
 
 
 def exact_analysis(experiment: Experiment) -> Callable[..., Any]:

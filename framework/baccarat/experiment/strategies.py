@@ -28,7 +28,7 @@ from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT
 from baccarat.odds.settlement import check_bets_offered, settlement_table
 from baccarat.players.code import plays_in_player
-from baccarat.players.process import PlayerSeat, host_for
+from baccarat.players.process import PlayerSeat, answer_seconds, host_for
 from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
 from baccarat.shoes.seeded import seeded_table
@@ -111,7 +111,8 @@ class StrategySection(Checker):
                     here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); give each its own `name:`"
                 )
             labels[name] = here
-            out.append(StrategyEntry(name, use, full))
+            written = self.doc.where(path + ("use",))
+            out.append(StrategyEntry(name, use, full, (written.source, written.line, written.column)))
         return out
 
     def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:
@@ -249,9 +250,10 @@ class StrategySection(Checker):
         config = dataclasses.replace(session, shoes_per_session=1, rounds=None, new_shoe=False)  # the whole sample shoe
         seats = None
         if plays_in_player(cls):
+            limit = answer_seconds()
 
             def seats(run: StrategyRun, opening: Any) -> Any:
-                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening)
+                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening, limit)
 
         try:
             plays = [

@@ -340,6 +340,8 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
             + (f", {facts.session_rules}" if facts.session_rules else ""),
         ),
     ]
+    if facts.engines:
+        items.append(("Engines", "; ".join(f"{label}: {engine}" for label, engine in facts.engines.items())))
     if manifest:
         versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
         if versions and isinstance(versions, Mapping):
