@@ -129,6 +129,14 @@ def _start_ray(ray: Any, workers: int) -> None:
             if exc.code == signal.SIGTERM:
                 raise Interrupted(signal.SIGTERM) from None
             raise
+        except ConnectionError as exc:  # the head answered but refused this process (token authentication, Ray 2.60)
+            if not os.environ.get("RAY_ADDRESS"):
+                raise
+            raise RunFailure(
+                f"the Ray cluster at RAY_ADDRESS={os.environ['RAY_ADDRESS']!r} did not let this run connect ({exc}); "
+                "a cluster started with `ray start` asks for token authentication: set RAY_AUTH_MODE=token and "
+                "the cluster's token (RAY_AUTH_TOKEN or RAY_AUTH_TOKEN_PATH) for the run and on every node (docs/speed.md)"
+            ) from None
 
 
 RAY_CONNECT_SECONDS = 5.0
