@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.cli import main
-from baccarat.execution.runner import run_experiment, write_run
+from baccarat.execution.runner import run_to_folder
 
 SHOES = Path(__file__).resolve().parents[2] / "configs" / "shoes"
 
@@ -57,7 +57,7 @@ def test_a_run_folder_and_seeded_shoes_agree(tmp_path: Path, capsys: pytest.Capt
     }
     from baccarat.experiment import load_experiment
 
-    write_run(run_experiment(load_experiment(experiment)), tmp_path / "run", {})
+    run_to_folder(load_experiment(experiment), tmp_path / "run")
     run = patterns_json(capsys, str(tmp_path / "run"))
     seeded = patterns_json(capsys, "--count", "4", "--seed", "11")
     assert run["shoes"] == seeded["shoes"] == 4

@@ -160,3 +160,16 @@ def read_error_reason(exc: BaseException) -> str:
     if isinstance(exc, pl.exceptions.PanicException):
         return "its contents are malformed"
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def money_micros(column: pl.Series, missing: int = -1) -> np.ndarray:
+    """Return a money column as integer micro-units (int64), exactly; ``missing`` where it is null."""
+    array = column.cast(MONEY).to_arrow()
+    array = array.combine_chunks() if hasattr(array, "combine_chunks") else array
+    words = np.frombuffer(array.buffers()[1], dtype=np.int64)[2 * array.offset : 2 * (array.offset + len(array))].reshape(-1, 2)
+    if not np.array_equal(words[:, 1], words[:, 0] >> 63):
+        raise ValueError(f"{column.name}: an amount beyond 9.2 million million units")
+    micros = words[:, 0].copy()
+    if column.null_count():
+        micros[column.is_null().to_numpy()] = missing
+    return micros

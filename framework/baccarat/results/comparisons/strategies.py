@@ -1,6 +1,6 @@
 """Each strategy against a baseline: paired session by session when they met the same rounds, else as independent samples.
 
-Both reduce the session table (:func:`baccarat.results.statistics.ledger_stats.session_table`); definitions are in docs/results.md.
+Both reduce the session table (:func:`baccarat.results.statistics.folded.fold_sessions`); definitions are in docs/results.md.
 """
 
 from __future__ import annotations

@@ -247,23 +247,6 @@ def _interpolate(a: np.ndarray, b: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     return result
 
 
-def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float], scale: float | None = None) -> np.ndarray:
-    """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
-
-    The same numbers, bit for bit, as numpy computes them (virtual index
-    ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
-    without numpy's partition of every row, which sorted rows do not need.
-    No value may be NaN (there is none in a bankroll). With ``scale``, the
-    percentiles are those of ``rows / scale`` (integers sorted: dividing
-    keeps their order), and only the neighbours read off are divided.
-    """
-    previous, following, gamma = _percentile_ranks(rows.shape[1], percentiles)
-    low, high = rows[:, previous], rows[:, following]
-    if scale is not None:
-        low, high = low / scale, high / scale
-    return _interpolate(low, high, gamma)
-
-
 def percentiles_of_counts(values: np.ndarray, counts: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
     """Return ``np.percentile`` (linear) of the sorted ``values`` each repeated ``counts`` times, bit for bit (none empty)."""
     n = int(counts.sum())
