@@ -122,14 +122,15 @@ class Result:
         """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`), its ledger replayed
         through the statistics collector (:func:`baccarat.results.collected.replayed`) when first asked for."""
         if self._analysis is None:
-            self._analysis = analyse(self._replayed(self.scan_ledger()), *self._money())
+            ledger = self._file("ledger.parquet") if self._ledger is None and self.out_dir is not None else self.ledger
+            self._analysis = analyse(self._replayed(ledger), *self._money())
         return self._analysis
 
     def _money(self) -> tuple[Any, Any]:
         facts = run_facts(self.experiment)
         return facts.bankroll, facts.table_min
 
-    def _replayed(self, ledger: pl.LazyFrame, folder: Path | None = None) -> dict[str, Any]:
+    def _replayed(self, ledger: pl.DataFrame | Path, folder: Path | None = None) -> dict[str, Any]:
         """The statistics of the ledger replayed through the collector (``sessions.parquet`` written in ``folder``, if any)."""
         facts = run_facts(self.experiment)
         labels = [entry.name for entry in self.experiment.strategies]
@@ -256,7 +257,7 @@ class Result:
         self._analysis = write_results(
             new,
             run_facts(self.experiment),
-            self._replayed(pl.scan_parquet(new / "ledger.parquet"), new),
+            self._replayed(new / "ledger.parquet", new),
             roads,
             exact_analysis(self.experiment) if show_exact else None,
             manifest=manifest,

@@ -53,7 +53,7 @@ def results_of(collector: RunStatsCollector, initial_bankroll: Decimal) -> dict[
 
 
 def replayed(
-    ledger: pl.LazyFrame | pl.DataFrame,
+    ledger: pl.LazyFrame | pl.DataFrame | Path,
     labels: Sequence[str],
     initial_bankroll: Decimal,
     table_min: Decimal,
@@ -65,11 +65,14 @@ def replayed(
 ) -> dict[str, Any]:
     """Return :func:`results_of` a collector that ``ledger`` (the strategies ``labels``) was replayed through.
 
+    ``ledger`` is best the path of a run's ``ledger.parquet/``, read a chunk at a time
+    (:func:`baccarat.results.statistics.replay.replay`).
     ``stops`` give which stop rule ended each session (the ledger does not
     hold it). With ``folder``, the session table is written there as
     ``sessions.parquet``; without, it is held as a frame and nothing is written.
     """
-    has_expected = "expected_net" in ledger.lazy().collect_schema().names()
+    scan = pl.scan_parquet(ledger) if isinstance(ledger, Path) else ledger.lazy()
+    has_expected = "expected_net" in scan.collect_schema().names()
     collector = RunStatsCollector(folder, labels, has_expected=has_expected, bankrolls=bankrolls, baseline=baseline, fixed=fixed)
     initial_micros = int(Decimal(str(initial_bankroll)) * MICROS_PER_UNIT)
     table_min_cents = int(Decimal(str(table_min)) * MICROS_PER_UNIT) // MICROS_PER_CENT

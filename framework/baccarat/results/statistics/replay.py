@@ -12,11 +12,15 @@ one batch of the ledger at a time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
+from pathlib import Path
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from baccarat.compiling import plays_compiled
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
@@ -47,13 +51,48 @@ def ledger_batches(ledger: pl.LazyFrame | pl.DataFrame, batch_rows: int = BATCH_
             yield batch
 
 
-def _in_order(rows: pl.DataFrame) -> pl.DataFrame:
-    """Return one strategy's rows sorted by session then round (a run's ledger is already: then nothing is sorted)."""
-    session, rnd = rows.get_column("session").to_numpy(), rows.get_column("round").to_numpy()
+def _in_order(columns: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Return one strategy's columns sorted by session then round (a run's ledger is already: then nothing is sorted)."""
+    session, rnd = columns["session"], columns["round"]
     steps = np.diff(session)
     if (steps >= 0).all() and (np.diff(rnd)[steps == 0] > 0).all():
-        return rows
-    return rows.sort("session", "round")
+        return columns
+    order = np.lexsort((rnd, session))
+    return {name: values[order] for name, values in columns.items()}
+
+
+def frame_columns(rows: pl.DataFrame) -> dict[str, np.ndarray]:
+    """Return one strategy's ledger rows (a polars frame) as the fold's columns (int64 money in micro-units)."""
+    columns = {
+        "session": rows.get_column("session").to_numpy(),
+        "round": rows.get_column("round").to_numpy(),
+        "stake": money_micros(rows.get_column("stake"), 0) // MICROS_PER_CENT,
+        "net": money_micros(rows.get_column("net"), 0),
+        "bankroll": money_micros(rows.get_column("bankroll"), 0),
+        "capped": rows.get_column("capped").cast(pl.Int64).fill_null(0).to_numpy(),
+    }
+    if "expected_net" in rows.columns:
+        columns["expected_net"] = rows.get_column("expected_net").cast(pl.Float64).fill_null(0.0).to_numpy()
+    return columns
+
+
+def by_strategy(batch: pl.DataFrame) -> dict[str, dict[str, np.ndarray]]:
+    """Return a batch of ledger rows split by strategy, as the fold's columns."""
+    parts = batch.partition_by("strategy", as_dict=True, maintain_order=True)
+    return {str(label): frame_columns(rows) for (label,), rows in parts.items()}
+
+
+def chunk_pieces(parts: Sequence[Path]) -> dict[str, dict[str, np.ndarray]]:
+    """Return one chunk's ledger parts by strategy, as the fold's columns."""
+    found: dict[str, dict[str, np.ndarray]] = {}
+    for path in parts:
+        label, columns = part_rows(path)
+        pieces = by_strategy(columns) if isinstance(columns, pl.DataFrame) else {label: columns}
+        for name, piece in pieces.items():
+            if name in found:  # a strategy in two parts of a chunk: its rows together
+                piece = {key: np.concatenate([found[name][key], values]) for key, values in piece.items()}
+            found[name] = piece
+    return found
 
 
 def stop_codes(stops: pl.DataFrame | None, labels: Sequence[str]) -> dict[str, tuple[tuple[str, ...], np.ndarray, np.ndarray]]:
@@ -75,55 +114,107 @@ def stop_codes(stops: pl.DataFrame | None, labels: Sequence[str]) -> dict[str, t
 
 
 def folded_rows(
-    rows: pl.DataFrame, initial_micros: int, table_min_cents: int, stopped: tuple[tuple[str, ...], np.ndarray, np.ndarray] | None
+    columns: dict[str, np.ndarray],
+    initial_micros: int,
+    table_min_cents: int,
+    stopped: tuple[tuple[str, ...], np.ndarray, np.ndarray] | None,
 ) -> tuple[SessionRows, np.ndarray]:
-    """Fold one strategy's ledger rows (whole sessions) into its session rows; return them with its bankroll column."""
-    rows = _in_order(rows)
-    bankroll = money_micros(rows.get_column("bankroll"), 0)
-    columns = {
-        "session": rows.get_column("session").to_numpy(),
-        "stake": money_micros(rows.get_column("stake"), 0) // MICROS_PER_CENT,
-        "net": money_micros(rows.get_column("net"), 0),
-        "bankroll": bankroll,
-        "capped": rows.get_column("capped").cast(pl.Int64).fill_null(0).to_numpy(),
-    }
-    expected = rows.get_column("expected_net").cast(pl.Float64).fill_null(0.0).to_numpy() if "expected_net" in rows.columns else None
+    """Fold one strategy's ledger columns (whole sessions) into its session rows; return them with its bankroll column."""
+    columns = _in_order(columns)
     names, sessions, codes = stopped if stopped is not None else ((), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64))
-    folded = fold_sessions(columns, expected, initial_micros, table_min_cents, names, plays_compiled(rows.height))
+    n = len(columns["session"])
+    folded = fold_sessions(columns, columns.get("expected_net"), initial_micros, table_min_cents, names, plays_compiled(n))
     if len(sessions):
         where = np.searchsorted(sessions, folded.session)
         known = where < len(sessions)
         known[known] = sessions[where[known]] == folded.session[known]
         folded.values[known, STOPPED] = codes[where[known]]
-    return folded, bankroll
+    return folded, columns["bankroll"]
+
+
+PART = re.compile(r"(\d{5})-(\d{7})\.parquet")
+"""A ledger part's name: the strategy's position and the chunk's (``execution.datasets.part_name``)."""
+
+
+def chunk_parts(folder: Path) -> list[list[Path]] | None:
+    """Return a ledger dataset's parts grouped by chunk, in chunk order (each chunk's strategies in order), or None
+    when ``folder`` is not a folder of parts named as a run writes them."""
+    if not folder.is_dir():
+        return None
+    chunks: dict[int, list[tuple[int, Path]]] = {}
+    for path in folder.iterdir():
+        found = PART.fullmatch(path.name)
+        if found is None:
+            return None
+        chunks.setdefault(int(found.group(2)), []).append((int(found.group(1)), path))
+    return [[path for _, path in sorted(parts)] for _, parts in sorted(chunks.items())]
+
+
+def _micros(column: pa.ChunkedArray) -> np.ndarray:
+    """Return a money column read by pyarrow as int64 micro-units: a ``decimal64(18, 6)``'s own buffer, else exactly."""
+    array = column.combine_chunks()
+    if isinstance(array.type, pa.Decimal64Type) and array.type.scale == 6 and array.null_count == 0:
+        # Copied: the kernels take writable arrays (a read-only one would be compiled for again).
+        return np.frombuffer(array.buffers()[1], dtype=np.int64)[array.offset : array.offset + len(array)].copy()
+    return money_micros(pl.Series(pl.from_arrow(array)), 0)
+
+
+def part_rows(path: Path) -> tuple[str, pl.DataFrame | Mapping[str, np.ndarray]]:
+    """Read one ledger part holding one strategy's rows: its label and its columns (int64 money in micro-units)."""
+    names = [*READ, "expected_net"] if "expected_net" in pq.read_schema(path).names else list(READ)
+    table = pq.read_table(path, columns=names, read_dictionary=["strategy"])  # the labels read once, not a row at a time
+    strategy = table.column("strategy").combine_chunks()
+    labels = strategy.dictionary.take(pa.array(np.unique(strategy.indices.to_numpy()))).to_pylist() if table.num_rows else []
+    if len(labels) != 1:  # not one strategy's part: read as any ledger
+        return "", pl.from_arrow(table)
+    columns = {
+        "session": table.column("session").to_numpy(),
+        "round": table.column("round").to_numpy(),
+        "stake": _micros(table.column("stake")) // MICROS_PER_CENT,
+        "net": _micros(table.column("net")),
+        "bankroll": _micros(table.column("bankroll")),
+        "capped": table.column("capped").fill_null(0).to_numpy().astype(np.int64),
+    }
+    if "expected_net" in table.column_names:
+        columns["expected_net"] = table.column("expected_net").fill_null(0.0).to_numpy().copy()
+    return str(labels[0]), columns
 
 
 def replay(
-    ledger: pl.LazyFrame | pl.DataFrame,
+    ledger: pl.LazyFrame | pl.DataFrame | Path,
     collector: RunStatsCollector,
     initial_micros: int,
     table_min_cents: int,
     stops: pl.DataFrame | None = None,
     batch_rows: int = BATCH_ROWS,
 ) -> RunStatsCollector:
-    """Add every session of ``ledger`` to ``collector`` (strategies by its labels), a batch of sessions at a time; return it.
+    """Add every session of ``ledger`` to ``collector`` (strategies by its labels); return it.
 
-    ``stops`` (rows ``strategy``, ``session``, ``stopped_by``) give which stop
-    rule ended each session, which the ledger does not hold.
+    A run's ``ledger.parquet/`` folder (a :class:`~pathlib.Path`) is read a
+    chunk at a time, each part straight into integer columns; any other
+    ledger (a file, a frame, a scan) a batch of sessions at a time
+    (:func:`ledger_batches`). ``stops`` (rows ``strategy``, ``session``,
+    ``stopped_by``) give which stop rule ended each session, which the
+    ledger does not hold.
     """
     stopped = stop_codes(stops, collector.labels)
+    parts = chunk_parts(ledger) if isinstance(ledger, Path) else None
+    if parts is not None:
+        pieces: Iterator[dict[str, dict[str, np.ndarray]]] = (chunk_pieces(chunk) for chunk in parts)
+    else:
+        source = pl.scan_parquet(ledger) if isinstance(ledger, Path) else ledger
+        pieces = (by_strategy(batch) for batch in ledger_batches(source, batch_rows))
     empty = SessionRows(np.zeros(0, dtype=np.int64), np.zeros((0, SESSION_VALUES), dtype=np.int64), np.zeros(0, dtype=np.float64))
-    for batch in ledger_batches(ledger, batch_rows):
-        parts = batch.partition_by("strategy", as_dict=True, maintain_order=True)
+    for piece in pieces:
         sessions, bankrolls = [], []
         for label in collector.labels:
-            rows = parts.get((label,))
-            if rows is None:
+            columns = piece.get(label)
+            if columns is None:
                 names = stopped[label][0] if label in stopped else ()
                 sessions.append(SessionRows(empty.session, empty.values, empty.expected, names))
                 bankrolls.append(np.zeros(0, dtype=np.int64))
                 continue
-            folded, bankroll = folded_rows(rows, initial_micros, table_min_cents, stopped.get(label))
+            folded, bankroll = folded_rows(columns, initial_micros, table_min_cents, stopped.get(label))
             sessions.append(folded)
             bankrolls.append(bankroll)
         collector.add(sessions, bankrolls)
