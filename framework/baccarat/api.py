@@ -134,7 +134,10 @@ class Result:
         """The statistics of the ledger replayed through the collector (``sessions.parquet`` written in ``folder``, if any)."""
         facts = run_facts(self.experiment)
         labels = [entry.name for entry in self.experiment.strategies]
-        return replayed(ledger, labels, facts.bankroll, facts.table_min, self.baseline, facts.fixed_bets, self.stops(), folder)
+        saved = self.session_file() if isinstance(ledger, Path) else None  # the run's own session rows, replayed as they are
+        return replayed(
+            ledger, labels, facts.bankroll, facts.table_min, self.baseline, facts.fixed_bets, self.stops(), folder, sessions=saved
+        )
 
     def fixed_bets(self) -> dict[str, str | None]:
         """Each strategy's label mapped to the one bet it backs whenever it bets, or None (its expected edge depends on the sample)."""

@@ -222,7 +222,12 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
     )
     assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
     assert_same_analysis(result.analysis, reference)
-    assert_same_analysis(baccarat.load(tmp_path / "run", baseline="random flat").analysis, reference)  # the ledger replayed
+    # Loaded: the saved session rows replayed with the ledger's bankrolls; without sessions.parquet, the ledger folded.
+    assert_same_analysis(baccarat.load(tmp_path / "run", baseline="random flat").analysis, reference)
+    (tmp_path / "run" / "sessions.parquet").unlink()
+    folded_again = baccarat.load(tmp_path / "run", baseline="random flat").analysis
+    for name in ("summary", "comparison", "bands", "ruin", "finals", "paths"):  # stopped_by is kept only in sessions.parquet
+        assert_frame_equal(getattr(folded_again, name), getattr(reference, name), check_exact=True)
     for name in ("summary.csv", "comparison.csv"):  # the files too, byte for byte
         written = (tmp_path / "run" / name).read_bytes()
         assert written == getattr(reference, name.split(".")[0]).write_csv().encode("utf-8")

@@ -62,6 +62,7 @@ def replayed(
     stops: pl.DataFrame | None = None,
     folder: Path | None = None,
     bankrolls: bool = True,
+    sessions: Path | None = None,
 ) -> dict[str, Any]:
     """Return :func:`results_of` a collector that ``ledger`` (the strategies ``labels``) was replayed through.
 
@@ -70,6 +71,8 @@ def replayed(
     ``stops`` give which stop rule ended each session (the ledger does not
     hold it). With ``folder``, the session table is written there as
     ``sessions.parquet``; without, it is held as a frame and nothing is written.
+    ``sessions``, the run's own ``sessions.parquet`` (checked against its
+    manifest by the caller), is replayed as it is, beside the ledger's bankrolls.
     """
     scan = pl.scan_parquet(ledger) if isinstance(ledger, Path) else ledger.lazy()
     has_expected = "expected_net" in scan.collect_schema().names()
@@ -77,7 +80,7 @@ def replayed(
     initial_micros = int(Decimal(str(initial_bankroll)) * MICROS_PER_UNIT)
     table_min_cents = int(Decimal(str(table_min)) * MICROS_PER_UNIT) // MICROS_PER_CENT
     try:
-        replay(ledger, collector, initial_micros, table_min_cents, stops)
+        replay(ledger, collector, initial_micros, table_min_cents, stops, sessions=sessions)
     except BaseException:
         collector.session_spool.remove()
         raise

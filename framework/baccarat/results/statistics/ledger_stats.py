@@ -26,7 +26,8 @@ import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
-from baccarat.results.ledger import MONEY, money_micros
+from baccarat.results.ledger import MONEY
+from baccarat.results.statistics.tallies import session_values
 
 if TYPE_CHECKING:
     from baccarat.results.statistics.tallies import SessionTally
@@ -276,30 +277,6 @@ def summary_table(sessions: pl.DataFrame | pl.LazyFrame) -> pl.DataFrame:
 
 TALLIED_COLUMNS = tuple(name for name in SESSION_COLUMNS if name not in ("strategy", "session", "peak", "ruined", "stopped_by"))
 """The session table's columns a :class:`~baccarat.results.statistics.tallies.SessionTally` adds up."""
-
-
-def session_values(rows: pl.DataFrame) -> tuple[np.ndarray, np.ndarray | None]:
-    """Return session-table rows as the integers of :class:`~baccarat.results.statistics.folded.SessionRows` and the
-    ``expected_net`` floats (None when not known)."""
-    from baccarat.results.statistics import tallies
-
-    values = np.zeros((rows.height, 13), dtype=np.int64)
-    integers = {tallies.DEALT: "rounds_dealt", tallies.ROUNDS: "rounds", tallies.STREAK: "longest_losing_streak"}
-    integers |= {tallies.CAPPED: "capped_bets"}
-    for j, name in integers.items():
-        if name in rows.columns:
-            values[:, j] = rows.get_column(name).fill_null(0).to_numpy()
-    values[:, tallies.TO_RUIN] = rows.get_column("rounds_to_ruin").fill_null(-1).to_numpy()
-    money_columns = {tallies.WAGERED: "wagered", tallies.NET: "net", tallies.FINAL: "final_bankroll"}
-    money_columns |= {tallies.DRAWDOWN: "max_drawdown", tallies.STAKE: "max_stake"}
-    for j, name in money_columns.items():
-        values[:, j] = money_micros(rows.get_column(name), 0)
-    if "bankroll_needed" in rows.columns:  # a sessions.parquet written before the column has none: not known
-        values[:, tallies.NEEDED] = money_micros(rows.get_column("bankroll_needed"))
-    else:
-        values[:, tallies.NEEDED] = -1
-    expected = rows.get_column("expected_net").cast(pl.Float64)
-    return values, (None if expected.null_count() == rows.height else expected.fill_null(0.0).to_numpy())
 
 
 def tally_sessions(rows: pl.DataFrame) -> SessionTally:

@@ -23,9 +23,11 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from baccarat.compiling import plays_compiled
+from baccarat.errors import InputError
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
 from baccarat.results.ledger import money_micros
 from baccarat.results.statistics.folded import SESSION_VALUES, RunStatsCollector, SessionRows, fold_sessions
+from baccarat.results.statistics.tallies import DEALT, PEAK, session_values
 
 BATCH_ROWS = 2_000_000
 """Ledger rows (of every strategy) read and folded at once."""
@@ -180,6 +182,69 @@ def part_rows(path: Path) -> tuple[str, pl.DataFrame | Mapping[str, np.ndarray]]
     return str(labels[0]), columns
 
 
+def saved_sessions(path: Path, labels: Sequence[str]) -> dict[str, SessionRows]:
+    """Return each strategy's rows of a run's ``sessions.parquet`` as the collector takes them (sorted by session)."""
+    frame = pl.read_parquet(path)
+    stopped = stop_codes(frame.select("strategy", "session", "stopped_by") if "stopped_by" in frame.columns else None, labels)
+    found = {}
+    for label in labels:
+        rows = frame.filter(pl.col("strategy") == label).sort("session")
+        values, expected = session_values(rows)
+        names, sessions, codes = stopped.get(label, ((), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)))
+        session = rows.get_column("session").to_numpy()
+        values[np.searchsorted(session, sessions), STOPPED] = codes
+        values[:, PEAK] = money_micros(rows.get_column("peak"), 0)  # not tallied, but a column of the table
+        found[label] = SessionRows(session, values, np.zeros(len(session)) if expected is None else expected, names)
+    return found
+
+
+def bankroll_parts(parts: Sequence[Path]) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Return one chunk's ledger parts by strategy as (sessions, rounds of each, bankroll column), reading only those."""
+    found = {}
+    for path in parts:
+        table = pq.read_table(path, columns=["strategy", "session", "bankroll"], read_dictionary=["strategy"])
+        if not table.num_rows:
+            continue
+        strategy = table.column("strategy").combine_chunks()
+        labels = strategy.dictionary.take(pa.array(np.unique(strategy.indices.to_numpy()))).to_pylist()
+        session = table.column("session").to_numpy()
+        if len(labels) != 1 or (np.diff(session) < 0).any():
+            raise InputError("is not one strategy's sessions in order, as a run writes its ledger", path=str(path))
+        starts = np.flatnonzero(np.concatenate(([True], session[1:] != session[:-1])))
+        found[str(labels[0])] = (session[starts], np.diff(np.append(starts, len(session))), _micros(table.column("bankroll")))
+    return found
+
+
+def replay_saved(parts: Sequence[Sequence[Path]], sessions: Path, collector: RunStatsCollector) -> RunStatsCollector:
+    """Add a run's saved session rows (its ``sessions.parquet``) and its ledger's bankrolls, chunk by chunk, to ``collector``.
+
+    The session rows are the very rows the run's collector was given; only
+    the ledger's ``session`` and ``bankroll`` columns are read, for the
+    bands and the sample paths. A ledger whose sessions are not those of the
+    session table is refused (:class:`~baccarat.errors.InputError`).
+    """
+    saved = saved_sessions(sessions, collector.labels)
+    for chunk in parts:
+        read = bankroll_parts(chunk)
+        rows, bankrolls = [], []
+        for label in collector.labels:
+            mine = saved[label]
+            if label not in read:
+                rows.append(mine.select(slice(0, 0)))
+                bankrolls.append(np.zeros(0, dtype=np.int64))
+                continue
+            ids, lengths, bankroll = read[label]
+            where = np.searchsorted(mine.session, ids)
+            if (where >= len(mine.session)).any() or not np.array_equal(mine.session[where], ids):
+                raise InputError(f"{label}: the ledger holds sessions that sessions.parquet does not", path=str(sessions))
+            if not np.array_equal(mine.values[where, DEALT], lengths):
+                raise InputError(f"{label}: the ledger's rounds are not those of sessions.parquet", path=str(sessions))
+            rows.append(mine.select(where))
+            bankrolls.append(bankroll)
+        collector.add(rows, bankrolls)
+    return collector
+
+
 def replay(
     ledger: pl.LazyFrame | pl.DataFrame | Path,
     collector: RunStatsCollector,
@@ -187,8 +252,14 @@ def replay(
     table_min_cents: int,
     stops: pl.DataFrame | None = None,
     batch_rows: int = BATCH_ROWS,
+    sessions: Path | None = None,
 ) -> RunStatsCollector:
     """Add every session of ``ledger`` to ``collector`` (strategies by its labels); return it.
+
+    With ``sessions`` (the run's own ``sessions.parquet``, as its manifest
+    records it) and a run's ``ledger.parquet/`` folder, the saved session
+    rows are replayed as they are and only the ledger's bankrolls are read
+    (:func:`replay_saved`).
 
     A run's ``ledger.parquet/`` folder (a :class:`~pathlib.Path`) is read a
     chunk at a time, each part straight into integer columns; any other
@@ -197,8 +268,10 @@ def replay(
     ``stopped_by``) give which stop rule ended each session, which the
     ledger does not hold.
     """
-    stopped = stop_codes(stops, collector.labels)
     parts = chunk_parts(ledger) if isinstance(ledger, Path) else None
+    if parts is not None and sessions is not None:
+        return replay_saved(parts, sessions, collector)
+    stopped = stop_codes(stops, collector.labels)
     if parts is not None:
         pieces: Iterator[dict[str, dict[str, np.ndarray]]] = (chunk_pieces(chunk) for chunk in parts)
     else:

@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT
+from baccarat.results.ledger import money_micros
 
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
@@ -458,3 +459,25 @@ def expected_edge_diff_se(tally: PairTally) -> float | None:
     coefficients = [Fraction(-1, w), mine / w, Fraction(1, bw), -theirs / bw]
     spread = combined_squares(coefficients, moments)
     return MICROS_PER_UNIT * math.sqrt(k / (k - 1) * float(spread))
+
+
+def session_values(rows: pl.DataFrame) -> tuple[np.ndarray, np.ndarray | None]:
+    """Return session-table rows as the integers of :class:`~baccarat.results.statistics.folded.SessionRows` and the
+    ``expected_net`` floats (None when not known)."""
+    values = np.zeros((rows.height, 13), dtype=np.int64)
+    integers = {DEALT: "rounds_dealt", ROUNDS: "rounds", STREAK: "longest_losing_streak"}
+    integers |= {CAPPED: "capped_bets"}
+    for j, name in integers.items():
+        if name in rows.columns:
+            values[:, j] = rows.get_column(name).fill_null(0).to_numpy()
+    values[:, TO_RUIN] = rows.get_column("rounds_to_ruin").fill_null(-1).to_numpy()
+    money_columns = {WAGERED: "wagered", NET: "net", FINAL: "final_bankroll"}
+    money_columns |= {DRAWDOWN: "max_drawdown", STAKE: "max_stake"}
+    for j, name in money_columns.items():
+        values[:, j] = money_micros(rows.get_column(name), 0)
+    if "bankroll_needed" in rows.columns:  # a sessions.parquet written before the column has none: not known
+        values[:, NEEDED] = money_micros(rows.get_column("bankroll_needed"))
+    else:
+        values[:, NEEDED] = -1
+    expected = rows.get_column("expected_net").cast(pl.Float64)
+    return values, (None if expected.null_count() == rows.height else expected.fill_null(0.0).to_numpy())
