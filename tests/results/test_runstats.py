@@ -262,3 +262,18 @@ def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_str
     assert got.luck.scaled == expected.luck.scaled and got.luck_squares.scaled == expected.luck_squares.scaled
     assert collector.first_sessions.tolist() == [1, 2, 3, 4, 5]
     collector.session_spool.remove()
+
+
+def test_the_bands_counts_hold_bankrolls_too_far_apart_for_one_sort_key() -> None:
+    rng = np.random.default_rng(5)
+    counts = round_counts.RoundCounts()
+    lengths = rng.integers(1, 6, size=40)
+    bankroll = rng.choice([-(2**61), 0, 7, 2**61], size=int(lengths.sum())).astype(np.int64)  # a span beyond 2**62
+    counts.add(bankroll, lengths)
+    counts.add(bankroll[::-1].copy(), lengths[::-1].copy())
+    block = round_counts.bankroll_block(bankroll, lengths)
+    other = round_counts.bankroll_block(bankroll[::-1].copy(), lengths[::-1].copy())
+    matrix = np.concatenate([block, other], axis=1)
+    grid = round_counts.curve_rounds(matrix.shape[0])
+    table, _ = counts.bands(grid)
+    assert np.array_equal(table, np.percentile(matrix[grid - 1] / 1e6, round_counts.BAND_PERCENTILES, axis=1).T)

@@ -54,16 +54,31 @@ def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
 
 
 def _distinct(keys: np.ndarray, values: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Return the distinct (key, value) pairs, sorted by key then value, with their counts added up."""
-    order = np.lexsort((values, keys))
-    keys, values, counts = keys[order], values[order], counts[order]
+    """Return the distinct (key, value) pairs, sorted by key then value, with their counts added up.
+
+    The pairs usually come as a few runs each sorted already (the merged
+    triples, then each chunk's): where keys and values fit in one int64
+    (``key * span + value - lowest``), a stable sort of that one number
+    merges the runs (timsort) instead of sorting twice.
+    """
     if not len(keys):
         return keys, values, counts
-    new = np.empty(len(keys), dtype=bool)
-    new[0] = True
-    new[1:] = (keys[1:] != keys[:-1]) | (values[1:] != values[:-1])
+    lowest, span = int(values.min()), int(values.max()) - int(values.min()) + 1
+    if (int(keys.max()) + 1) * span < 1 << 62 and int(keys.min()) >= 0:
+        combined = keys * span + (values - lowest)
+        order = np.argsort(combined, kind="stable")
+        combined = combined[order]
+        new = np.empty(len(combined), dtype=bool)
+        new[0] = True
+        new[1:] = combined[1:] != combined[:-1]
+    else:
+        order = np.lexsort((values, keys))
+        new = np.empty(len(keys), dtype=bool)
+        new[0] = True
+        new[1:] = (keys[order][1:] != keys[order][:-1]) | (values[order][1:] != values[order][:-1])
     starts = np.flatnonzero(new)
-    return keys[starts], values[starts], np.add.reduceat(counts, starts)
+    first = order[starts]
+    return keys[first], values[first], np.add.reduceat(counts[order], starts)
 
 
 def _weighted_sum(values: np.ndarray, counts: np.ndarray) -> int:
