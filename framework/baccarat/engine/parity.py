@@ -6,10 +6,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from baccarat.engine.differences import first_difference
-from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
 from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
 from baccarat.errors import BaccaratError
+from baccarat.odds.settlement import settlement_table
+from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import Rules
 
 CHECK_SHOES = 16
@@ -32,10 +34,6 @@ def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: 
 
 
 def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
-    from baccarat.engine.reference import session_bounds
-    from baccarat.odds.settlement import settlement_table
-    from baccarat.shoes.compiled_deal import seeded_table_compiled
-
     try:
         twin = twin_of(run, rules, config, seed)
     except TwinError as exc:

@@ -12,6 +12,8 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+import yaml
+
 from baccarat.engine.reference import SessionConfig
 from baccarat.money import CENTS_PER_UNIT
 from baccarat.table.rules import Rules
@@ -100,8 +102,6 @@ def _plain_cents(cents: int) -> int | float:
 
 def yaml_ready(value: Any) -> bool:
     """Tell whether a parameter's value can be written to ``experiment.yaml`` (and read back the same)."""
-    import yaml
-
     try:
         yaml.safe_dump(_plain(value))
     except (yaml.YAMLError, RecursionError, TypeError, ValueError):

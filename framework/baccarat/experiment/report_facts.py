@@ -8,8 +8,11 @@ from typing import Any
 
 import yaml
 
+from baccarat.exact.analysis import analyse_experiment, default_session_rounds
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
+from baccarat.plugin.compose import fixed_bet
+from baccarat.plugin.manager import registry
 from baccarat.results.formatting import fmt_count
 from baccarat.results.report.run_facts import RunFacts
 
@@ -34,9 +37,6 @@ def fixed_bets(experiment: Experiment) -> dict[str, str | None]:
 
     A strategy whose plugin cannot be loaded here is None: its expected edge is then treated as an estimate.
     """
-    from baccarat.plugin.compose import fixed_bet
-    from baccarat.plugin.manager import registry
-
     found: dict[str, str | None] = {}
     for entry in experiment.strategies:
         try:
@@ -73,7 +73,6 @@ def exact_analysis(experiment: Experiment) -> Callable[..., Any]:
     run's mean rounds per session) serves recorded shoes. The analysis's
     ``rounds_from`` says where its rounds came from.
     """
-    from baccarat.exact.analysis import analyse_experiment, default_session_rounds
 
     def analyse(run_average: float | None = None) -> Any:
         rounds, source = default_session_rounds(experiment, run_average)

@@ -21,7 +21,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from baccarat.engine.reference import MAX_BANKROLL, SessionConfig
+from baccarat.engine.reference import MAX_BANKROLL, SessionConfig, session_money_limit
 from baccarat.errors import InputError, RulesError, did_you_mean
 from baccarat.experiment.mapping_input import plain_experiment
 from baccarat.experiment.model import (
@@ -42,7 +42,8 @@ from baccarat.experiment.strategies import StrategySection
 from baccarat.experiment.values import shown
 from baccarat.files.yamlfile import Document, KeyPath, read_yaml
 from baccarat.money import CENTS_PER_UNIT, EXACT
-from baccarat.shoes.recorded import format_has_cards
+from baccarat.plugin.manager import plugins_folder, registry
+from baccarat.shoes.recorded import FORMATS, format_has_cards
 from baccarat.table.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
 
 
@@ -95,7 +96,6 @@ class Resolver(StrategySection):
         own = self.plugins_dir(data)
         self.plugins_dirs = tuple(dict.fromkeys(folder for folder, _ in [*own, *self.extra_plugins]))
         self.plugins_written = tuple(dict.fromkeys(written for _, written in [*own, *self.extra_plugins]))
-        from baccarat.plugin.manager import registry
 
         self.registered_bets = registry(self.plugins_dirs).bet_registry  # the plugins' bets, before the rules that may offer them
         rules = dataclasses.replace(self.rules(data), bet_registry=self.registered_bets)  # the rules carry the run's bets
@@ -145,8 +145,6 @@ class Resolver(StrategySection):
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""
-        from baccarat.engine.reference import session_money_limit
-
         most_shoes = session.shoes_per_session
         if shoes["source"] == "seeded":
             most_shoes = min(most_shoes, int(shoes["count"]))
@@ -196,7 +194,6 @@ class Resolver(StrategySection):
         for index, item in items:
             path: KeyPath = ("plugins_dir",) if index is None else ("plugins_dir", index)
             name = self.text(path, item, "plugins_dir")
-            from baccarat.plugin.manager import plugins_folder
 
             try:
                 folder = Path(plugins_folder(self.folder / Path(name).expanduser()))
@@ -297,7 +294,6 @@ class Resolver(StrategySection):
             return {"source": "seeded", "seed": seeds[0], "count": count}, seeds
         if "count" in section:
             raise self.error(path + ("count",), "shoes.count is for seeded shoes; a recorded file is replayed whole", key=True)
-        from baccarat.shoes.recorded import FORMATS
 
         for key, hint in (("path", "the file to replay"), ("format", f"one of {', '.join(FORMATS)}")):
             if key not in section:

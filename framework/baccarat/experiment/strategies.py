@@ -19,13 +19,19 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.reference import SessionConfig
+from baccarat.engine.differences import first_difference
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import ParameterError, RulesError, StrategyError, code_homes, raised_at
 from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT
+from baccarat.odds.settlement import check_bets_offered, settlement_table
+from baccarat.players.code import plays_in_player
+from baccarat.players.process import PlayerSeat, host_for
 from baccarat.plugin.compose import sides_under
+from baccarat.plugin.manager import registry
+from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import Rules
 
 
@@ -42,7 +48,6 @@ class StrategySection(Checker):
             raise self.error(where, f"the experiment has no strategies; add under `strategies:` {hint}", key="strategies" in data)
         if not isinstance(value, list):
             raise self.error(path, f"strategies must be {hint}, not {shown(value)}")
-        from baccarat.plugin.manager import registry
 
         reg = registry(self.plugins_dirs)
         labels: dict[str, KeyPath] = {}
@@ -168,8 +173,6 @@ class StrategySection(Checker):
         at: Callable[..., tuple[KeyPath, bool]],
     ) -> None:
         """Make the strategy once with these parameters and check the bets it may place against the table."""
-        from baccarat.odds.settlement import check_bets_offered
-
         unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
         if unwritable is not None:
             raise self.error(
@@ -178,8 +181,6 @@ class StrategySection(Checker):
                 "(YAML holds numbers, text, true/false, lists and mappings); its plugin must give a plain value",
                 cls=StrategyError,
             )
-
-        from baccarat.players.code import plays_in_player
 
         if not plays_in_player(cls):  # the framework's own strategies are made here; a plugin's only in its players (trial)
             try:
@@ -227,16 +228,12 @@ class StrategySection(Checker):
         should they bet differently, the strategy draws on something other
         than its own random stream (the clock, a process id), and is refused.
         """
-        from baccarat.engine.reference import StrategyRun, run_strategy
-        from baccarat.players.code import plays_in_player
-
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
         config = dataclasses.replace(session, shoes_per_session=1)
         seats = None
         if plays_in_player(cls):
-            from baccarat.players.process import PlayerSeat, host_for
 
             def seats(run: StrategyRun, opening: Any) -> Any:
                 return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening)
@@ -263,8 +260,6 @@ def check_independent(use: str, plays: list[dict[str, np.ndarray]]) -> None:
     The same seed must give the same results: otherwise they change from run
     to run, and depend on which process played which sessions.
     """
-    from baccarat.engine.differences import first_difference
-
     row = first_difference(plays[0], plays[1])
     if row is not None:
         raise StrategyError(
@@ -276,9 +271,6 @@ def check_independent(use: str, plays: list[dict[str, np.ndarray]]) -> None:
 
 def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
     """Return a small seeded table of about 80 rounds under ``rules``, and its settlement (bets defined by the rules' registry)."""
-    from baccarat.odds.settlement import settlement_table
-    from baccarat.shoes.seeded import seeded_table
-
     table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
     settled = settlement_table(table, rules)
     again = settlement_table(table, rules)  # a bet settles the same rounds the same way every time

@@ -22,6 +22,7 @@ import numpy as np
 from baccarat.errors import InputError, did_you_mean
 from baccarat.files.yamlfile import Document, KeyPath
 from baccarat.money import EXACT, MAX_AMOUNT, AmountError, decimal_to_cents, parse_amount
+from baccarat.plugin.manager import plugins_folder
 
 
 def shown(value: Any) -> str:
@@ -109,7 +110,6 @@ class Checker:
         self.folder = folder
         self.stem = stem
         self.overrides = overrides
-        from baccarat.plugin.manager import plugins_folder
 
         self.extra_plugins_dirs = tuple(plugins_folder(d) for d in plugins_dirs)
         self.plugins_dirs: tuple[str, ...] = self.extra_plugins_dirs

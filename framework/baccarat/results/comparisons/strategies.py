@@ -10,6 +10,7 @@ import math
 import numpy as np
 import polars as pl
 
+from baccarat.errors import InputError, did_you_mean
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.comparisons.verdict import FixedBets, with_verdicts
 from baccarat.results.ledger import MONEY
@@ -105,8 +106,6 @@ def chosen_baseline(order: list[str], baseline: str | None) -> str:
     if baseline is None:
         baseline = order[0] if order else ""
     if baseline not in order:
-        from baccarat.errors import InputError, did_you_mean
-
         raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
     return baseline
 
