@@ -17,20 +17,17 @@ Definitions are in docs/results.md.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from statistics import NormalDist
-from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.ledger import MONEY
-from baccarat.results.statistics.tallies import session_values
-
-if TYPE_CHECKING:
-    from baccarat.results.statistics.tallies import SessionTally
+from baccarat.results.statistics.tallies import SessionTally, expected_edge_se, median_of, money_floats, session_values
 
 Z95 = NormalDist().inv_cdf(0.975)
 """Two-sided 95% quantile of the standard normal distribution (1.95996...)."""
@@ -62,8 +59,6 @@ def session_table(
     session, :data:`SESSION_COLUMNS`, ``stopped_by`` from ``stops``.
     ``batch_rows`` is ignored.
     """
-    import warnings
-
     # Imported here: the replay is built on this module (an import at the top would be circular), and goes in 0.4.
     from baccarat.results.statistics.replay import session_table_of
 
@@ -281,8 +276,6 @@ TALLIED_COLUMNS = tuple(name for name in SESSION_COLUMNS if name not in ("strate
 
 def tally_sessions(rows: pl.DataFrame) -> SessionTally:
     """Return the exact aggregates of one strategy's rows of the session table (:data:`TALLIED_COLUMNS`)."""
-    from baccarat.results.statistics.tallies import SessionTally
-
     tally = SessionTally()
     tally.add(*session_values(rows))
     return tally
@@ -327,8 +320,6 @@ def _ratio_se(tally: SessionTally) -> float | None:
 
 def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
     """The summary row of one strategy's tally (see :func:`summary_table`)."""
-    from baccarat.results.statistics.tallies import expected_edge_se, median_of, money_floats
-
     n = tally.sessions
     wagered = units(tally.wagered)
     edge = -units(tally.net) / wagered if tally.wagered > 0 else None
