@@ -110,6 +110,19 @@ def test_the_tree_is_ruff_clean_and_formatted() -> None:
         assert done.returncode == 0, f"ruff {' '.join(args)}:\n{done.stdout}{done.stderr}"
 
 
+def test_every_package_of_the_tree_is_installed() -> None:
+    """pyproject.toml lists every folder with an ``__init__.py``: a package left out is missing from a wheel (``pip install .``)."""
+    import tomllib
+
+    root = FRAMEWORK.parents[1]
+    setuptools = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
+    found = set(setuptools["package-dir"])  # each mapped folder is a package (configs/rules: the presets, data only)
+    for name, folder in setuptools["package-dir"].items():
+        for init in (root / folder).rglob("__init__.py"):
+            found.add(".".join([name, *init.parent.relative_to(root / folder).parts]))
+    assert set(setuptools["packages"]) == found
+
+
 RESULTS_LAYERS: tuple[tuple[str, ...], ...] = (
     ("__init__", "ledger", "ledger_checks", "formatting"),
     ("statistics", "patterns"),

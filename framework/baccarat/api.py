@@ -112,7 +112,12 @@ class Result:
         return nullcontext() if self.out_dir is None else reading_lock(self.out_dir)
 
     def scan_ledger(self) -> pl.LazyFrame:
-        """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected)."""
+        """Return the ledger as a lazy frame (a Parquet scan for a saved run: nothing read until collected).
+
+        A scan of a saved run reads its files when collected: collect it before
+        another command may replace the run (or use :attr:`ledger`, read whole
+        under the folder's reading lock).
+        """
         if self._ledger is None and self.out_dir is not None:
             return pl.scan_parquet(self._file("ledger.parquet"))
         return self.ledger.lazy()
@@ -123,7 +128,8 @@ class Result:
         through the statistics collector (:func:`baccarat.results.collected.replayed`) when first asked for."""
         if self._analysis is None:
             ledger = self._file("ledger.parquet") if self._ledger is None and self.out_dir is not None else self.ledger
-            self._analysis = analyse(self._replayed(ledger), *self._money())
+            with self._reading():  # every file read under the lock: no commit swaps in another run halfway
+                self._analysis = analyse(self._replayed(ledger), *self._money())
         return self._analysis
 
     def _money(self) -> tuple[Any, Any]:
@@ -192,7 +198,12 @@ class Result:
             text = yaml_path.read_text(encoding="utf-8")
         else:
             text = run_facts(self.experiment).experiment_yaml
-        return render_html(self.analysis, run_facts(self.experiment), self.analysis.charts(), text)
+        engines = None
+        if self.out_dir is not None:
+            from baccarat.execution.manifest import MANIFEST_FILE, read_manifest
+
+            engines = (read_manifest(self.out_dir / MANIFEST_FILE) or {}).get("engines")
+        return render_html(self.analysis, run_facts(self.experiment, engines), self.analysis.charts(), text)
 
     def save_results(
         self, roads: Sequence[int] = (), exact: bool | None = None, formats: Sequence[str] | None = None, force: bool = False
@@ -259,7 +270,7 @@ class Result:
         show_exact = self.experiment.exact if exact is None else exact
         self._analysis = write_results(
             new,
-            run_facts(self.experiment),
+            run_facts(self.experiment, manifest.get("engines")),
             self._replayed(new / "ledger.parquet", new),
             roads,
             exact_analysis(self.experiment) if show_exact else None,

@@ -27,6 +27,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("trace", "play one session of one strategy and print it round by round, with the strategy's state"),
     ("odds", "exact probabilities and house edges of every bet, for any rules and remaining cards"),
     ("exact", "exact risk of ruin and result distribution of each strategy's session, without simulation"),
+    ("plan", "which strategy lasts longest, and what bankroll a target risk of ruin needs: exact figures per strategy"),
     ("predict", "score predictors of the next round (roads, streaks, off the top) against the exact odds of the cards left"),
     ("search", "search a grid of strategies on training shoes, the best on fresh shoes, beside the luck of a null search"),
     ("patterns", "test the patterns players read in shoes (streaks, chops, roads) against fairly shuffled shoes"),

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from baccarat.plugin import hookimpl
-from baccarat_strategies import ev_counter, predictors, progressions, road_selectors, selectors, stop_rules
+from baccarat_strategies import ev_counter, predicted, predictors, progressions, road_selectors, selectors, stop_rules
 
 
 @hookimpl
@@ -22,8 +22,8 @@ def register_progressions(register: Callable[[type], None]) -> None:
 
 @hookimpl
 def register_selectors(register: Callable[[type], None]) -> None:
-    """Register the built-in selectors, fixed sides first, then those that read the roads."""
-    for cls in selectors.BUILT_IN + road_selectors.BUILT_IN:
+    """Register the built-in selectors, fixed sides first, then those that read the roads, then a predictor's side."""
+    for cls in (*selectors.BUILT_IN, *road_selectors.BUILT_IN, predicted.Predicted):
         register(cls)
 
 

@@ -77,7 +77,7 @@ def test_default_output_folder_is_results_name_timestamp(workdir: Path, capsys: 
     assert str(Path("results") / runs[0].name) in out.splitlines()[-1]
     # The plain conclusion first: Martingale on Player has the higher edge of its bet (Player's against Banker's).
     assert out.splitlines()[0].startswith("martingale has a higher expected house edge than flat banker, by 0.177%")
-    assert out.splitlines()[1].split()[:3] == ["strategy", "sessions", "bets"]
+    assert out.splitlines()[1].split()[:3] == ["strategy", "sessions", "rounds"]
     assert any(line.startswith("flat banker") for line in out.splitlines())
 
 
@@ -228,3 +228,34 @@ def test_baseline_sets_the_strategy_compared_with(workdir: Path, capsys: pytest.
         "the strategies are flat banker, martingale\n"
     )
     assert not (workdir / "out2").exists()
+
+
+def test_the_printed_table_names_its_columns_as_summary_csv_does(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--out", "out", "--quiet", "--workers", "1"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    header = next(line for line in out if line.startswith("strategy "))
+    csv = pl.read_csv(workdir / "out" / "summary.csv")
+    named = [word for word in re.split(r"\s{2,}", header) if re.fullmatch(r"[a-z_]+", word)]
+    # Its counts and money by summary.csv's names (edge, expected, ruin and in profit are explained beneath it).
+    assert named[:5] == ["strategy", "sessions", "rounds", "wagered", "net"] and set(named[:5]) <= set(csv.columns)
+    assert "bets" not in header
+    # Each strategy's line gives summary.csv's rounds (rounds with a bet: fewer than those dealt for a Martingale).
+    for row in csv.iter_rows(named=True):
+        line = next(line for line in out if line.startswith(row["strategy"] + "  "))
+        assert re.split(r"\s{2,}", line)[1:3] == [f"{row['sessions']:,}", f"{row['rounds']:,}"]
+    assert any(line.startswith("rounds: rounds with a bet; ") for line in out)
+
+
+def test_the_printed_time_and_the_reports_run_time_are_one_measurement(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["run", "small.yaml", "--out", "out", "--quiet", "--workers", "1"]) == 0
+    last = capsys.readouterr().out.splitlines()[-1]
+    found = re.fullmatch(r"[\d,]+ rounds x 2 strategies played in (\d+\.\d) s \((\d+\.\d) s with the results written\) -> out", last)
+    assert found, last
+    played = json.loads((workdir / "out" / "manifest.json").read_text(encoding="utf-8"))["timings_seconds"]["run"]
+    assert found.group(1) == f"{played:.1f}" and float(found.group(2)) >= float(found.group(1))
+    page = (workdir / "out" / "report.html").read_text(encoding="utf-8")
+    assert f"played in {played:.2f} s (the shoes dealt, the strategies played, the sessions folded" in page
+    assert main(["run", "small.yaml", "--out", "out2", "--json", "--workers", "1"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    played = json.loads((workdir / "out2" / "manifest.json").read_text(encoding="utf-8"))["timings_seconds"]["run"]
+    assert doc["played_seconds"] == round(played, 3) and doc["seconds"] >= doc["played_seconds"]

@@ -139,10 +139,11 @@ PLUGIN_CODE_LOCK = [
         (["strategies", "--plugins-dir", "plugins"], []),
         (["odds", "--rules", "rules.yaml", "--plugins-dir", "plugins"], ["noise: bet settles", "noise: bet settles on fd 1"]),
         (["exact", "exp.yaml", "--rounds", "20"], ["noise: exact form", "noise: exact form on fd 1"]),
+        (["plan", "--experiment", "exp.yaml", "--hands", "20"], ["noise: exact form", "noise: exact form on fd 1"]),
         (["compare", "a", "b"], None),  # reads saved runs: the plugin is not loaded
         (["roads", "a", "--shoe", "1", "--out", "roads.png", "--force"], None),
     ],
-    ids=["run", "run-2-workers", "strategies", "odds", "exact", "compare", "roads"],
+    ids=["run", "run-2-workers", "strategies", "odds", "exact", "plan", "compare", "roads"],
 )
 def test_json_stdout_holds_the_json_alone_whatever_a_plugin_prints(folder: Path, args: list[str], printed: list[str] | None) -> None:
     done = baccarat(folder, *args, "--json")

@@ -124,3 +124,82 @@ def test_the_example_of_the_help_is_accepted(capsys) -> None:
     for item in example.split(","):
         rank, count = item.split("=")
         assert doc["remaining"][{"T": "10"}.get(rank, rank)] == int(count)
+
+
+# What the casino gives back -------------------------------------------------------------------
+
+
+def test_a_1pct_rolling_rebate_adds_1pct_of_the_stake_to_every_bet_exactly(capsys, tmp_path) -> None:
+    from baccarat.odds.exact_odds import bet_odds
+    from baccarat.odds.rebates import effective_expected_value, effective_house_edge
+    from baccarat.table.rules import load_rules
+
+    rules = load_rules({"rolling_rebate": "1%"})
+    assert rules.rolling_rebate == Fraction(1, 100)
+    for odds in bet_odds(rules).values():
+        assert effective_expected_value(rules, odds) == odds.expected_value + Fraction(1, 100)  # exact fractions
+        assert effective_house_edge(rules, odds) == odds.house_edge - Fraction(1, 100)
+    banker = bet_odds(rules)["banker"]
+    path = tmp_path / "rebate.yaml"
+    path.write_text("preset: punto-banco-8\nrolling_rebate: 1%\n", encoding="utf-8")
+    for args in (["--rules", str(path)], ["--rolling-rebate", "1%"], ["--rolling-rebate", "0.01"]):
+        doc = odds_json(capsys, *args)
+        assert doc["rebates"] == {"rolling_rebate": 0.01, "loss_rebate": 0.0}
+        assert doc["effective_house_edge"]["banker"] == float(banker.house_edge - Fraction(1, 100))
+        assert doc["bets"]["banker"]["effective_house_edge"] == float(banker.house_edge - Fraction(1, 100))
+        assert doc["house_edge"]["banker"] == float(banker.house_edge)  # the table's own edge is unchanged
+    assert main(["odds", "--rolling-rebate", "1%"]) == 0
+    text = capsys.readouterr().out
+    assert "after rebates" in text and "0.0579%" in text and "1.00% of every amount wagered (rolling rebate)" in text
+
+
+def test_a_rebate_on_losses_paid_bet_by_bet_adds_its_share_of_the_chance_of_losing(capsys) -> None:
+    from baccarat.odds.exact_odds import bet_odds
+    from baccarat.odds.rebates import effective_house_edge
+    from baccarat.table.rules import load_rules
+
+    rules = load_rules({"preset": "ez-baccarat-8", "loss_rebate": "10%", "rolling_rebate": "0.5%"})
+    doc = odds_json(capsys, "--rules", "ez-baccarat-8", "--loss-rebate", "10%", "--rolling-rebate", "0.5%")
+    for bet, odds in bet_odds(rules).items():
+        assert effective_house_edge(rules, odds) == -odds.expected_value - Fraction(1, 200) - Fraction(1, 10) * odds.lose
+        assert doc["effective_house_edge"][bet] == float(effective_house_edge(rules, odds))
+
+
+def test_without_rebates_the_output_has_no_rebate_column(capsys) -> None:
+    doc = odds_json(capsys)
+    assert "rebates" not in doc and "effective_house_edge" not in doc["bets"]["banker"]
+    assert main(["odds"]) == 0
+    assert "after rebates" not in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [
+        ("1.5bp", "rolling_rebate must be a number"),
+        ("0.00015", "rolling_rebate 0.00015 is not a whole number of basis points (0.0001) of a stake"),
+        ("100%", "rolling_rebate must be at least 0 and below 1, not 1"),
+        ("-1%", "rolling_rebate must be at least 0 and below 1"),
+    ],
+)
+def test_a_rebate_is_checked_like_the_commission(capsys, value: str, said: str) -> None:
+    capsys.readouterr()
+    assert main(["odds", f"--rolling-rebate={value}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert said in err and len(err.splitlines()) == 1
+
+
+def test_commission_rates_and_the_commission_free_variants_are_priced_as_they_are(capsys, tmp_path) -> None:
+    from baccarat.odds.exact_odds import bet_odds
+    from baccarat.table.rules import load_rules
+
+    path = tmp_path / "four.yaml"
+    path.write_text("preset: punto-banco-8\ncommission: 4%\n", encoding="utf-8")
+    for args, rules in (
+        (["--rules", str(path)], load_rules({"commission": "4%"})),
+        (["--rules", "ez-baccarat-8"], load_rules("ez-baccarat-8")),
+        (["--rules", "super-6-8"], load_rules("super-6-8")),
+    ):
+        doc = odds_json(capsys, *args)
+        assert doc["house_edge"]["banker"] == float(bet_odds(rules)["banker"].house_edge)
+    assert main(["odds", "--rules", str(path)]) == 0
+    assert "1:1 less 4%" in capsys.readouterr().out

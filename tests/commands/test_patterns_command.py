@@ -9,6 +9,7 @@ import pytest
 
 from baccarat.cli import main
 from baccarat.execution.runner import run_to_folder
+from baccarat.experiment import load_experiment
 
 SHOES = Path(__file__).resolve().parents[2] / "configs" / "shoes"
 
@@ -47,21 +48,44 @@ def test_the_cards_and_outcomes_of_the_same_shoes_agree(capsys: pytest.CaptureFi
             assert s["observed"] == seen[s["key"]]
 
 
-@pytest.mark.slow
-def test_a_run_folder_and_seeded_shoes_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def run_folder(folder: Path, rules: str, count: int) -> Path:
+    """A run of flat Banker on ``count`` seeded shoes (seed 11) under ``rules``, written to ``folder``."""
     experiment = {
         "name": "patterns-test",
-        "rules": "punto-banco-8",
-        "shoes": {"source": "seeded", "seed": 11, "count": 4},
+        "rules": rules,
+        "shoes": {"source": "seeded", "seed": 11, "count": count},
         "strategies": [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}}],
     }
-    from baccarat.experiment import load_experiment
+    run_to_folder(load_experiment(experiment), folder)
+    return folder
 
-    run_to_folder(load_experiment(experiment), tmp_path / "run")
-    run = patterns_json(capsys, str(tmp_path / "run"))
+
+@pytest.mark.slow
+def test_a_run_folder_and_seeded_shoes_agree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = patterns_json(capsys, str(run_folder(tmp_path / "run", "punto-banco-8", 4)))
     seeded = patterns_json(capsys, "--count", "4", "--seed", "11")
     assert run["shoes"] == seeded["shoes"] == 4
     assert [s["observed"] for s in run["statistics"]] == [s["observed"] for s in seeded["statistics"]]
+
+
+@pytest.mark.slow
+def test_a_run_folder_is_tested_under_its_own_rules(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A single-deck run: its fair shoes and exact chances are single-deck ones (as seeded single-deck shoes'), not 8 decks'."""
+    run = patterns_json(capsys, str(run_folder(tmp_path / "run", "single-deck", 40)))
+    seeded = patterns_json(capsys, "--count", "40", "--seed", "11", "--rules", "single-deck")
+    assert run["rules"] == "single-deck" and run["shoes"] == seeded["shoes"] == 40
+    for mine, theirs in zip(run["statistics"], seeded["statistics"], strict=True):
+        assert (mine["key"], mine["observed"], mine["fair_mean"], mine["exact"]) == (
+            theirs["key"],
+            theirs["observed"],
+            theirs["fair_mean"],
+            theirs["exact"],
+        )
+    banker = next(s for s in run["statistics"] if s["key"] == "banker_share")
+    assert banker["exact"] != pytest.approx(0.4585974226, abs=1e-6)  # not 8 decks' off the top
+    assert main(["patterns", str(tmp_path / "run"), "--rules", "punto-banco-8"]) == 2
+    err = capsys.readouterr().err
+    assert "dealt under the rules single-deck, not punto-banco-8: leave out --rules" in err and err.count("\n") == 1
 
 
 def test_text_and_chart(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

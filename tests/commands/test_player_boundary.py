@@ -189,6 +189,41 @@ class Backtracks(Honest):
         return {"banker": 10}
 
 
+class Hangs(Honest):
+    """Never answers from its third session on (the sample shoe tried before the run is session 1): a loop without end."""
+
+    name = "hangs"
+
+    def bets(self, view):
+        while view.session >= 3:
+            pass
+        return {"banker": 10}
+
+
+class HangsInC(Honest):
+    """Never answers from its third session on, in C code holding the interpreter's lock (a backtracking regular expression)."""
+
+    name = "hangs-in-c"
+
+    def bets(self, view):
+        import re
+
+        if view.session >= 3:
+            re.match(r"(a+)+$", "a" * 64 + "b")
+        return {"banker": 10}
+
+
+class HangsAtOnce(Honest):
+    """Never answers at its third round, in every session (the sample shoe's too)."""
+
+    name = "hangs-at-once"
+
+    def bets(self, view):
+        while view.round >= 3:
+            pass
+        return {"banker": 10}
+
+
 class LateLiar(Selector):
     """Banker every round; its compiled twin backs Player after round 400 of a session."""
 
@@ -214,7 +249,8 @@ def register_twins(register):
 
 @hookimpl
 def register_strategies(register):
-    for cls in (Honest, DealsAgain, LooksAround, RewritesBanker, KeepsCount, SetOrder, Clock, Exits, Crashes, Prints, Backtracks):
+    for cls in (Honest, DealsAgain, LooksAround, RewritesBanker, KeepsCount, SetOrder, Clock, Exits, Crashes, Prints, Backtracks,
+                Hangs, HangsInC, HangsAtOnce):
         register(cls)
 '''
 
@@ -357,3 +393,53 @@ def test_a_player_holding_the_interpreter_lock_in_c_code_is_stopped_by_a_signal(
     while group_members(process.pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert group_members(process.pid) == []  # no worker, host or player left
+
+
+def run_alone(folder: Path, env: dict[str, str], *options: str) -> tuple[subprocess.Popen[str], str, str]:
+    """Run the command in a process group of its own; return it (ended), its standard output and error."""
+    command = [sys.executable, "-m", "baccarat", "run", "exp.yaml", "--plugins-dir", "plugins", "--out", "out", "--quiet", *options]
+    process = subprocess.Popen(
+        command, cwd=folder, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, env={**os.environ, **env}
+    )
+    try:
+        out, err = process.communicate(timeout=300)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+    return process, out, err
+
+
+@pytest.mark.skipif(not hasattr(os, "killpg"), reason="process groups are POSIX")
+@pytest.mark.parametrize(("use", "workers"), [("hangs", "1"), ("hangs-in-c", "1"), ("hangs-in-c", "2")])
+def test_a_player_that_never_answers_is_stopped_and_named_in_one_line(tmp_path: Path, use: str, workers: str) -> None:
+    """No Ctrl-C needed: the dealer kills a player that does not answer a step within the limit, whatever its code holds.
+
+    The limit is set low for the test; the player never answers at all, so the run ends the same on any machine.
+    """
+    experiment(tmp_path, [use, "flat"], count=10)
+    process, out, err = run_alone(tmp_path, {"BACCARAT_PLAYER_TIMEOUT": "5"}, "--workers", workers)
+    assert (process.returncode, out) == (2, "")
+    said = f"baccarat: error: strategy '{use}' did not answer within 5 s and its player was stopped"
+    assert err.count("\n") == 1 and err.startswith(said) and "BACCARAT_PLAYER_TIMEOUT" in err, err
+    assert not (tmp_path / "out").exists()
+    deadline = time.monotonic() + 5
+    while group_members(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert group_members(process.pid) == []  # no worker, host or player left
+
+
+def test_a_player_that_never_answers_on_the_sample_shoe_is_refused_where_it_is_written(tmp_path: Path) -> None:
+    experiment(tmp_path, ["flat", "hangs-at-once"], count=10)
+    process, out, err = run_alone(tmp_path, {"BACCARAT_PLAYER_TIMEOUT": "1"})
+    assert (process.returncode, out) == (2, "")
+    assert err.count("\n") == 1, err
+    assert err.startswith("baccarat: error: exp.yaml:5:") and "strategy 'hangs-at-once' did not answer within 1 s" in err, err
+    assert err.rstrip().endswith("on a sample shoe tried before the run"), err
+
+
+@pytest.mark.parametrize("value", ["soon", "-1", "nan"])
+def test_a_limit_that_is_no_number_of_seconds_is_refused_in_one_line(tmp_path: Path, value: str) -> None:
+    experiment(tmp_path, ["honest-banker"], count=2)
+    process, out, err = run_alone(tmp_path, {"BACCARAT_PLAYER_TIMEOUT": value})
+    assert (process.returncode, out) == (2, "")
+    assert err == f"baccarat: error: BACCARAT_PLAYER_TIMEOUT must be a number of seconds (0 for no limit), not {value!r}\n"

@@ -108,3 +108,37 @@ def test_sessions_apart_in_the_table_play_as_each_alone() -> None:
     assert together["stake"].any()
     for name, column in together.items():
         assert np.array_equal(column, np.concatenate([one[name] for one in alone])), name
+
+
+def test_settle_is_told_each_sessions_nets_of_the_round_whether_it_placed_one_bet_or_several() -> None:
+    """Sessions with one bet and sessions with two in the same round: each settle gets exactly its own nets, as the ledger has them."""
+    from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.plugin import Strategy
+    from baccarat.shoes.seeded import seeded_table
+    from baccarat.table.rules import preset
+
+    told: list[tuple[int, int, dict[str, Decimal]]] = []
+
+    class Splits(Strategy):
+        name = "splits"
+
+        def bets(self, view):
+            if (view.session + view.round) % 3 == 0:  # some sessions two bets this round, the others one
+                return {"banker": 10, "player": 20}
+            return {"player" if view.round % 2 else "banker": 10}
+
+        def settle(self, view, nets):
+            told.append((view.session, view.round, dict(nets)))
+
+    rules = preset("punto-banco-8")
+    table = seeded_table(rules, 5, 1, 6)
+    config = SessionConfig(100_000, 1000, 100_000, 1)
+    cols = run_strategy(StrategyRun("splits", Splits, {}), table, settlement_table(table, rules), rules, config, seed=5)
+    ledger = {}
+    for i in range(len(cols["session"])):
+        nets = {bet: Decimal(int(cols[f"net_{bet}"][i])) / 1_000_000 for bet in ("banker", "player") if cols[f"stake_{bet}"][i]}
+        ledger[(int(cols["session"][i]), int(cols["round"][i]))] = nets
+    assert len(told) == len(ledger) > 6 * 60
+    assert {(session, rnd): nets for session, rnd, nets in told} == ledger
+    assert any(len(nets) == 2 for *_, nets in told) and any(len(nets) == 1 for *_, nets in told)

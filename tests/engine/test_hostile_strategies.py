@@ -211,6 +211,11 @@ class Hostile(Strategy):
     name = "hostile"
     params = {"mode": "raise", "at_session": 2, "at_round": 30}
 
+    def __init__(self, session, **params):
+        super().__init__(session, **params)
+        if self.mode == "start" and session.number == self.at_session:
+            raise RuntimeError("no table for this session")
+
     @classmethod
     def sides(cls, params):
         return {"banker"}
@@ -231,6 +236,20 @@ def register_strategies(register):
 PLUGIN_RAISE_LINE = 1 + PLUGIN.splitlines().index('                "cent": {"banker": 10.005}, "side": {"dragon": 10}}[self.mode] or 1 / 0')
 
 
+def refused_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], plugin: str, strategies: str) -> str:
+    """``baccarat run`` of ``strategies`` (YAML lines) with ``plugin`` in plugins/: exit status 2, one line, nothing written."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "plugins").mkdir()
+    (tmp_path / "plugins" / "hostile.py").write_text(plugin)
+    (tmp_path / "exp.yaml").write_text("shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n" + strategies)
+    before = sorted(p.name for p in tmp_path.iterdir())
+    assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    return err
+
+
 @pytest.mark.parametrize(
     ("mode", "said"),
     [
@@ -244,20 +263,32 @@ PLUGIN_RAISE_LINE = 1 + PLUGIN.splitlines().index('                "cent": {"ban
 def test_the_command_reports_a_misbehaving_strategy_in_one_line_and_writes_nothing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], mode: str, said: str
 ) -> None:
+    err = refused_run(tmp_path, monkeypatch, capsys, PLUGIN, f"  - name: bad one\n    use: hostile\n    params: {{mode: {mode}}}\n")
+    where = f" at {tmp_path / 'plugins' / 'hostile.py'}:{PLUGIN_RAISE_LINE}" if mode == "raise" else ""
+    assert err.startswith(f"baccarat: error: strategy 'bad one' {said}{where} (session 2, shoe 2, hand 30, round 30)"), err
+
+
+def test_a_strategy_that_cannot_start_a_session_in_the_run_is_named_where_it_is_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The sample shoe before the run is its first session; the second session, played in the run, cannot start."""
     monkeypatch.chdir(tmp_path)
     (tmp_path / "plugins").mkdir()
     (tmp_path / "plugins" / "hostile.py").write_text(PLUGIN)
     (tmp_path / "exp.yaml").write_text(
-        f"shoes: {{seed: 4, count: 3}}\nplugins_dir: plugins\nstrategies:\n"
-        f"  - name: bad one\n    use: hostile\n    params: {{mode: {mode}}}\n"
+        "shoes: {seed: 4, count: 3}\nplugins_dir: plugins\nstrategies:\n  - use: flat\n  - name: bad one\n    use: hostile\n"
+        "    params: {mode: start}\n"
     )
-    before = sorted(p.name for p in tmp_path.iterdir())
     assert main(["run", "exp.yaml", "--quiet", "--out", "out"]) == 2
     out, err = capsys.readouterr()
-    assert out == "" and err.count("\n") == 1 and "Traceback" not in err
-    where = f" at {tmp_path / 'plugins' / 'hostile.py'}:{PLUGIN_RAISE_LINE}" if mode == "raise" else ""
-    assert err.startswith(f"baccarat: error: strategy 'bad one' {said}{where} (session 2, shoe 2, hand 30, round 30)"), err
-    assert sorted(p.name for p in tmp_path.iterdir()) == before
+    line = 1 + PLUGIN.splitlines().index('            raise RuntimeError("no table for this session")')
+    at = f"{tmp_path / 'plugins' / 'hostile.py'}:{line}"
+    assert (out, err) == (
+        "",
+        f"baccarat: error: exp.yaml:6:10: strategy 'bad one' could not start: raised RuntimeError: no table for this session at {at} "
+        "(session 2, shoe 2, before round 1)\n",
+    )
+    assert not (tmp_path / "out").exists()
 
 
 @pytest.mark.parametrize("how", ["--debug", "BACCARAT_DEBUG"])
@@ -324,3 +355,59 @@ def test_a_misbehaving_strategy_on_ray_is_the_same_one_line(tmp_path: Path) -> N
         "baccarat: error: strategy 'bad one' bet a negative amount (-10) on banker (session 2, shoe 2, hand 30, round 30)\n"
     )
     assert sorted(p.name for p in folder.iterdir()) == ["exp.yaml", "plugins"]
+
+
+SELECTORS = '''
+from baccarat import hookimpl
+from baccarat.plugin import Selector
+
+
+class Misspelt(Selector):
+    """Backs a bet no table offers, from the first round."""
+
+    name = "misspelt"
+
+    def choose(self, view):
+        return "bankr"
+
+
+class Late(Selector):
+    """Backs Banker, but a dragon in round 30 of session 2 (after the sample shoe tried before the run)."""
+
+    name = "late"
+
+    def choose(self, view):
+        return "dragon" if (view.session, view.round) == (2, 30) else "banker"
+
+
+@hookimpl
+def register_selectors(register):
+    register(Misspelt)
+    register(Late)
+'''
+
+
+@pytest.mark.parametrize(
+    ("side", "said"),
+    [
+        (
+            "misspelt",
+            "exp.yaml:7:30: strategy 'my pick' bet on 'bankr', which the table does not offer here (banker, player, tie): "
+            "its selector 'misspelt' (side: misspelt) chose it, on a sample shoe tried before the run",
+        ),
+        (
+            "late",
+            "strategy 'my pick' bet on 'dragon', which the table does not offer here (banker, player, tie): "
+            "its selector 'late' (side: late) chose it (session 2, shoe 2, hand 30, round 30)",
+        ),
+    ],
+)
+def test_a_plugin_selector_betting_what_the_table_does_not_offer_is_named_with_the_strategys_label(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], side: str, said: str
+) -> None:
+    # The progression only stakes: the selector chose the bet, so the message names it and the strategy's label, not 'martingale'.
+    strategies = "  - {name: flat banker, use: flat, params: {side: banker, unit: 10}}\n  - name: my pick\n"
+    err = refused_run(
+        tmp_path, monkeypatch, capsys, SELECTORS, strategies + f"    use: martingale\n    params: {{unit: 10, side: {side}}}\n"
+    )
+    assert err == f"baccarat: error: {said}\n" and "'martingale'" not in err

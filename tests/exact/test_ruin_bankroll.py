@@ -48,8 +48,8 @@ def test_simulated_and_exact_bankroll_for_ruin_agree() -> None:
 
 
 @pytest.mark.slow
-def test_martingale_simulated_agrees_with_exact_and_a_cut_bet_is_not_ruin() -> None:
-    """Martingale on single-deck rules: the sessions' bankroll for a 5% risk of ruin holds the exact answer in its interval.
+def test_martingale_simulated_agrees_with_exact_and_a_cut_bet_is_not_ruin(tmp_path, capsys) -> None:
+    """Martingale on single-deck rules: the sessions' bankroll for a 5% risk of ruin holds ``baccarat exact --ruin-at-most``'s.
 
     Martingale's bets are cut to the bankroll after a long losing run; a session whose cut bet won was not ruined
     and has a figure, where it used to count as needing more than any (which gave 1,500 against the exact 1,290 in
@@ -63,8 +63,14 @@ def test_martingale_simulated_agrees_with_exact_and_a_cut_bet_is_not_ruin() -> N
     }
     result = baccarat.run(experiment)
     (row,) = result.summary.iter_rows(named=True)
-    (exact,) = ruin_bankrolls(load_experiment(experiment), 0.05).results
-    bankroll = Decimal(str(exact.bankroll))
+    path = tmp_path / "martingale.yaml"
+    path.write_text(json.dumps(experiment), encoding="utf-8")  # JSON is YAML
+    assert main(["exact", str(path), "--ruin-at-most", "0.05", "--json"]) == 0
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["rules"] == "single-deck" and answer["rounds"] == 100 and answer["exact"] is True and not answer["skipped"]
+    (exact,) = answer["strategies"]
+    assert exact["risk_of_ruin"] <= 0.05 < exact["risk_of_ruin_one_step_less"]
+    bankroll = Decimal(str(exact["bankroll_for_ruin"]))
     low, high = row["bankroll_for_ruin_5pct_ci_low"], row["bankroll_for_ruin_5pct_ci_high"]
     assert low is not None and high is not None and low <= bankroll <= high, (low, row["bankroll_for_ruin_5pct"], high, bankroll)
     sessions = result.sessions

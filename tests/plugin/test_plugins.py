@@ -464,6 +464,7 @@ def test_the_built_in_library_is_an_entry_point_plugin_like_any_other() -> None:
             "road-ask",
             "road-follow",
             "road-consensus",
+            "predicted",
         ],
         "stop-rule": ["stop_loss", "stop_win", "max_rounds"],
         "strategy": ["ev-counter"],

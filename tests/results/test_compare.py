@@ -52,7 +52,7 @@ def sessions_of(folder: Path, name: str) -> pl.DataFrame:
 @pytest.mark.slow
 def test_runs_on_the_same_rounds_are_paired_session_by_session(runs: Path, capsys) -> None:
     doc = compare_json(capsys, str(runs / "a"), str(runs / "b"))
-    assert doc["paired"] is True and "same rules, shoes and seeds" in doc["reason"]
+    assert doc["paired"] is True and "the same rounds shoe by shoe" in doc["reason"]
     assert [r["strategy"] for r in doc["summary"]] == ["a: flat", "a: marti", "b: flat", "b: marti"]
     # The same flat strategy in both runs: every pair of sessions is equal, so the paired difference is exactly 0.
     same = next(r for r in doc["comparison"] if r["strategy"] == "b: flat")
@@ -89,6 +89,33 @@ def test_the_table_says_whether_the_runs_pair(runs: Path, capsys) -> None:
     assert out.splitlines()[1].startswith("unpaired: ") and "independent-sample 95% intervals" in out
     for label in ("a: flat", "a: marti", "c: flat", "c: marti"):
         assert label in out
+
+
+@pytest.mark.slow
+def test_a_seeded_run_and_the_replay_of_its_own_shoes_from_a_file_are_paired(runs: Path, capsys) -> None:
+    # The shoes of run a written to a file and replayed: their source differs, their rounds do not.
+    shoes = runs / "shoes-of-a.txt"
+    assert main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "12", "--seed", "5", "--out", str(shoes), "--quiet"]) == 0
+    replay = runs / "replay.yaml"
+    replay.write_text(EXPERIMENT.replace("shoes: {seed: 5, count: 12}", f"shoes: {{source: recorded, path: {shoes}, format: cards}}"))
+    assert main(["run", str(replay), "--out", str(runs / "replay"), "--quiet", "--workers", "1"]) == 0
+    doc = compare_json(capsys, str(runs / "a"), str(runs / "replay"))
+    assert doc["paired"] is True, doc["reason"]
+    rows = {r["strategy"]: r for r in doc["comparison"]}
+    # The same flat strategy on the same rounds: every pair of sessions is equal, so the paired difference is exactly 0;
+    # the same Martingale differs from the baseline exactly as the run's own does, session by session.
+    flat = rows["replay: flat"]
+    assert flat["sessions"] == 12 and (flat["net_diff_mean"], flat["net_diff_ci_low"], flat["net_diff_ci_high"]) == (0, 0, 0)
+    for key in ("net_diff_mean", "net_diff_ci_low", "net_diff_ci_high", "sessions_better", "sessions_worse"):
+        assert rows["replay: marti"][key] == rows["a: marti"][key], key
+    # Shoes of another seed in a file: the rounds differ, and the reason names the shoes' settings that differ.
+    assert (
+        main(["shoes", "generate", "--rules", "punto-banco-8", "--count", "12", "--seed", "6", "--out", str(shoes), "--force", "--quiet"])
+        == 0
+    )
+    assert main(["run", str(replay), "--out", str(runs / "replay6"), "--quiet", "--workers", "1"]) == 0
+    doc = compare_json(capsys, str(runs / "a"), str(runs / "replay6"))
+    assert doc["paired"] is False and "rounds.parquet hold different rounds" in doc["reason"] and "shoes.source" in doc["reason"]
 
 
 @pytest.mark.parametrize(

@@ -389,3 +389,29 @@ def nested(depth: int) -> dict[str, object]:
 def test_every_other_bad_api_input_is_one_experiment_error(source: object, said: str) -> None:
     with pytest.raises(ExperimentError, match=said.replace("(", r"\(")):
         baccarat.run(source)
+
+
+def test_a_loaded_runs_statistics_are_read_under_its_reading_lock(work: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a loaded run's statistics read its files, no command can take the folder to replace it (flock refused)."""
+    import fcntl
+
+    import baccarat.api
+
+    result = baccarat.load(work / "out")
+    refused: list[bool] = []
+    analyse = baccarat.api.analyse
+
+    def watched(*args: object, **kwargs: object) -> object:
+        fd = os.open(work / "out", os.O_RDONLY)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            refused.append(False)
+        except BlockingIOError:
+            refused.append(True)
+        finally:
+            os.close(fd)
+        return analyse(*args, **kwargs)
+
+    monkeypatch.setattr(baccarat.api, "analyse", watched)
+    assert result.summary["strategy"].len() >= 1
+    assert refused == [True]

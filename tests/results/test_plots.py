@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import polars as pl
 import pytest
@@ -94,12 +96,38 @@ def test_the_paired_difference_chart_draws_the_comparison_intervals(analysis) ->
                 assert drawn[row["strategy"]][column] == pytest.approx(row[column], abs=1e-4)
 
 
-def test_drawdown_is_the_fall_below_each_sample_session_s_peak(analysis) -> None:
+def test_drawdown_is_the_band_of_the_sample_sessions_falls_below_their_own_peaks(analysis) -> None:
     drawn = pl.DataFrame(rows(analysis.chart("drawdown").to_dict()))
-    for _, path in drawn.group_by("strategy", "session"):
-        bankroll = path.sort("round").get_column("bankroll").to_numpy()
-        assert np.allclose(path.sort("round").get_column("drawdown").to_numpy(), bankroll - np.maximum.accumulate(bankroll))
-    assert (drawn.get_column("drawdown") <= 0).all()
+    paths = analysis.paths
+    assert drawn.select("strategy", "round").is_unique().all()  # one line per strategy, not one per session
+    for row in drawn.iter_rows(named=True):
+        falls = []
+        for _, path in paths.filter(pl.col("strategy") == row["strategy"]).group_by("session"):
+            path = path.sort("round")
+            bankroll = path.get_column("bankroll").cast(pl.Float64).to_numpy()
+            below = bankroll - np.maximum.accumulate(bankroll)
+            falls += [below[i] for i, r in enumerate(path.get_column("round")) if r == row["round"]]
+        assert row["sessions"] == len(falls) > 0
+        assert (row["deepest"], row["shallowest"]) == pytest.approx((min(falls), max(falls)), abs=0.005)
+    assert (drawn.get_column("deepest") <= drawn.get_column("shallowest")).all() and (drawn.get_column("shallowest") <= 0).all()
+
+
+@pytest.mark.parametrize("count", [3, 12, 20, 21, 30, 100])
+def test_no_two_strategies_share_a_colour_and_dash_on_a_chart_of_lines(count: int) -> None:
+    from baccarat.results.charts import pieces
+
+    names = [f"s{i}" for i in range(count)]
+    colours = 10 if count <= 10 else 20  # the colours of tableau10, of tableau20
+    dashes = pieces.strategy_dashes(names)
+    styles = {(i % colours, tuple(dash)) for i, dash in enumerate(dashes)}
+    assert len(styles) == count and pieces.alike(names) == []
+    encoding = pieces.line_style(names)
+    assert ("strokeDash" in encoding) == (count > 20)
+    if count > 20:  # one legend: colour and dash of each strategy together
+        dash = encoding["strokeDash"].to_dict()
+        assert dash["scale"]["range"] == dashes and dash["legend"] == encoding["color"].to_dict()["legend"]
+    # Past 100 strategies the styles repeat, and say which are alike.
+    assert pieces.alike([f"s{i}" for i in range(102)]) == [["s0", "s100"], ["s1", "s101"]]
 
 
 def test_an_unknown_chart_is_a_clear_error(analysis) -> None:
@@ -176,7 +204,7 @@ def test_the_grid_heatmap_reads_the_swept_parameters_and_offers_every_measure() 
     params = plots.grid_params(summary.get_column("strategy").to_list())
     assert params.columns == ["strategy", "grid", "unit", "cap"] and params.height == 6
     spec = plots.grid_chart(summary).to_dict()
-    cells = [r for r in rows(spec) if r["measure"] == "risk_of_ruin"]
+    cells = [r for r in rows(spec) if r["measure"] == "risk of ruin"]
     assert {(r["unit"], r["cap"], r["value"]) for r in cells} == {
         ("5", "2", 0.1),
         ("5", "4", 0.2),
@@ -186,7 +214,8 @@ def test_the_grid_heatmap_reads_the_swept_parameters_and_offers_every_measure() 
         ("10", "8", 0.6),
     }
     select = next(p for p in spec["spec"]["layer"][0].get("params", []) + spec.get("params", []) if p["name"] == "measure")
-    assert select["bind"]["options"] == ["risk_of_ruin", "edge"]
+    assert select["bind"]["options"] == ["risk of ruin", "edge"]  # in words, and the title names the one shown
+    assert spec["title"] == {"text": {"expr": 'measure + " over unit and cap"'}}
     assert plots.grid_params(["flat", "martingale[unit=5]", "martingale[unit=10]"]) is None  # one swept parameter: no heatmap
 
 
@@ -259,3 +288,41 @@ def test_the_roads_chart_holds_every_mark_of_every_road() -> None:
     assert sorted(by_road.get("Big eye boy", [])) == sorted((c.col, c.row, c.mark) for c in road.derived("big_eye_boy"))
     ties = {(row["col"], row["row"]): row["ties"] for row in cells if row["road"] == "Big road"}
     assert sum(ties.values()) == road.outcomes.count("tie") - road.leading_ties
+
+
+def test_chart_titles_name_their_measure_and_give_no_instruction(analysis) -> None:
+    # PNG and SVG files carry the title alone: nothing there can be clicked, hovered or chosen.
+    names = {
+        "bankroll": "bankroll",
+        "strategies": "median",
+        "ruin": "not ruined",
+        "final": "Final bankroll",
+        "comparison": "Net per session minus the baseline's",
+        "drawdown": "below its own peak",
+    }
+    summary = pl.DataFrame({"strategy": [f"m[unit={u},cap={c}]" for u in (5, 10) for c in (2, 4)], "risk_of_ruin": [0.1] * 4})
+    charts = {**analysis.charts(), "grid": plots.grid_chart(summary)}
+    for count in (3, 30):
+        charts[f"bankroll-{count}"] = plots.bankroll_chart(synthetic(count, 50)["bands"], 1000, 10)
+        names[f"bankroll-{count}"] = "bankroll"
+    for kind, chart in charts.items():
+        title = chart.to_dict()["title"]
+        text = title if isinstance(title, str) else str(title.get("text"))
+        assert not re.search(r"click|choose|hover|drag|pick|legend for|below the chart", text, re.I), (kind, text)
+        if kind == "grid":
+            assert title["text"] == {"expr": 'measure + " over unit and cap"'}  # the measure chosen, in words
+        else:
+            assert names[kind] in text, (kind, text)
+
+
+def test_the_exact_chart_says_which_strategies_share_a_colour_past_20(analysis) -> None:
+    # Its dash tells exact from simulated, so colours alone tell the strategies apart: past 20 they repeat, and it says which.
+    from types import SimpleNamespace
+
+    names = [f"s{i}" for i in range(22)]
+    ruin = pl.DataFrame({"strategy": np.repeat(names, 3), "round": np.tile([0, 1, 2], 22), "ruined": 0.0})
+    exact = [SimpleNamespace(strategy=name, ruin_curve=np.zeros(3), bands=None) for name in names]
+    title = plots.exact_chart(ruin, None, exact).to_dict()["title"]
+    assert title["subtitle"] == ["Alike in colour: s0 and s20; s1 and s21"]
+    twenty = ruin.filter(pl.col("strategy").is_in(names[:20]))
+    assert not plots.exact_chart(twenty, None, exact[:20]).to_dict()["title"].get("subtitle")  # 20 colours: none alike

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from decimal import Decimal
@@ -182,13 +183,20 @@ def _table_cells(html_text: str, table_id: str) -> tuple[list[str], list[list[st
 @pytest.mark.slow
 def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_unit(run_dir, capsys) -> None:
     assert cli.main(["report", str(run_dir), "--quiet"]) == 0
-    headers, rows = _table_cells((run_dir / "report.html").read_text(encoding="utf-8"), "comparison")
+    page = (run_dir / "report.html").read_text(encoding="utf-8")
+    headers, rows = _table_cells(page, "comparison")
+    more_headers, more_rows = _table_cells(page, "comparison-more")
     csv = pl.read_csv(run_dir / "comparison.csv")
-    assert len(rows) == csv.height
-    for row, line in zip(rows, csv.iter_rows(named=True), strict=True):
-        cell = dict(zip(headers, row, strict=True))
+    assert len(rows) == len(more_rows) == csv.height
+    # The columns named in words (comparison.csv keeps the names of its columns).
+    assert not [h for h in headers + more_headers if "_" in h]
+    words = {"edge_diff_p_value": "realised edge difference, p-value", "verdict_p_value": "p-value of the verdict's test"}
+    words |= {"verdict_p_holm": "p-value, Holm-corrected"}
+    for row, more, line in zip(rows, more_rows, csv.iter_rows(named=True), strict=True):
+        cell = {html.unescape(h): c for h, c in [*zip(headers, row, strict=True), *zip(more_headers, more, strict=True)]}
+        assert html.unescape(cell["strategy"]) == line["strategy"] and cell["verdict"] == line["verdict"]
         for name in ("edge_diff_p_value", "verdict_p_value", "verdict_p_holm"):
-            shown, p = cell[name.replace("_", " ")], line[name]
+            shown, p = cell[words[name]], line[name]
             if p is None:  # an exact verdict: nothing tested
                 assert line["verdict_basis"] == "exact" and shown == "-"
                 continue
@@ -197,8 +205,9 @@ def test_report_shows_p_values_as_p_values_and_each_further_column_in_its_own_un
                 assert shown == "< 0.001"
             else:  # three significant digits, not money's two decimals
                 assert float(shown) == pytest.approx(p, rel=5e-3) and len(shown.replace("0.", "").lstrip("0")) <= 3
-        assert cell["expected edge diff"] == f"{100 * line['expected_edge_diff']:.3f}%"
-        assert cell["wagered diff mean"] == f"{line['wagered_diff_mean']:,.2f}"
+        assert cell["expected edge difference"] == f"{100 * line['expected_edge_diff']:.3f}%"
+        assert cell["wagered per session minus baseline"] == f"{line['wagered_diff_mean']:,.2f}"
+        assert cell["of which volume (expected)"] == f"{line['expected_net_diff_mean']:,.2f}"
 
 
 def test_p_values_and_column_units() -> None:

@@ -69,15 +69,49 @@ function probeLayout() {
       while ((m = re.exec(node.data))) {
         var range = document.createRange();
         range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
-        if (range.getClientRects().length > 1) { broken.push(m[0]); }
+        var rects = range.getClientRects();
+        if (rects.length > 1) {  // broken across lines: a fault unless the word is wider than its cell can ever be
+          var style = getComputedStyle(cell), width = 0;
+          for (var k = 0; k < rects.length; k++) { width += rects[k].width; }
+          var room = parseFloat(style.maxWidth) || cell.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+          if (width <= room + 1) { broken.push(m[0]); }
+        }
       }
     }
   });
   var headers = Array.prototype.map.call(document.querySelectorAll("table#summary thead th"), function (th) { return th.textContent; });
   var first = document.querySelector("table#summary tbody td.label");
+  var comparison = document.querySelector("table#comparison"), fits = null;
+  if (comparison) {
+    var holder = comparison.parentElement, box = comparison.getBoundingClientRect();
+    fits = {right: Math.round(box.right), width: Math.round(box.width), holder: holder.clientWidth,
+            holderScrolls: holder.scrollWidth > holder.clientWidth + 1, tableScrolls: comparison.scrollWidth > comparison.clientWidth + 1,
+            headers: Array.prototype.map.call(comparison.querySelectorAll("thead th"), function (th) { return th.textContent; }),
+            rows: comparison.querySelectorAll("tbody tr").length};
+  }
   return {window: window.innerWidth, page: root.scrollWidth, client: root.clientWidth, over: over, broken: broken,
           headers: headers, tables: document.querySelectorAll("table[id^=summary]").length,
-          sticky: first ? getComputedStyle(first).position : ""};
+          sticky: first ? getComputedStyle(first).position : "", comparison: fits};
+}
+function probeStyles() {
+  // Every line drawn (opacity above 0) in each chart: the strategy it belongs to, its colour and its dash, from Vega's scene.
+  var found = {};
+  Object.keys(window.baccaratViews).forEach(function (id) {
+    var lines = [];
+    (function walk(node) {
+      if (!node) { return; }
+      if (node.marktype === "line" && node.items && node.items.length) {
+        var item = node.items[0];
+        if (item.datum && item.datum.strategy !== undefined && (item.opacity === undefined || item.opacity > 0) && item.stroke) {
+          lines.push({strategy: item.datum.strategy, stroke: String(item.stroke), dash: String(item.strokeDash || "")});
+        }
+        return;
+      }
+      (node.items || []).forEach(walk);
+    })(window.baccaratViews[id].scenegraph().root);
+    found[id] = lines;
+  });
+  return found;
 }
 function probeCharts() {
   var charts = {};
@@ -106,7 +140,7 @@ async function probeLegend() {
   return {entries: symbols.length, changed: chart.querySelector("svg").outerHTML !== before, picked: view.signal("pick"), faded: faded()};
 }
 window.baccaratCharts.then(async function () {
-  var found = {charts: probeCharts(), layout: probeLayout()};
+  var found = {charts: probeCharts(), layout: probeLayout(), styles: probeStyles()};
   try { found.legend = await probeLegend(); } catch (e) { found.legend = {error: String(e)}; }
   found.errors = window.probeErrors;
   found.requests = performance.getEntriesByType("resource").map(function (r) { return r.name; });
@@ -210,7 +244,8 @@ def test_a_click_on_a_legend_entry_isolates_that_strategy(probed, count: int) ->
     legend = found["legend"]
     assert legend["entries"] == count
     assert legend["changed"] and legend["picked"]["strategy"] == [strategies(count)[-1]["name"]]
-    assert legend["faded"] == 2 * (count - 1)  # every other strategy's median and mean faded
+    # Every other strategy's median and mean faded; past 20 strategies, only the picked strategies' means are drawn.
+    assert legend["faded"] == (count - 1) * (1 if count > 20 else 2)
 
 
 @pytest.mark.parametrize("count", COUNTS)
@@ -226,12 +261,51 @@ def test_the_report_fits_a_1400_pixel_window(probed, count: int) -> None:
     assert layout["broken"] == [], "words broken across lines in table headers"
 
 
+@pytest.mark.parametrize("count", COUNTS)
+def test_no_two_strategies_share_a_colour_and_dash_on_a_chart_of_lines(probed, count: int) -> None:
+    _, found = probed[count]
+    names = [s["name"] for s in strategies(count)]
+    for chart in ("chart-bankroll", "chart-ruin", "chart-drawdown"):
+        lines = found["styles"][chart]
+        assert {line["strategy"] for line in lines} == set(names), chart  # every strategy has a line drawn
+        owners: dict[tuple[str, str], set[str]] = {}
+        for line in lines:
+            owners.setdefault((line["stroke"], line["dash"]), set()).add(line["strategy"])
+        alike = [sorted(who) for who in owners.values() if len(who) > 1]
+        assert alike == [], f"{chart}: strategies drawn alike: {alike[:3]}"
+    # The drawdown chart: a line per strategy, not one per sample session (5 each).
+    assert len(found["styles"]["chart-drawdown"]) == count
+
+
+@pytest.mark.parametrize("count", [c for c in COUNTS if c > 1])
+def test_the_comparison_table_shows_the_verdict_and_what_it_rests_on_without_scrolling_sideways(probed, count: int) -> None:
+    layout = probed[count][1]["layout"]
+    table = layout["comparison"]
+    assert table["rows"] == count - 1 and not table["holderScrolls"] and not table["tableScrolls"], table
+    assert table["right"] <= layout["client"] and table["width"] <= table["holder"]
+    assert table["headers"] == [
+        "strategy",
+        "verdict",
+        "expected edge difference",
+        "p-value, Holm-corrected",
+        "realised edge difference",
+        "net per session minus baseline",
+        "of which volume (expected)",
+        "of which luck",
+        "risk of ruin difference",
+    ]
+
+
 def test_the_probe_sees_a_page_too_wide_for_the_window_and_a_broken_word(tmp_path: Path) -> None:
     wide = tmp_path / "wide" / "report.html"
     wide.parent.mkdir()
     wide.write_text(
         '<!DOCTYPE html><html><head></head><body><div style="overflow-x:auto"><table id="summary"><thead><tr>'
-        '<th style="white-space:nowrap">' + "wide " * 400 + '</th><th style="width:3em;overflow-wrap:anywhere">verdict</th>'
+        '<th style="white-space:nowrap">'
+        + "wide "
+        * 400
+        + '</th><th style="min-width:6em;width:6em;word-break:break-all">verdict verdict</th>'
+        '<th style="max-width:4em;overflow-wrap:break-word">' + "x" * 40 + "</th>"  # too wide for any line of its cell
         '</tr></thead></table></div><p style="width:1600px">x</p>'
         "<script>window.baccaratViews = {}; window.baccaratCharts = Promise.resolve();</script></body></html>",
         encoding="utf-8",
@@ -239,7 +313,7 @@ def test_the_probe_sees_a_page_too_wide_for_the_window_and_a_broken_word(tmp_pat
     layout = probe(wide, tmp_path)["layout"]
     assert layout["page"] > layout["client"]
     assert any(item["scrolls"] for item in layout["over"]) and any(item["tag"] == "P" for item in layout["over"])
-    assert layout["broken"] == ["verdict"]
+    assert set(layout["broken"]) == {"verdict"}  # a word that would fit, broken; never the word too wide for its cell
 
 
 def test_the_report_header_gives_the_date_of_the_run(probed) -> None:

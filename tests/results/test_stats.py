@@ -14,7 +14,7 @@ from helpers.handmade import flat_ledger, make_ledger
 
 from baccarat.errors import InputError
 from baccarat.results.comparisons import strategies as comparisons
-from baccarat.results.statistics import folded
+from baccarat.results.statistics import folded, student_t
 from baccarat.results.statistics import ledger_stats as stats
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
@@ -277,7 +277,9 @@ def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interva
     wild = stats.summary_table(sessions).row(1, named=True)
     row = comparisons.paired_comparison(sessions).row(0, named=True)
     assert row["edge_diff"] == pytest.approx(wild["edge"] - 0.1)
-    assert row["edge_diff_ci_high"] - row["edge_diff_ci_low"] == pytest.approx(wild["edge_ci_high"] - wild["edge_ci_low"])
+    # The summary's edge interval is normal; the difference the verdict tests takes Student's t (3 pairs: 2 degrees of freedom).
+    widened = student_t.quantile(0.975, 2) / stats.Z95
+    assert row["edge_diff_ci_high"] - row["edge_diff_ci_low"] == pytest.approx(widened * (wild["edge_ci_high"] - wild["edge_ci_low"]))
 
 
 def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> None:

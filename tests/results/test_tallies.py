@@ -14,7 +14,7 @@ from polars.testing import assert_frame_equal
 
 from baccarat.results.comparisons import strategies as comparisons
 from baccarat.results.statistics import ledger_stats as stats
-from baccarat.results.statistics import tallies
+from baccarat.results.statistics import student_t, tallies
 
 
 @settings(max_examples=200, deadline=None)
@@ -216,10 +216,19 @@ def test_the_expected_edges_standard_errors_are_the_delta_method_of_their_defini
     paired_se = np.sqrt(k / (k - 1) * (influence**2).sum())
     row = comparisons.paired_comparison(sessions).row(0, named=True)
     assert row["expected_edge_diff"] == pytest.approx(-ra + rb, rel=1e-12)
-    assert (row["expected_edge_diff_ci_high"] - row["expected_edge_diff"]) / stats.Z95 == pytest.approx(paired_se, rel=1e-9)
+    # The verdict's differences take Student's t: k - 1 degrees of freedom paired, Welch-Satterthwaite's unpaired.
+    paired_t = student_t.quantile(0.975, k - 1)
+    assert (row["expected_edge_diff_ci_high"] - row["expected_edge_diff"]) / paired_t == pytest.approx(paired_se, rel=1e-9)
     summary = stats.summary_table(sessions).row(1, named=True)
     single_se = np.sqrt(k / (k - 1) * ((e - ra * w) ** 2).sum()) / w.sum()
     assert (summary["expected_edge_ci_high"] - summary["expected_edge"]) / stats.Z95 == pytest.approx(single_se, rel=1e-9)
     unpaired = comparisons.unpaired_comparison(sessions).row(0, named=True)
-    both = np.sqrt(single_se**2 + (np.sqrt(k / (k - 1) * ((eb - rb * wb) ** 2).sum()) / wb.sum()) ** 2)
-    assert (unpaired["expected_edge_diff_ci_high"] - unpaired["expected_edge_diff"]) / stats.Z95 == pytest.approx(both, rel=1e-9)
+    base_se = np.sqrt(k / (k - 1) * ((eb - rb * wb) ** 2).sum()) / wb.sum()
+    both = np.sqrt(single_se**2 + base_se**2)
+
+    def df(u: np.ndarray) -> float:  # k - 1, fewer for tails heavier than normal (excess kurtosis of the influences)
+        return 2 / (2 / (k - 1) + max(k * (u**4).sum() / (u**2).sum() ** 2 - 3, 0) / k)
+
+    welch = (single_se**2 + base_se**2) ** 2 / (single_se**4 / df(e - ra * w) + base_se**4 / df(eb - rb * wb))
+    unpaired_t = student_t.quantile(0.975, welch)
+    assert (unpaired["expected_edge_diff_ci_high"] - unpaired["expected_edge_diff"]) / unpaired_t == pytest.approx(both, rel=1e-9)

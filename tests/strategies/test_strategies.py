@@ -211,6 +211,40 @@ def test_chop_backs_the_opposite() -> None:
     assert sides(play("flat", "BPTBB", side="chop")) == ["-", "P", "B", "B", "P"]
 
 
+def test_a_predictor_backs_the_side_it_favours() -> None:
+    """``side: predicted``: Banker before any decided round (off the top), then the side the predictor leans to."""
+    assert sides(play("flat", "TBTPPB", side="predicted", predictor="follow-streak")) == ["B", "B", "B", "B", "P", "P"]
+    assert sides(play("flat", "BPTBB", side="predicted", predictor="follow-chop")) == ["B", "P", "B", "B", "P"]
+    assert sides(play("flat", "PPTPP", side="predicted", predictor="off-the-top")) == ["B"] * 5
+    # shoe-frequencies: the shoe's counts over 10 rounds of off-the-top chances; one Player win tips it to Player.
+    assert sides(play("flat", "PBBPP", side="predicted", predictor="shoe-frequencies")) == ["B", "P", "B", "B", "B"]
+    with pytest.raises(StrategyError, match="predictor must be one of exact, off-the-top"):
+        play("flat", "BP", side="predicted", predictor="hunch")
+
+
+def test_a_predictor_reading_the_cards_backs_the_side_the_cards_favour() -> None:
+    """``exact``: Banker or Player, whichever the cards not seen yet give the higher chance, before every round of a shoe."""
+    from baccarat.plugin import outcome_chances
+    from baccarat.results.patterns.predictions import rank_counts_of_shoe
+    from baccarat.table.cards import rank_of
+
+    rules = preset("punto-banco-8")
+    table = seeded_table(rules, 3, 1, 2)
+    chosen = sides(play("flat", table, side="predicted", predictor="exact"))
+    expected = []
+    for start, stop in table.shoe_bounds():
+        remaining = rank_counts_of_shoe(rules.decks)
+        if int(table.turned[start]):
+            remaining[rank_of(int(table.turned[start])) - 1] -= 1
+        for row in range(start, stop):
+            banker, player, _ = outcome_chances(tuple(int(n) for n in remaining))
+            expected.append("B" if banker >= player else "P")
+            for card in (*table.player_cards[row], *table.banker_cards[row]):
+                if card:
+                    remaining[rank_of(int(card)) - 1] -= 1
+    assert chosen == expected  # Banker throughout here: 8 decks seldom make Player the likelier side
+
+
 def test_streak_backs_a_side_after_length_wins_in_a_row() -> None:
     assert sides(play("flat", "BBBPTPPB", side="streak", length=2)) == ["-", "-", "B", "B", "-", "-", "P", "P"]
     assert sides(play("flat", "BBBBPPP", side="streak")) == ["-", "-", "-", "B", "B", "-", "-"]

@@ -8,6 +8,8 @@
   [--json]``.
 - :mod:`~baccarat.commands.patterns`: ``baccarat patterns [FILE|RUN_DIR] [--format F] [--rules R] [--count N --seed S]
   [--chart FILE] [--json]``: the patterns players read in shoes, against fairly shuffled shoes.
+- :mod:`~baccarat.commands.plan`: ``baccarat plan --strategy NAME ... [--bankroll B] [--hands N] [--ruin-at-most P]
+  [--win-goal G] [--stop-loss L] [--json]``: each strategy's exact risk of ruin, losses and the bankroll a target needs.
 - :mod:`~baccarat.commands.predict`: ``baccarat predict EXPERIMENT.yaml [--predictors NAMES] [--set K=V] [--json]``:
   predictors of the next round scored against the exact odds of the cards left.
 - :mod:`~baccarat.commands.report`: ``baccarat report RUN_DIR [--baseline NAME] [--exact] [--png] [--svg]``: rebuild

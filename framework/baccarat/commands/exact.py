@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     rounds, said = args.rounds, None
     if rounds is None:
         rounds, source = default_session_rounds(experiment)
-        if rounds is not None:
+        if rounds is not None and experiment.session.rounds is None:  # session.rounds is the session's length: nothing to say
             said = f"no --rounds: {rounds:,} rounds, {source}"
     if said is not None and args.json:
         print(said, file=sys.stderr)
@@ -135,7 +135,11 @@ def format_analysis(analysis: Any) -> str:
     lines = [f"{analysis.rounds:,} rounds per session, rules {analysis.rules} ({kind})"]
     if analysis.results:
         width = max(8, *(len(r.strategy) for r in analysis.results))
+        goal = any(r.p_win_goal is not None for r in analysis.results)
+        loss = any(r.p_stop_loss is not None for r in analysis.results)
+        rules = goal or loss  # with session rules: their chances and the hands a session plays
         header = ("strategy".ljust(width), "risk of ruin", "P(profit)", "expected net", "wagered", "final 5%", "median", "final 95%")
+        header += ("P(win goal)",) * goal + ("P(stop-loss)",) * loss + ("hands played",) * rules
         lines.append("  ".join(h.rjust(12) if k else h for k, h in enumerate(header)))
         for r in analysis.results:
             q = r.final_bankroll_quantiles
@@ -149,7 +153,12 @@ def format_analysis(analysis: Any) -> str:
                 f"{q['0.5']:,.2f}",
                 f"{q['0.95']:,.2f}",
             )
+            cells += (_share_of(r.p_win_goal),) * goal + (_share_of(r.p_stop_loss),) * loss + (f"{r.expected_rounds:,.2f}",) * rules
             lines.append("  ".join(c.rjust(12) if k else c for k, c in enumerate(cells)))
     for s in analysis.skipped:
         lines.append(f"skipped {s.strategy}: {s.reason}")
     return "\n".join(lines)
+
+
+def _share_of(chance: float | None) -> str:
+    return "-" if chance is None else f"{chance:.4%}"

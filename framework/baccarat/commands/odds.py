@@ -59,10 +59,33 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--remaining", metavar="RANK=COUNT,...", help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count"
     )
+    add_rebate_options(parser)
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of a table")
     from baccarat.commands.strategies import add_plugins_dir_option
 
     add_plugins_dir_option(parser)
+
+
+def add_rebate_options(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--rolling-rebate`` and ``--loss-rebate``, which set the rules' fields of the same names."""
+    parser.add_argument(
+        "--rolling-rebate",
+        metavar="SHARE",
+        help="rebate on turnover ('rolling chip'): a share of every amount wagered, e.g. 1%% or 0.01 (rule field rolling_rebate)",
+    )
+    parser.add_argument(
+        "--loss-rebate",
+        metavar="SHARE",
+        help="rebate on losses: a share of what is lost, e.g. 10%% (rule field loss_rebate)",
+    )
+
+
+def with_rebates(rules: Any, args: argparse.Namespace) -> Any:
+    """Return ``rules`` with the rebates ``--rolling-rebate`` and ``--loss-rebate`` set, checked as rule fields are."""
+    from baccarat.table.rules import rules_from_mapping
+
+    given = {name: value for name in ("rolling_rebate", "loss_rebate") if (value := getattr(args, name, None)) is not None}
+    return rules_from_mapping(given, base=rules) if given else rules
 
 
 def parse_remaining(text: str, decks: int) -> list[int]:
@@ -151,6 +174,7 @@ def priced_bets(rules: Any) -> Any:
 def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
     """Return the JSON document of ``baccarat odds``: probabilities, house edges and every bet's detail (bets of the rules' registry)."""
     from baccarat.odds.exact_odds import round_odds
+    from baccarat.odds.rebates import effective_house_edge, rebates_offered
     from baccarat.table.cards import RANK_LABELS
     from baccarat.table.rules import MAIN_BETS
 
@@ -166,6 +190,14 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
         "remaining": {RANK_LABELS[rank]: count for rank, count in enumerate(counts, start=1)},
         "probabilities": events,
         "house_edge": {bet: float(b.house_edge) for bet, b in found.items()},
+        **(
+            {
+                "rebates": {"rolling_rebate": float(rules.rolling_rebate), "loss_rebate": float(rules.loss_rebate)},
+                "effective_house_edge": {bet: float(effective_house_edge(rules, b)) for bet, b in found.items()},
+            }
+            if rebates_offered(rules)
+            else {}
+        ),
         "bets": {
             bet: {
                 "offered": rules.offers(bet),
@@ -175,6 +207,7 @@ def odds_document(rules: Any, counts: list[int]) -> dict[str, Any]:
                 "lose": float(b.lose),
                 "expected_value": float(b.expected_value),
                 "house_edge": float(b.house_edge),
+                **({"effective_house_edge": float(effective_house_edge(rules, b))} if rebates_offered(rules) else {}),
                 **({"lines": {line: float(p) for line, p in b.lines}} if b.lines and bet not in MAIN_BETS else {}),
             }
             for bet, b in found.items()
@@ -195,15 +228,30 @@ def render_table(doc: Mapping[str, Any], bets: BetRegistry) -> str:
     lines.append("")
     pays_width = max(len(b["pays"]) for b in doc["bets"].values())
     bet_width = max([12, *(len(_bet_label(bet, bets)) for bet in doc["bets"])])
-    lines.append(f"{'Bet':<{bet_width}} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}")
+    rebates = doc.get("rebates")
+    after = f"  {'after rebates':>13}" if rebates else ""
+    lines.append(f"{'Bet':<{bet_width}} {'pays':<{pays_width}}  {'win':>11}  {'push':>11}  {'lose':>11}  {'house edge':>10}{after}")
     for bet, b in doc["bets"].items():
+        effective = f"  {b['effective_house_edge'] * 100:12.4f}%" if rebates else ""
         lines.append(
             f"{_bet_label(bet, bets):<{bet_width}} {b['pays']:<{pays_width}}  {b['win']:11.9f}  {b['push']:11.9f}  "
-            f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%"
+            f"{b['lose']:11.9f}  {b['house_edge'] * 100:9.4f}%{effective}"
         )
     lines.append("")
     lines.append("House edge: minus the expected result per unit staked, per hand, pushes counted as hands.")
+    if rebates:
+        lines.append(rebates_sentence(rebates["rolling_rebate"], rebates["loss_rebate"]))
     return "\n".join(lines)
+
+
+def rebates_sentence(rolling: float, loss: float) -> str:
+    """Return what the 'after rebates' column counts, in one sentence."""
+    given = []
+    if rolling:
+        given.append(f"{rolling:.2%} of every amount wagered (rolling rebate)")
+    if loss:
+        given.append(f"{loss:.2%} of every lost bet (rebate on losses, paid bet by bet; on a session's net loss it is worth less)")
+    return "After rebates: the house edge less what the house gives back, " + " and ".join(given) + "."
 
 
 def run(args: argparse.Namespace) -> int:
@@ -218,7 +266,7 @@ def run(args: argparse.Namespace) -> int:
     found = registry(args.plugins_dir)  # the bets of installed plugins and plugin files: rules may offer them, the table lists them
     for warning in found.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
-    rules = load_rules(args.rules, found.bet_registry)
+    rules = with_rebates(load_rules(args.rules, found.bet_registry), args)
     if args.decks is not None:
         if not 1 <= args.decks <= 8:
             raise InputError(f"--decks must be between 1 and 8, not {args.decks}")

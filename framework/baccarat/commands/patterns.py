@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from baccarat.commands.shoes import _positive, _seed
 
-"""What ``--chart`` writes: an image, or the chart's Vega-Lite specification."""
+if TYPE_CHECKING:
+    from baccarat.table.rules import Rules
+
+DEFAULT_RULES = "punto-banco-8"
+"""The rules of shoes that do not say theirs (seeded shoes, a shoe file) when ``--rules`` is not given."""
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
@@ -21,7 +26,10 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", dest="fmt", metavar="FORMAT", help="format of a shoe file: cards, outcomes or rounds")
     parser.add_argument(
-        "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="the rules the shoes were dealt under (default punto-banco-8)"
+        "--rules",
+        default=None,
+        metavar="PRESET|FILE",
+        help=f"the rules the shoes were dealt under (default: a run folder's own, else {DEFAULT_RULES})",
     )
     parser.add_argument("--count", type=_positive, default=100, metavar="N", help="seeded shoes to test, without a source (default 100)")
     parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="seed of the seeded shoes, without a source (default 1)")
@@ -42,7 +50,8 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.table.rules import load_rules
 
     chart = chart_file(args.chart, args.force)
-    rules = load_rules(args.rules)
+    rules_name = DEFAULT_RULES if args.rules is None else args.rules
+    rules = load_rules(rules_name)
     fair_seed = POOL_SEED if args.fair_seed is None else args.fair_seed
     if args.source is None:
         if fair_seed == args.seed:
@@ -55,6 +64,7 @@ def run(args: argparse.Namespace) -> int:
         if manifest is not None:
             check_data(Path(args.source), manifest)
         sample = run_sample(args.source)
+        rules, rules_name = _run_rules(Path(args.source), args.rules, rules)
     elif not Path(args.source).exists():
         raise InputError(f"no such file or folder: {args.source}")
     elif args.fmt is None:
@@ -64,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
     shoes = len(sample.counts)
     fair = fair_samples(rules, shoes, DRAWS if args.draws is None else args.draws, fair_seed)
     result = patterns_against_fair(sample.counts.sum(axis=0), sample.has_cards, fair, rules)
-    data = {"source": sample.described, "rules": args.rules, **result.to_dict()}
+    data = {"source": sample.described, "rules": rules_name, **result.to_dict()}
     if chart is not None:
         _write_chart(chart, data)
     with saying_what_was_written(f"the chart is drawn in {chart}" if chart else "nothing was written"):
@@ -75,6 +85,23 @@ def run(args: argparse.Namespace) -> int:
             if chart is not None:
                 print(f"chart -> {chart}")
     return 0
+
+
+def _run_rules(folder: Path, asked: str | None, given: Rules) -> tuple[Rules, str]:
+    """The rules a run folder's shoes were dealt under, from its ``experiment.yaml``, and their name.
+
+    ``--rules`` (``asked``, loaded as ``given``) is refused when it names
+    other rules; a folder without ``experiment.yaml`` takes ``given``.
+    """
+    from baccarat.errors import InputError
+    from baccarat.experiment import load_experiment
+
+    if not (folder / "experiment.yaml").is_file():
+        return given, DEFAULT_RULES if asked is None else asked
+    run_rules = load_experiment(folder / "experiment.yaml", shoe_file_needed=False, strategies_needed=False).rules
+    if asked is not None and given.to_mapping() != run_rules.to_mapping():
+        raise InputError(f"the run in {folder} was dealt under the rules {run_rules.name}, not {asked}: leave out --rules")
+    return run_rules, run_rules.name
 
 
 def _write_chart(path: Path, data: dict) -> None:

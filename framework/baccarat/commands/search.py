@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import tempfile
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from baccarat.commands.shoes import _positive, _seed
 from baccarat.commands.strategies import add_plugins_dir_option
+from baccarat.errors import InputError
+
+if TYPE_CHECKING:
+    from baccarat.experiment import Experiment
 
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
@@ -17,6 +23,13 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--top", type=_positive, default=10, metavar="K", help="candidates replayed on fresh shoes (default 10)")
     parser.add_argument(
         "--fresh-seed", type=_seed, default=None, metavar="S", help="seed of the fresh shoes (default: the experiment's + 1)"
+    )
+    parser.add_argument(
+        "--hold-out",
+        type=_fraction,
+        default=None,
+        metavar="F",
+        help="recorded shoes: the share of the file's shoes, its last ones, held out as fresh shoes (default 0.5)",
     )
     parser.add_argument(
         "--set",
@@ -37,30 +50,91 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Play the candidates in sample, the best k out of sample, and the same search on strategies with the house edge."""
 
-    from baccarat.api import run as run_experiment
     from baccarat.commands import chart_file, print_json
-    from baccarat.errors import InputError
     from baccarat.experiment import load_experiment
-    from baccarat.results.patterns.search_luck import Search, best_of, expected_max_normal, verdict
 
     chart = chart_file(args.chart, args.force)
     experiment = load_experiment(args.experiment, overrides=args.overrides, plugins_dirs=args.plugins_dir)
-    if experiment.shoes["source"] != "seeded":
-        raise InputError("baccarat search plays its candidates on seeded shoes: give the experiment seeded shoes (shoes.source: seeded)")
-    training = experiment.seeds[0]
-    fresh = training + 1 if args.fresh_seed is None else args.fresh_seed
-    if fresh == training:
-        raise InputError(f"--fresh-seed {fresh} is the training seed: fresh shoes need another seed")
+    with tempfile.TemporaryDirectory(prefix="baccarat-search-") as folder:
+        shoes = _training_and_fresh(experiment, args, Path(folder))
+        data = _search(experiment, shoes, args.top)
+    if chart is not None:
+        _write_chart(chart, data)
+    if args.json:
+        print_json(json.dumps(data, allow_nan=False))
+    else:
+        print(render_text(data))
+    return 0
+
+
+@dataclass(frozen=True)
+class _Shoes:
+    """The training and the fresh shoes of a search, as experiment ``shoes:`` sections, and in words."""
+
+    training: dict[str, Any]
+    fresh: dict[str, Any]
+    training_seed: int | None
+    fresh_seed: int | None
+    training_words: str
+    fresh_words: str
+
+
+def _training_and_fresh(experiment: Experiment, args: argparse.Namespace, folder: Path) -> _Shoes:
+    """Seeded shoes: the experiment's seed, and another for fresh shoes; a recorded file: its first shoes and the rest."""
+    from baccarat.execution.runner import recorded_path  # commands import their work when run: start-up time
+    from baccarat.shoes.recorded.split import split_shoes
+
+    shoes = experiment.to_mapping()["shoes"]
+    if experiment.shoes["source"] == "seeded":
+        if args.hold_out is not None:
+            raise InputError("--hold-out is for recorded shoes: a search on seeded shoes replays its best on fresh shoes of --fresh-seed")
+        training = experiment.seeds[0]
+        fresh = training + 1 if args.fresh_seed is None else args.fresh_seed
+        if fresh == training:
+            raise InputError(f"--fresh-seed {fresh} is the training seed: fresh shoes need another seed")
+        return _Shoes(
+            {**shoes, "seed": training},
+            {**shoes, "seed": fresh},
+            training,
+            fresh,
+            f"the training shoes (seed {training})",
+            f"fresh shoes (seed {fresh})",
+        )
+    if args.fresh_seed is not None:
+        raise InputError("--fresh-seed is for seeded shoes: a search on a recorded file replays its best on the file's held-out shoes")
+    path = recorded_path(experiment)
+    split = split_shoes(path, experiment.shoes["format"], experiment.rules, 0.5 if args.hold_out is None else args.hold_out, folder)
+    return _Shoes(
+        {**shoes, "path": str(split.training)},
+        {**shoes, "path": str(split.held_out)},
+        None,
+        None,
+        f"the first {_shoes_in_words(split.training_shoes)} of {path.name}",
+        f"its last {_shoes_in_words(split.held_out_shoes)}, held out",
+    )
+
+
+def _search(experiment: Experiment, shoes: _Shoes, top_k: int) -> dict[str, Any]:
+    """Play the candidates on the training shoes, the best ``top_k`` on the fresh ones, and the same with coins."""
+    from baccarat.api import run as run_experiment
+    from baccarat.results.patterns.search_luck import Search, best_of, expected_max_normal, verdict
+
     mapping = experiment.to_mapping()
-    mapping["shoes"]["seed"] = training
+    mapping["shoes"] = shoes.training
     n = len(experiment.strategies)
-    top = min(args.top, n)
+    top = min(top_k, n)
 
     def summary(data: dict[str, Any]) -> list[dict[str, Any]]:
         return run_experiment(data).summary.to_dicts()
 
     def replayed(data: dict[str, Any], best: list[str]) -> dict[str, dict[str, Any]]:
-        again = {**data, "shoes": {**data["shoes"], "seed": fresh}}
+        if not best:
+            raise InputError(
+                f"no candidate has an interval of its edge on {shoes.training_words}: that takes at least two sessions "
+                "with bets; give more shoes, or fewer shoes per session",
+                path=experiment.path,
+            )
+        again = {**data, "shoes": shoes.fresh}
         again["strategies"] = [s for s in data["strategies"] if s["name"] in best]
         return {row["strategy"]: row for row in summary(again)}
 
@@ -77,15 +151,34 @@ def run(args: argparse.Namespace) -> int:
     null_in = summary(null)
     null_chosen = [c.strategy for c in best_of(null_in, {}, top, n)]
     null_best = best_of(null_in, replayed(null, null_chosen), top, n)
-    search = Search(n, top, training, fresh, expected_max_normal(n), best, null_best, verdict(best, null_best, n))
-    data = {"experiment": experiment.name, **search.to_dict()}
-    if chart is not None:
-        _write_chart(chart, data)
-    if args.json:
-        print_json(json.dumps(data, allow_nan=False))
-    else:
-        print(render_text(data))
-    return 0
+    search = Search(
+        n,
+        top,
+        shoes.training_seed,
+        shoes.fresh_seed,
+        expected_max_normal(n),
+        best,
+        null_best,
+        verdict(best, null_best, n),
+        shoes.training_words,
+        shoes.fresh_words,
+    )
+    return {"experiment": experiment.name, **search.to_dict()}
+
+
+def _shoes_in_words(n: int) -> str:
+    return "shoe" if n == 1 else f"{n:,} shoes"
+
+
+def _fraction(text: str) -> float:
+    """A share strictly between 0 and 1, for ``--hold-out``."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < 1:
+        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, e.g. 0.3, not {text!r}")
+    return value
 
 
 def _write_chart(path: Path, data: dict) -> None:
@@ -120,8 +213,8 @@ def render_text(data: dict) -> str:
         return out
 
     lines = [
-        f"{data['experiment']}: {data['candidates']:,} candidates on the training shoes (seed {data['training_seed']}), "
-        f"the best {data['top']} on fresh shoes (seed {data['fresh_seed']}); edge = net / wagered, "
+        f"{data['experiment']}: {data['candidates']:,} candidates on {data['training']}, "
+        f"the best {data['top']} on {data['fresh']}; edge = net / wagered, "
         "expected = what the house edge of the bets placed gives",
         f"deflated: {data['method']} ({data['expected_max']:.2f} standard errors for N = {data['candidates']:,})",
         "",

@@ -6,12 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from baccarat.engine.differences import first_difference
-from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy, session_bounds
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
 from baccarat.errors import BaccaratError
-from baccarat.odds.settlement import settlement_table
-from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import Rules
 
 CHECK_SHOES = 16
@@ -34,6 +32,10 @@ def parity_failure(run: StrategyRun, rules: Rules, config: SessionConfig, seed: 
 
 
 def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int, bets: tuple[str, ...]) -> str | None:
+    from baccarat.engine.sessions import sessions_of
+    from baccarat.odds.settlement import settlement_table
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
+
     try:
         twin = twin_of(run, rules, config, seed)
     except TwinError as exc:
@@ -45,7 +47,7 @@ def _check_parity(run: StrategyRun, rules: Rules, config: SessionConfig, seed: i
     if not set(bets) <= set(settled):
         return ""
     multipliers = {bet: settled[bet] for bet in bets}
-    sessions = session_bounds(table, config.shoes_per_session)
+    sessions = sessions_of(table, config)
     try:
         played = play_twin(twin, run, table, multipliers, config, seed, sessions)
     except TwinError as exc:

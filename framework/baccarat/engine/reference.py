@@ -39,17 +39,58 @@ from baccarat.shoes.rounds import RoundTable
 from baccarat.streams import strategy_key
 from baccarat.table.rules import BASIS_POINTS, Rules
 
-__all__ = ["SessionConfig", "StrategyRun", "amount_to_cents", "run_strategy", "session_bounds", "session_money_limit"]
+__all__ = [
+    "SESSION_RULES",
+    "SessionConfig",
+    "StrategyRun",
+    "amount_to_cents",
+    "end_names",
+    "run_strategy",
+    "session_bounds",
+    "session_money_limit",
+]
+
+SESSION_RULES: tuple[str, str] = ("session.win_goal", "session.stop_loss")
+"""How ``stopped_by`` names the dealer's session rules (after the strategy's own stop rules)."""
+
+
+def end_names(cls: type[Strategy]) -> tuple[str, ...]:
+    """Return the names of what can end a session's betting, by code from 1: the strategy's stop rules, then :data:`SESSION_RULES`.
+
+    The engines log the code of what ended it (0: nothing); the win goal's code
+    is ``len(stop_rule_names(cls)) + 1``, the stop-loss's the next one.
+    """
+    return stop_rule_names(cls) + SESSION_RULES
 
 
 @dataclasses.dataclass(frozen=True)
 class SessionConfig:
-    """Money and length of every session, in exact cents."""
+    """Money, length and session rules of every session, in exact cents.
+
+    A session is ``shoes_per_session`` whole shoes, or, with ``rounds``, that
+    many rounds (:mod:`baccarat.engine.sessions`). ``win_goal_cents`` and
+    ``stop_loss_cents`` are the dealer's session rules: the session bets no
+    more once its bankroll has reached the start plus the goal, or fallen to
+    the start minus the stop-loss or below.
+    """
 
     bankroll_cents: int
     table_min_cents: int
     table_max_cents: int
     shoes_per_session: int = 1
+    rounds: int | None = None
+    """Rounds of every session (None: whole shoes, ``shoes_per_session`` of them)."""
+    new_shoe: bool = False
+    """With ``rounds``: each session starts on a new shoe (else on the round after the last session's end)."""
+    win_goal_cents: int | None = None
+    stop_loss_cents: int | None = None
+
+    def session_rules(self) -> tuple[int | None, int | None]:
+        """Return the win goal and the stop-loss in micro-units (None where not set)."""
+        return (
+            None if self.win_goal_cents is None else self.win_goal_cents * MICROS_PER_CENT,
+            None if self.stop_loss_cents is None else self.stop_loss_cents * MICROS_PER_CENT,
+        )
 
     def sample_session(self, rules: Rules) -> SessionInfo:
         """The first session's information with a fixed generator: what a strategy is made with to check it before a run."""
@@ -87,11 +128,12 @@ def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: 
 
     A round wins at most every bet the table offers at the table maximum,
     each paid the largest payout; a session holds at most
-    ``shoes_per_session`` shoes of at most 13 rounds per deck. The initial
-    bankroll plus that many such rounds must stay within :data:`MAX_MICROS`.
+    ``shoes_per_session`` shoes of at most 13 rounds per deck (or
+    ``config.rounds`` rounds). The initial bankroll plus that many such rounds
+    must stay within :data:`MAX_MICROS`.
     """
     rounds_per_shoe = 1 if rules.reshuffle_every_round else 13 * rules.decks + 1
-    rounds = max(shoes_per_session, 1) * rounds_per_shoe
+    rounds = max(shoes_per_session, 1) * rounds_per_shoe if config.rounds is None else config.rounds
     side = [p for v in rules.side_bets.values() for p in (v.values() if isinstance(v, Mapping) else (v,))]
     pays = max([Fraction(1), rules.tie_pays, rules.banker_six_pays or Fraction(0), *side])
     most_per_round = len(rules.bets) * config.table_max_cents * int(pays * BASIS_POINTS)
@@ -143,7 +185,9 @@ def run_strategy(
     in this process (the framework's own strategies, and tests).
     """
     if sessions is None:
-        sessions = session_bounds(table, config.shoes_per_session)
+        from baccarat.engine.sessions import sessions_of
+
+        sessions = sessions_of(table, config)
     offered = tuple(multipliers)
     bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
     lengths = bounds[:, 2] - bounds[:, 1]
@@ -184,9 +228,12 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
     table_min, table_max = config.table_min_cents, config.table_max_cents
     lowest = max(table_min, 1)
     min_micros = table_min * MICROS_PER_CENT
-    bankroll = np.full(len(starts), config.bankroll_cents * MICROS_PER_CENT, dtype=np.int64)
+    initial_micros = config.bankroll_cents * MICROS_PER_CENT
+    bankroll = np.full(len(starts), initial_micros, dtype=np.int64)
     cards = np.concatenate([table.player_cards, table.banker_cards], axis=1).astype(np.int8) if table.has_cards else None
     stop_rules = len(stop_rule_names(run.cls))
+    goal, loss = config.session_rules()
+    ended = np.zeros(len(starts), bool)  # sessions a session rule ended
     placed_logs, capped_logs, stop_logs, priced_logs = [], [], [], []
     steps = int(lengths[0]) if len(lengths) else 0
     empty_i = np.zeros(0, np.int64)
@@ -198,14 +245,19 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
             shoe = table.shoe[rows].astype(np.int64)
             new_shoe = np.ones(n, bool) if s == 0 else shoe != table.shoe[rows - 1]
             step = Step(
-                *shown, table.hand[rows].astype(np.int64), new_shoe, shoe, table.turned[rows].astype(np.int64), bankroll[:n] >= min_micros
+                *shown,
+                table.hand[rows].astype(np.int64),
+                new_shoe,
+                shoe,
+                table.turned[rows].astype(np.int64),
+                (bankroll[:n] >= min_micros) & ~ended[:n],
             )
         else:
             step = Step(*shown, empty_i, np.zeros(0, bool), empty_i, empty_i, np.zeros(0, bool))
         answer = seat.step(step)
         if answer.error:
             error = StrategyError(answer.error)
-            error.detail = answer.detail
+            error.detail, error.at_start = answer.detail, answer.at_start
             raise error
         if not n:
             break
@@ -229,6 +281,8 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
         if priced.any():
             keep = placed & (priced == 1)
             priced_logs.append((out_rows[keep], k[keep], cents[keep], answer.evs[keep]))
+        if goal is not None or loss is not None:
+            _end_sessions(bankroll[:n], ended[:n], first_row, s, initial_micros, min_micros, goal, loss, stop_rules, stop_logs)
         nets = np.stack([pos, k, won], axis=1)[placed]
         shown = (table.outcome[rows].astype(np.int8), None if cards is None else cards[rows], bankroll[:n].copy(), nets)
     placed_log = np.concatenate(placed_logs) if placed_logs else np.zeros((0, 4), np.int64)
@@ -236,6 +290,33 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
     stop_log = np.concatenate(stop_logs) if stop_logs else np.zeros((0, 2), np.int64)
     priced_log = sorted(row for part in priced_logs for row in zip(*(a.tolist() for a in part), strict=True))
     return placed_log, capped_log, stop_log, priced_log
+
+
+def _end_sessions(
+    bankroll: np.ndarray,
+    ended: np.ndarray,
+    first_row: np.ndarray,
+    s: int,
+    initial: int,
+    min_micros: int,
+    goal: int | None,
+    loss: int | None,
+    stop_rules: int,
+    stop_logs: list[np.ndarray],
+) -> None:
+    """The session rules, once the round is settled: end (``ended``, logged in this round) each session at its goal or stop-loss.
+
+    Ruin comes first: a bankroll below the table minimum is ruined, not stopped.
+    """
+    live = ~ended & (bankroll >= min_micros)
+    profit = bankroll - initial
+    won = live & (profit >= goal) if goal is not None else np.zeros(len(live), bool)
+    lost = live & ~won & (profit <= -loss) if loss is not None else np.zeros(len(live), bool)
+    for hit, code in ((won, stop_rules + 1), (lost, stop_rules + 2)):
+        at = np.flatnonzero(hit)
+        if len(at):
+            stop_logs.append(np.stack([first_row[at] + s, np.full(len(at), code)], axis=1))
+            ended[at] = True
 
 
 def _sound(run: StrategyRun, answer: Any, step: Step, bets: int, stop_rules: int) -> np.ndarray:

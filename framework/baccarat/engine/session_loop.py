@@ -82,6 +82,9 @@ _LOOP = types.int64(
     types.int64[:, ::1],
     types.int64[:, ::1],
     _A,
+    types.int64,
+    types.int64,
+    types.int64,
 )
 
 
@@ -122,12 +125,18 @@ def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splittin
     out_bet_cents,
     out_bet_net,
     out_state,
+    win_goal,
+    stop_loss,
+    goal_code,
 ):
     """Play one composed strategy over every session; fill the per-row outputs; return a status (``OK`` = 0).
 
     ``out_stopped_by`` is 0 except in the round where stop rule ``k`` (the
     first that held) ended betting: ``stop_codes[k]`` there. ``out_state`` receives the pieces' states at the end of the last session
-    (progression, selector, then each stop rule's).
+    (progression, selector, then each stop rule's). The session rules: once a round is settled, a session
+    whose bankroll (not ruined) has reached ``initial + win_goal`` (when ``win_goal >= 0``), or fallen to
+    ``initial - stop_loss`` or below (when ``stop_loss >= 0``), bets no more; ``goal_code`` (the goal) or
+    ``goal_code + 1`` (the stop-loss) is logged in that round.
     """
     min_micros = table_min * MICROS_PER_CENT
     view = np.zeros(VIEW_SIZE, dtype=np.int64)
@@ -211,6 +220,13 @@ def _session_loop(  # noqa: C901 - hot compiled loop: one numba kernel, splittin
                                 won(prog, prog_params, net)
                             elif net < 0:
                                 lost(prog, prog_params, net)
+                            if bankroll >= min_micros:
+                                if win_goal >= 0 and bankroll - initial >= win_goal:
+                                    stopped = True
+                                    stopped_by = goal_code
+                                elif stop_loss >= 0 and bankroll - initial <= -stop_loss:
+                                    stopped = True
+                                    stopped_by = goal_code + 1
                         else:
                             cents = 0
             code = outcome[row]

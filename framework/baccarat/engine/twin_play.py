@@ -16,6 +16,7 @@ from baccarat.engine.session_loop import CHOOSE, MAX_STOPS, MOVE, OK, RESTART, S
 from baccarat.engine.strategy_twin import Twin, TwinError, compile_twin_function
 from baccarat.interrupts import call_stoppably
 from baccarat.money import MICROS_PER_CENT
+from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.twins import SIDES
 from baccarat.shoes.rounds import RoundTable
 from baccarat.streams import strategy_words
@@ -96,6 +97,7 @@ def play_twin(
     bet_net = np.zeros((len(bets), rows), dtype=np.int64)
     state = np.zeros(prog_size + sel_size + len(twin.stops) * stop_size, dtype=np.int64)
     bounds = inputs["bounds"]
+    goal, loss = config.session_rules()
     arguments = (
         inputs["outcome"],
         inputs["shoe"],
@@ -129,6 +131,9 @@ def play_twin(
         bet_cents,
         bet_net,
         state,
+        -1 if goal is None else goal,
+        -1 if loss is None else loss,
+        len(stop_rule_names(run.cls)) + 1,
     )
     try:
         loop = _loop_entry()[0]

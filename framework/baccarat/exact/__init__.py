@@ -14,12 +14,15 @@
 
 ``docs/exact.md`` describes the method and when the figures are exact.
 
+- :mod:`~baccarat.exact.plan`: the figures of ``baccarat plan``: each strategy's exact figures, the bankroll a target
+  risk needs, the rebates, the loss per hour, and a sentence of conclusion.
 - :mod:`~baccarat.exact.ruin_bankroll`: the smallest starting bankroll whose exact risk of ruin is at most a target,
   searched in table-minimum steps.
 """
 
 from baccarat.exact.analysis import (
     analyse_experiment,
+    analyse_session,
     analyse_strategy,
     combined_limits,
     round_outcomes,
@@ -37,6 +40,7 @@ __all__ = [
     "ExactResult",
     "Skipped",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",

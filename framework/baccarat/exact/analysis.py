@@ -28,6 +28,7 @@ the independent-rounds approximation. ``docs/exact.md`` describes the method.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 from collections.abc import Callable, Mapping, Sequence
 from fractions import Fraction
@@ -39,23 +40,28 @@ from baccarat.exact import bounds
 from baccarat.exact.bounds import ExactLimitError, ExactWorkError, TooDense, Unplayable
 from baccarat.exact.dense import DenseSession
 from baccarat.exact.results import ExactAnalysis, ExactResult, Skipped
+from baccarat.exact.ruin_bankroll import smallest_bankroll
 from baccarat.exact.sparse import SparseSession
 from baccarat.money import cents_to_decimal
 from baccarat.odds.exact_odds import bet_distribution
 from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
+from baccarat.plugin.manager import registry
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo
+from baccarat.shoes.seeded import seeded_table
 from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
 __all__ = [
     "ExactLimitError",
     "analyse_experiment",
+    "analyse_session",
     "analyse_strategy",
     "combined_limits",
     "round_outcomes",
     "rounds_independent",
+    "session_limits",
     "session_rounds",
 ]
 
@@ -66,11 +72,14 @@ def rounds_independent(rules: Rules) -> bool:
 
 
 def session_rounds(rules: Rules, config: SessionConfig, rounds: int | None) -> int:
-    """Return the rounds of a session: ``rounds`` when given, else ``shoes_per_session`` for one-round shoes.
+    """Return the rounds of a session: ``rounds`` when given, else the session's ``rounds`` (``session.rounds``),
+    else ``shoes_per_session`` for one-round shoes.
 
-    Shoes of several rounds hold a varying number of rounds, so ``rounds``
-    must be given for them; raise :class:`InputError` when it is not.
+    Shoes of several rounds hold a varying number of rounds, so without
+    ``session.rounds`` the rounds must be given for them; raise :class:`InputError` when they are not.
     """
+    if rounds is None:
+        rounds = config.rounds
     if rounds is not None:
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise InputError(f"the number of rounds must be a whole number of at least 1, not {rounds!r}")
@@ -96,7 +105,6 @@ def analyse_experiment(experiment: Any, rounds: int | None = None, bands: bool =
     With ``bands``, each result also holds the bankroll quantiles after every
     round (for the report).
     """
-    from baccarat.plugin.manager import registry
 
     found = registry(experiment.plugins_dirs)
     forms = found.exact_forms()
@@ -180,6 +188,7 @@ def analyse_strategy(
         if rule_form is None:
             return Skipped(label, f"stop rule {type(rule).name!r} has no exact form (its plugin registers none with register_exact_forms)")
         limits.append(form_answer(f"stop rule {type(rule).name!r}", rule, functools.partial(rule_form.limits, rule)))
+    limits.append(session_limits(config))
     sides = form_answer(f"side {params.get('side')!r}", selector, lambda: selector_form.sides(selector))
     outcomes = round_outcomes(rules, checked_chances(sides, f"side {params.get('side')!r}", selector))
     try:
@@ -195,6 +204,32 @@ def analyse_strategy(
             )
     except Unplayable as exc:
         return Skipped(label, str(exc))
+
+
+def analyse_session(
+    use: str,
+    params: Mapping[str, Any],
+    rules: Rules,
+    config: SessionConfig,
+    rounds: int | None = None,
+    label: str | None = None,
+    plugins_dirs: Sequence[str] = (),
+    max_states: int | None = None,
+) -> ExactResult | Skipped:
+    """Return the exact distribution of a session of the registered strategy ``use`` with ``params``, or why it cannot be had.
+
+    The session is ``config``: its bankroll, table limits, length
+    (``config.rounds``, unless ``rounds`` is given: :func:`session_rounds`)
+    and session rules (``config.win_goal_cents``, ``config.stop_loss_cents``).
+    The strategies are those of the plugins of ``plugins_dirs`` and the
+    built-in ones. Raise :class:`InputError` for a session without a length,
+    :class:`ExactLimitError` beyond the bounds.
+    """
+
+    found = registry(tuple(plugins_dirs))
+    cls, full = found.configure(use, dict(params))
+    n = session_rounds(rules, config, rounds)
+    return analyse_strategy(label or use, cls, full, rules, config, n, found.exact_forms(), max_states=max_states)
 
 
 def refuse_beyond_the_work_bound(session: SparseSession, rounds: int) -> None:
@@ -262,6 +297,17 @@ def round_outcomes(rules: Rules, sides: Mapping[str, Fraction]) -> list[tuple[in
     return [(m, float(p)) for m, p in sorted(total.items(), reverse=True) if p]
 
 
+def session_limits(config: SessionConfig) -> StopLimits:
+    """Return the session rules (``session.win_goal``, ``session.stop_loss``) as stop limits: what ends betting.
+
+    The dealer checks them once each round is settled, a stop rule before the
+    next round's bet: the same bets either way, so the dynamic program takes
+    them as it takes a stop rule's limits.
+    """
+    win_goal, stop_loss = config.session_rules()
+    return StopLimits(stop_loss, win_goal, None)
+
+
 def combined_limits(limits: Sequence[StopLimits]) -> StopLimits:
     """Return the tightest of each limit: any rule's limit that is reached stops the betting."""
 
@@ -285,7 +331,6 @@ def average_session_rounds(experiment: Any, shoes: int = AVERAGE_SHOES) -> int |
     """
     if experiment.shoes.get("source") != "seeded":
         return None
-    from baccarat.shoes.seeded import seeded_table
 
     count = max(1, min(shoes, int(experiment.shoes["count"])))
     table = seeded_table(experiment.rules, experiment.seed, 1, count)
@@ -301,6 +346,8 @@ def default_session_rounds(experiment: Any, run_average: float | None = None) ->
     or, for recorded shoes, of a run whose sessions were ``run_average``
     rounds long on average; ``(None, None)`` when neither is known.
     """
+    if experiment.session.rounds is not None:
+        return experiment.session.rounds, "session.rounds"
     if experiment.rules.reshuffle_every_round:
         return None, None
     rounds = average_session_rounds(experiment)
@@ -318,10 +365,6 @@ def ruin_bankrolls(experiment: Any, target: float, rounds: int | None = None, ma
     (:func:`baccarat.exact.ruin_bankroll.smallest_bankroll`); the analysis's
     ``results`` hold :class:`baccarat.exact.ruin_bankroll.RuinBankroll` figures.
     """
-    import dataclasses
-
-    from baccarat.exact.ruin_bankroll import smallest_bankroll
-    from baccarat.plugin.manager import registry
 
     found = registry(experiment.plugins_dirs)
     forms = found.exact_forms()

@@ -9,7 +9,7 @@ import numpy as np
 from baccarat.exact import bounds
 from baccarat.exact.bounds import TooDense, Unplayable
 from baccarat.exact.dense_step import play_round
-from baccarat.exact.grid import lower_quantiles, merge_values
+from baccarat.exact.grid import lower_quantiles, merge_values, session_rule_chances
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.sparse import SparseSession
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
@@ -47,7 +47,7 @@ class DenseSession(SparseSession):
         ended_prob = np.zeros(0)
         ruin = np.zeros(rounds + 1)
         band_rows = [[0, *[initial / MICROS_PER_UNIT] * len(QUANTILES)]] if bands else []
-        wagered = interpolated = 0.0
+        wagered = interpolated = played = 0.0
         most = 1
         limits = self.limits
         self._multipliers = np.array([m for m, _ in self.outcomes], dtype=np.int64)
@@ -90,6 +90,7 @@ class DenseSession(SparseSession):
             live = np.flatnonzero(row_hi > row_lo)
             if not len(live):
                 continue
+            played += float(prob.sum())  # every session still betting bets this round
             plan = [self._plan(source, initial, base) for source in live.tolist()]
             number = np.array([p[0] for p in plan], dtype=np.int64)
             asked = np.array([p[1] for p in plan], dtype=np.int64)
@@ -138,6 +139,7 @@ class DenseSession(SparseSession):
         all_prob = np.concatenate([ended_prob, held])
         expected_final = float((all_prob * all_bank).sum()) / MICROS_PER_UNIT
         keep = all_prob > 0
+        p_goal, p_loss = session_rule_chances(all_bank, all_prob, initial, minimum, *config.session_rules())
         return ExactResult(
             strategy=self.label,
             rounds=rounds,
@@ -152,6 +154,11 @@ class DenseSession(SparseSession):
             states=most,
             interpolated=interpolated,
             bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+            expected_rounds=played,
+            p_win_goal=p_goal,
+            p_stop_loss=p_loss,
+            final_bankrolls=all_bank[keep],
+            final_chances=all_prob[keep],
         )
 
     def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:

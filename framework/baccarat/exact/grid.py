@@ -88,3 +88,18 @@ def lower_quantiles(bank: np.ndarray, prob: np.ndarray, levels: Sequence[float])
     total = cumulative[-1]
     picks = np.searchsorted(cumulative, np.asarray(levels) * total - _SLACK)
     return [int(values[min(k, len(values) - 1)]) / MICROS_PER_UNIT for k in picks.tolist()]
+
+
+def session_rule_chances(
+    bank: np.ndarray, prob: np.ndarray, initial: int, minimum: int, win_goal: int | None, stop_loss: int | None
+) -> tuple[float | None, float | None]:
+    """Return the chances that the win goal and the stop-loss ended a session, from its final bankrolls (micro-units).
+
+    The dealer checks them once every round is settled, so a session ends at
+    the goal exactly when its final bankroll is at least ``initial + win_goal``,
+    and at the stop-loss when it is at most ``initial - stop_loss`` but not
+    ruined (below ``minimum``). None for a rule not set.
+    """
+    goal = None if win_goal is None else float(prob[bank >= initial + win_goal].sum())
+    loss = None if stop_loss is None else float(prob[(bank <= initial - stop_loss) & (bank >= minimum)].sum())
+    return goal, loss

@@ -7,6 +7,8 @@ from typing import Any
 
 import numpy as np
 
+from baccarat.money import MICROS_PER_UNIT
+
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 """Quantiles of the final bankroll reported (the same as the report's bankroll bands)."""
 
@@ -40,6 +42,39 @@ class ExactResult:
     """Probability moved between two neighbouring grid points, summed over rounds (0 when every bankroll stayed on the grid)."""
     bands: np.ndarray | None = None
     """With ``bands``: rows (round, 5%, 25%, 50%, 75%, 95% bankroll quantiles), round 0 first."""
+    expected_rounds: float = float("nan")
+    """Expected rounds in which the session bets (before ruin, a stop rule or a session rule ends its betting)."""
+    p_win_goal: float | None = None
+    """With ``session.win_goal``: the chance that the session reaches its goal (before the stop-loss, ruin or its end)."""
+    p_stop_loss: float | None = None
+    """With ``session.stop_loss``: the chance that the stop-loss ends the session (a bankroll below the table minimum is ruin)."""
+    final_bankrolls: np.ndarray | None = None
+    """The final bankrolls a session may end with (micro-units), each once; their chances are ``final_chances``."""
+    final_chances: np.ndarray | None = None
+    """The chance of each of ``final_bankrolls``."""
+
+    @property
+    def expected_loss(self) -> float:
+        """The expected loss of a session (the expected net, negated)."""
+        return -self.expected_net
+
+    def chance_of_final(self, at_least: int | None = None, at_most: int | None = None) -> float:
+        """Return the chance that the final bankroll (micro-units) is at least ``at_least`` and at most ``at_most``."""
+        if self.final_bankrolls is None or self.final_chances is None:
+            raise ValueError("this result holds no final distribution")
+        keep = np.ones(len(self.final_bankrolls), dtype=bool)
+        if at_least is not None:
+            keep &= self.final_bankrolls >= at_least
+        if at_most is not None:
+            keep &= self.final_bankrolls <= at_most
+        return float(self.final_chances[keep].sum())
+
+    def expected_shortfall(self, below: int) -> float:
+        """Return the expected amount (currency units) by which the final bankroll ends below ``below`` micro-units (0 above it)."""
+        if self.final_bankrolls is None or self.final_chances is None:
+            raise ValueError("this result holds no final distribution")
+        short = np.maximum(below - self.final_bankrolls, 0)
+        return float((short * self.final_chances).sum()) / MICROS_PER_UNIT
 
     def to_json(self) -> dict[str, Any]:
         """Return the figures as plain JSON data (``ruin_curve`` as a list, round 0 first)."""
@@ -49,6 +84,9 @@ class ExactResult:
             "p_profit": self.p_profit,
             "expected_net": self.expected_net,
             "expected_wagered": self.expected_wagered,
+            "expected_rounds": self.expected_rounds,
+            **({} if self.p_win_goal is None else {"p_win_goal": self.p_win_goal}),
+            **({} if self.p_stop_loss is None else {"p_stop_loss": self.p_stop_loss}),
             "final_bankroll_quantiles": dict(self.final_bankroll_quantiles),
             "interpolated": self.interpolated,
             "ruin_curve": [float(x) for x in self.ruin_curve],

@@ -14,7 +14,7 @@ import numpy as np
 
 from baccarat.engine.reference import SessionConfig
 from baccarat.exact.bounds import ExactLimitError, Unplayable
-from baccarat.exact.grid import bankroll_grid, lower_quantiles, merge_pairs, merge_values, snap
+from baccarat.exact.grid import bankroll_grid, lower_quantiles, merge_pairs, merge_values, session_rule_chances, snap
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.states import ProgressionStates
 from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
@@ -95,7 +95,7 @@ class SparseSession:
         ended_prob = np.zeros(0)
         ruin = np.zeros(rounds + 1)
         band_rows = [[0, *[initial / MICROS_PER_UNIT] * len(QUANTILES)]] if bands else []
-        wagered = interpolated = 0.0
+        wagered = interpolated = played = 0.0
         most = 1
         for t in range(0, rounds + 1):
             bank = initial + cell * grid
@@ -123,6 +123,7 @@ class SparseSession:
             placed = np.minimum(np.minimum(stake, table_max), bank // MICROS_PER_CENT)
             bet = placed >= table_min
             wagered += float((prob[bet] * placed[bet]).sum()) / CENTS_PER_UNIT
+            played += float(prob[bet].sum())
             parts_c, parts_s, parts_p = [cell[~bet]], [state[~bet]], [prob[~bet]]
             s, b, p, stake, placed = state[bet], bank[bet], prob[bet], stake[bet], placed[bet]
             for multiplier, chance in self.outcomes:
@@ -150,6 +151,7 @@ class SparseSession:
         bank = np.concatenate([ended_bank, initial + cell * grid])
         prob = np.concatenate([ended_prob, prob])
         expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
+        p_goal, p_loss = session_rule_chances(bank, prob, initial, minimum, *config.session_rules())
         return ExactResult(
             strategy=self.label,
             rounds=rounds,
@@ -162,4 +164,9 @@ class SparseSession:
             states=most,
             interpolated=interpolated,
             bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+            expected_rounds=played,
+            p_win_goal=p_goal,
+            p_stop_loss=p_loss,
+            final_bankrolls=bank,
+            final_chances=prob,
         )

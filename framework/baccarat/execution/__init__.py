@@ -13,6 +13,8 @@
   made against that record.
 - :mod:`~baccarat.execution.memorylimit`: running under an address-space limit (`ulimit -v`): less reserved up
   front, and one line when memory runs out.
+- :mod:`~baccarat.execution.plan_simulation`: the simulated sessions of ``baccarat plan`` for the strategies the exact
+  analysis cannot analyse.
 - :mod:`~baccarat.execution.ray_tasks`: chunks played as Ray tasks: on the cluster named by `RAY_ADDRESS`, or on a
   local Ray started here.
 - :mod:`~baccarat.execution.run_folder`: a run's output folder, written whole or not at all, and replaced only when

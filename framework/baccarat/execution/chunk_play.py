@@ -13,7 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, session_bounds
+from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, end_names
+from baccarat.engine.sessions import played_rows, sessions_of
 from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.money import MICROS_PER_CENT
@@ -54,18 +55,21 @@ def _check_declared(run: StrategyRun, columns: dict[str, np.ndarray], bets: tupl
             )
 
 
-def player_seats(plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]]) -> SeatMaker:
+def player_seats(
+    plugins_dirs: tuple[str, ...], rules: Rules, uses: dict[str, tuple[str, dict[str, Any]]], limit: float | None
+) -> SeatMaker:
     """Seats in player processes for the strategies named in ``uses`` (label -> registered name and parameters).
 
     Each (strategy, chunk) plays in a fresh player forked from this process's
     host (:mod:`baccarat.players.process`), started the first time a plugin's
-    strategy plays here.
+    strategy plays here; a player that takes more than ``limit`` seconds to
+    answer a step is stopped (None: no limit).
     """
     from baccarat.players.process import PlayerSeat, host_for
 
     def seat(run: StrategyRun, opening: Opening) -> Any:
         use, params = uses[run.label]
-        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening)
+        return PlayerSeat(host_for(plugins_dirs, rules), use, params, opening, limit)
 
     return seat
 
@@ -106,15 +110,29 @@ def play_strategy(
     return columns
 
 
+def placed(error: StrategyError, where: tuple[str | None, int | None, int | None] | None) -> StrategyError:
+    """The error of a strategy that could not start a session, located where its entry was written (``where``); others as they are."""
+    if not getattr(error, "at_start", False) or where is None or error.path is not None:
+        return error
+    source, line, column = where
+    found = StrategyError(error.message, path=source, line=line, column=column)
+    found.detail = getattr(error, "detail", None)
+    return found
+
+
 def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
-    """Say which engine played a strategy, and why: what ``--json`` and the manifest report for each strategy."""
+    """Say which engine played a strategy, and why: what ``--json``, the manifest and the report's run facts say of it."""
+    from baccarat.engine.compiled import DISABLE_ENV, compiled_path_disabled
+
     if played_compiled:
         return "compiled"
     if in_player:
-        return "reference, in player processes (a plugin's strategy)"
+        return "reference: a plugin's code, played in player processes"
+    if compiled_path_disabled():
+        return f"reference: {DISABLE_ENV} turns the compiled path off"
     if not compiled:
-        return "reference (a run this small, or the compiled path turned off, is played by the reference)"
-    return "reference (the compiled path does not cover this strategy, or its amounts could leave 64-bit integers)"
+        return "reference: a run this small is played by the reference (compiling would cost more)"
+    return "reference: the compiled path does not cover this strategy, or its amounts could leave 64-bit integers"
 
 
 def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
@@ -139,26 +157,32 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     with LOADING:
         runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
+    sessions = sessions_of(table, plan.config, chunk.first_session, chunk.row_offset, chunk.sessions if chunk.table is None else None)
+    if plan.config.rounds is not None:  # only the sessions' rounds are played and written
+        table, sessions = played_rows(table, sessions)
     with LOADING:  # the bets of the rules' registry: the plugins', loaded in this process
         multipliers = settlement_table(table, plan.rules)
-    seats = player_seats(plan.plugins_dirs, plan.rules, {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies})
-    sessions = [(chunk.first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, plan.config.shoes_per_session)]
+    uses = {entry.name: (entry.use, dict(entry.params)) for entry in plan.strategies}
+    seats = player_seats(plan.plugins_dirs, plan.rules, uses, plan.answer_seconds)
     ledgers = []
     folded = []
     bankrolls = []
     shared: dict[str, Any] = {}
     engines: dict[str, str] = {}
+    written = {entry.name: entry.where for entry in plan.strategies}
     for run in runs:
-        columns = play_strategy(
-            run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
-        )
+        try:
+            columns = play_strategy(
+                run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+            )
+        except StrategyError as exc:
+            raise placed(exc, written.get(run.label)) from None
         if plan.backed is not None:
             _check_declared(run, columns, plan.bets)
         columns["expected_net"] = expected_net(columns, plan.bets, plan.expected)
         if chunk.shoe_offset or chunk.session_offset:
             columns = {**columns, "shoe": columns["shoe"] + chunk.shoe_offset, "session": columns["session"] + chunk.session_offset}
         if plan.gather_stats:
-            from baccarat.plugin.compose import stop_rule_names
             from baccarat.results.statistics.folded import fold_sessions
 
             folded.append(
@@ -167,7 +191,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
                     columns["expected_net"],
                     plan.config.bankroll_cents * MICROS_PER_CENT,
                     plan.config.table_min_cents,
-                    stop_rule_names(run.cls),
+                    end_names(run.cls),
                     plan.compiled,
                 )
             )
@@ -189,7 +213,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
     return ChunkOutput(
         chunk.index,
-        chunk.shoes,
+        chunk.shoes - (1 if chunk.row_offset else 0),  # a first shoe begun by the chunk before is counted there
         chunk.sessions,
         len(table),
         len(table) * len(plan.strategies),

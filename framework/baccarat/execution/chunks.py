@@ -14,9 +14,10 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.reference import SessionConfig, StrategyRun, session_bounds
-from baccarat.errors import StrategyError
+from baccarat.engine.reference import SessionConfig, StrategyRun
+from baccarat.errors import InputError, StrategyError
 from baccarat.experiment.model import StrategyEntry
+from baccarat.players.process import answer_seconds
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
@@ -85,6 +86,9 @@ class RunPlan:
     """The bets the strategies declare they may back (:func:`declared_sides`), or None when one of them does not say."""
     compiled: bool = True
     """Deal with the compiled dealer and play compiled twins (:func:`baccarat.compiling.plays_compiled`), else the reference."""
+    answer_seconds: float | None = dataclasses.field(default_factory=answer_seconds)
+    """How long a player may take to answer a step (:func:`baccarat.players.process.answer_seconds`, read where the run is
+    planned, so that every worker and node keeps the same limit); None: no limit."""
 
     def ledger_bets(self) -> tuple[str, ...]:
         """Return the bets with ``stake_<bet>`` / ``net_<bet>`` columns in the ledger: those that carry information.
@@ -116,6 +120,8 @@ class Chunk:
     shoe_offset: int = 0
     session_offset: int = 0
     """Added to shoe ids and session numbers in the output (runs of several seeds continue the numbering)."""
+    row_offset: int = 0
+    """Sessions of ``session.rounds`` rounds: the round of the first shoe (from 0) where the first session starts."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -148,12 +154,15 @@ def rounds_per_shoe_estimate(rules: Rules) -> float:
 
 def sessions_per_chunk(rules: Rules, config: SessionConfig, strategies: int) -> int:
     """Return how many sessions of seeded shoes make a chunk (from the experiment only)."""
-    rows_per_session = rounds_per_shoe_estimate(rules) * config.shoes_per_session * max(strategies, 1)
+    rounds = rounds_per_shoe_estimate(rules) * config.shoes_per_session if config.rounds is None else config.rounds
+    rows_per_session = rounds * max(strategies, 1)
     return max(1, int(LEDGER_ROWS_PER_CHUNK // rows_per_session))
 
 
 def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk]:
     """Cut ``count`` seeded shoes of each seed into chunks of whole sessions."""
+    if plan.config.rounds is not None:
+        return _round_chunks(plan, seeds, count)
     per_session = plan.config.shoes_per_session
     sessions_total = math.ceil(count / per_session)
     step = sessions_per_chunk(plan.rules, plan.config, len(plan.strategies))
@@ -171,10 +180,83 @@ def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
     return chunks
 
 
+LENGTHS_BLOCK = 20_000
+"""Seeded shoes dealt at a time to count their rounds (:func:`seeded_shoe_lengths`)."""
+
+
+def seeded_shoe_lengths(plan: RunPlan, seed: int, count: int) -> np.ndarray:
+    """Return the rounds of each of the first ``count`` seeded shoes of ``seed``, dealt (a block at a time) to count them."""
+    if plan.compiled:
+        from baccarat.shoes.compiled_deal import seeded_table_compiled as dealt
+    else:
+        from baccarat.shoes.seeded import seeded_table as dealt
+    from baccarat.engine.sessions import shoe_lengths
+
+    parts = [
+        shoe_lengths(dealt(plan.rules, seed, first, min(LENGTHS_BLOCK, count - first + 1))) for first in range(1, count + 1, LENGTHS_BLOCK)
+    ]
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
+
+
+def _round_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk]:
+    """Cut the sessions of ``session.rounds`` rounds that ``count`` seeded shoes of each seed hold into chunks.
+
+    The shoes are dealt once here to count their rounds, so that every chunk
+    knows the shoes its sessions take and where in the first one they start.
+    """
+    from baccarat.engine.sessions import round_windows
+
+    config = plan.config
+    assert config.rounds is not None
+    step = sessions_per_chunk(plan.rules, config, len(plan.strategies))
+    chunks: list[Chunk] = []
+    sessions_before = 0
+    for k, seed in enumerate(seeds):
+        lengths = seeded_shoe_lengths(plan, seed, count)
+        windows = round_windows(lengths, config.rounds, config.new_shoe)
+        edges = np.concatenate([[0], np.cumsum(lengths)])
+        for first in range(0, len(windows), step):
+            last = min(first + step, len(windows)) - 1
+            start, stop = int(windows[first, 0]), int(windows[last, 1])
+            first_shoe = int(np.searchsorted(edges, start, side="right")) - 1
+            last_shoe = int(np.searchsorted(edges, stop, side="left")) - 1
+            chunks.append(
+                Chunk(
+                    len(chunks),
+                    seed,
+                    first + 1,
+                    last - first + 1,
+                    first_shoe + 1,
+                    last_shoe - first_shoe + 1,
+                    shoe_offset=k * count,
+                    session_offset=sessions_before,
+                    row_offset=start - int(edges[first_shoe]),
+                )
+            )
+        sessions_before += len(windows)
+        if not len(windows):
+            raise no_whole_session(config.rounds, f"{count:,} seeded shoes of seed {seed}", int(lengths.sum()))
+    return chunks
+
+
+def no_whole_session(rounds: int, shoes: str, held: int, more: str = "deal more shoes (shoes.count)") -> InputError:
+    """The error of shoes that hold no whole session of ``rounds`` rounds."""
+    return InputError(
+        f"session.rounds is {rounds:,}, but the {shoes} hold {held:,} rounds: no whole session to play; "
+        f"{more} or give session.rounds fewer rounds"
+    )
+
+
 def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list[Chunk]:
     """Cut a table of recorded shoes into chunks of whole sessions of about the same size, for each seed."""
-    bounds = session_bounds(table, plan.config.shoes_per_session)
+    from baccarat.engine.sessions import played_rows, sessions_of
+
     shoes_total = int(table.shoe[-1]) if len(table) else 0
+    bounds = sessions_of(table, plan.config)
+    if plan.config.rounds is not None:  # the rounds of the sessions only: none after the last whole session's end
+        if not bounds:
+            raise no_whole_session(plan.config.rounds, "recorded shoes", len(table), "replay more shoes")
+        table, bounds = played_rows(table, bounds)
     rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(len(plan.strategies), 1))
     groups: list[list[tuple[int, int, int]]] = [[]]
     for bound in bounds:
@@ -188,6 +270,8 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
                 continue
             start, stop = group[0][1], group[-1][2]
             shoes = len(np.unique(table.shoe[start:stop]))
+            if start and table.shoe[start] == table.shoe[start - 1]:  # a shoe the chunk before counted (sessions in rounds)
+                shoes -= 1
             chunks.append(
                 Chunk(
                     len(chunks),

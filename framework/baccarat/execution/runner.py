@@ -79,6 +79,8 @@ class RunResult:
         """Which engine played each strategy, and why (a run written to a folder)."""
         self.out_dir = out_dir
         self.counts = counts if counts is not None else _frame_counts(rounds, ledger)
+        self.played_seconds: float | None = None
+        """Seconds the run took to deal and play its chunks, before its results were written: the report's run time."""
 
     @property
     def rounds(self) -> pl.DataFrame:
@@ -290,6 +292,7 @@ def run_to_folder(
         analysis = writer.finish(lambda: collected.results_of(statistics, bankroll))
     result = RunResult(experiment, warnings=writer.warnings, out_dir=writer.out_dir, counts=writer.counts, analysis=analysis)
     result.engines = {label: "; ".join(engines) for label, engines in writer.engines.items()}
+    result.played_seconds = writer.timings["run"]
     return result
 
 
@@ -395,7 +398,7 @@ class RunWriter:
         exact = exact_analysis(self.experiment) if self.experiment.exact else None
         analysis = write_results(
             folder,
-            run_facts(self.experiment),
+            run_facts(self.experiment, manifest["engines"]),
             made,
             exact=exact,
             plots=self.plots,
@@ -445,6 +448,7 @@ class RunWriter:
             "ledger_rows": counts.ledger_rows,
             "strategies": [e.name for e in experiment.strategies],
             "warnings": self.warnings,
+            "engines": {label: "; ".join(engines) for label, engines in self.engines.items()},
             **self.run_info,
         }
 

@@ -128,6 +128,8 @@ def session_table(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, 
 
     per_session = experiment.session.shoes_per_session
     shoes = experiment.shoes
+    if experiment.session.rounds is not None:
+        return _round_session(experiment, number)
     if shoes["source"] == "seeded":
         count = int(shoes["count"])
         sessions = math.ceil(count / per_session)
@@ -142,6 +144,26 @@ def session_table(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, 
     bounds = session_bounds(table, per_session)
     _check_session(number, len(bounds))
     return table, bounds[number - 1]
+
+
+def _round_session(experiment: Any, number: int) -> tuple[RoundTable, tuple[int, int, int]]:
+    """Session ``number`` of an experiment whose sessions are ``session.rounds`` rounds: its rounds and bounds in them."""
+    from baccarat.engine.sessions import played_rows, sessions_of
+
+    shoes = experiment.shoes
+    if shoes["source"] == "seeded":
+        from baccarat.shoes.compiled_deal import seeded_table_compiled
+
+        table = seeded_table_compiled(experiment.rules, experiment.seeds[0], 1, int(shoes["count"]))
+    else:
+        from baccarat.execution.runner import recorded_path
+        from baccarat.shoes.recorded import read_shoes
+
+        table = read_shoes(recorded_path(experiment), shoes["format"], experiment.rules).table
+    sessions = sessions_of(table, experiment.session)
+    _check_session(number, len(sessions))
+    part, bounds = played_rows(table, [sessions[number - 1]])
+    return part, bounds[0]
 
 
 def _check_session(number: int, sessions: int) -> None:

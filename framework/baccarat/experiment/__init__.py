@@ -5,7 +5,8 @@
 - :mod:`~baccarat.experiment.strategies`: the ``strategies:`` section, grids, and the trial before the run;
 - :mod:`~baccarat.experiment.overrides`: ``--set key.path=value``;
 - :mod:`~baccarat.experiment.values`: checking one value where it was written;
-- :mod:`~baccarat.experiment.mapping_input`: an experiment given to the Python API as a mapping, made plain data.
+- :mod:`~baccarat.experiment.mapping_input`: an experiment given to the Python API as a mapping, made plain data;
+- :mod:`~baccarat.experiment.plan_input`: the experiment ``baccarat plan`` analyses, from its options.
 
 - :mod:`~baccarat.experiment.report_facts`: what the report states about a run, taken from its experiment:
   :class:`~baccarat.results.report.run_facts.RunFacts`.

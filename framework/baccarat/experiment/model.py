@@ -20,7 +20,16 @@ from baccarat.table.rules import Rules
 
 TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact", "report")
 SHOE_KEYS: tuple[str, ...] = ("source", "seed", "count", "path", "format")
-SESSION_KEYS: tuple[str, ...] = ("bankroll", "shoes_per_session", "table_min", "table_max")
+SESSION_KEYS: tuple[str, ...] = (
+    "bankroll",
+    "shoes_per_session",
+    "rounds",
+    "new_shoe",
+    "table_min",
+    "table_max",
+    "win_goal",
+    "stop_loss",
+)
 STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
 SOURCES: tuple[str, ...] = ("seeded", "recorded")
 DEFAULT_RULES = "punto-banco-8"
@@ -29,6 +38,8 @@ DEFAULT_SESSION: dict[str, Any] = {"bankroll": 1000, "shoes_per_session": 1, "ta
 MAX_SEED = 2**63 - 1
 MAX_SHOES = 100_000_000
 """Most seeded shoes an experiment may deal (per seed), and most shoes a session may span."""
+MAX_SESSION_ROUNDS = 100_000_000
+"""Most rounds ``session.rounds`` may give a session."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -38,6 +49,8 @@ class StrategyEntry:
     name: str
     use: str
     params: dict[str, Any]
+    where: tuple[str | None, int | None, int | None] | None = dataclasses.field(default=None, compare=False)
+    """Where the entry was written (file, line, column of its ``use:``), for an error the strategy meets during the run."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,12 +95,7 @@ class Experiment:
             "name": self.name,
             "rules": self.rules.to_mapping(),
             "shoes": shoes,
-            "session": {
-                "bankroll": _plain_cents(self.session.bankroll_cents),
-                "shoes_per_session": self.session.shoes_per_session,
-                "table_min": _plain_cents(self.session.table_min_cents),
-                "table_max": _plain_cents(self.session.table_max_cents),
-            },
+            "session": session_mapping(self.session),
             "strategies": [{"name": e.name, "use": e.use, "params": _plain(e.params)} for e in self.strategies],
             **({"plugins_dir": list(self.plugins_dirs_written or self.plugins_dirs)} if self.plugins_dirs else {}),
             **({"exact": True} if self.exact else {}),
@@ -96,12 +104,31 @@ class Experiment:
         }
 
 
+def session_mapping(config: SessionConfig) -> dict[str, Any]:
+    """Return the ``session:`` section of a session configuration, as an experiment file writes it (unset rules left out)."""
+    out: dict[str, Any] = {"bankroll": _plain_cents(config.bankroll_cents)}
+    if config.rounds is None:
+        out["shoes_per_session"] = config.shoes_per_session
+    else:
+        out["rounds"] = config.rounds
+        if config.new_shoe:
+            out["new_shoe"] = True
+    out["table_min"] = _plain_cents(config.table_min_cents)
+    out["table_max"] = _plain_cents(config.table_max_cents)
+    if config.win_goal_cents is not None:
+        out["win_goal"] = _plain_cents(config.win_goal_cents)
+    if config.stop_loss_cents is not None:
+        out["stop_loss"] = _plain_cents(config.stop_loss_cents)
+    return out
+
+
 def _plain_cents(cents: int) -> int | float:
     return cents // CENTS_PER_UNIT if cents % CENTS_PER_UNIT == 0 else cents / CENTS_PER_UNIT
 
 
 def yaml_ready(value: Any) -> bool:
     """Tell whether a parameter's value can be written to ``experiment.yaml`` (and read back the same)."""
+
     try:
         yaml.safe_dump(_plain(value))
     except (yaml.YAMLError, RecursionError, TypeError, ValueError):

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import yaml
 
+from baccarat.engine.reference import SessionConfig
 from baccarat.exact.analysis import analyse_experiment, default_session_rounds
 from baccarat.experiment.model import Experiment
 from baccarat.money import cents_to_decimal
@@ -37,6 +38,7 @@ def fixed_bets(experiment: Experiment) -> dict[str, str | None]:
 
     A strategy whose plugin cannot be loaded here is None: its expected edge is then treated as an estimate.
     """
+
     found: dict[str, str | None] = {}
     for entry in experiment.strategies:
         try:
@@ -47,8 +49,8 @@ def fixed_bets(experiment: Experiment) -> dict[str, str | None]:
     return found
 
 
-def run_facts(experiment: Experiment) -> RunFacts:
-    """Return the facts the report states about a run of ``experiment``."""
+def run_facts(experiment: Experiment, engines: Mapping[str, str] | None = None) -> RunFacts:
+    """Return the facts the report states about a run of ``experiment``; ``engines``: which engine played each strategy, and why."""
     session = experiment.session
     return RunFacts(
         name=experiment.name,
@@ -62,7 +64,34 @@ def run_facts(experiment: Experiment) -> RunFacts:
         shoes_per_session=session.shoes_per_session,
         experiment_yaml=experiment_yaml_text(experiment),
         fixed_bets=fixed_bets(experiment),
+        session_length=session_length_text(session),
+        session_rules=session_rules_text(session),
+        engines=played_engines(engines),
     )
+
+
+def session_length_text(session: SessionConfig) -> str:
+    """Say how long a session of ``session.rounds`` rounds is (empty for whole shoes)."""
+    if session.rounds is None:
+        return ""
+    return f"{session.rounds:,} rounds per session" + (", each on a new shoe" if session.new_shoe else "")
+
+
+def session_rules_text(session: SessionConfig) -> str:
+    """Say the dealer's session rules (empty when there are none)."""
+    parts = []
+    if session.win_goal_cents is not None:
+        parts.append(f"win goal {cents_to_decimal(session.win_goal_cents):,}")
+    if session.stop_loss_cents is not None:
+        parts.append(f"stop-loss {cents_to_decimal(session.stop_loss_cents):,}")
+    return ", ".join(parts)
+
+
+def played_engines(engines: Any) -> dict[str, str]:
+    """The engines a run recorded (its result's, or its manifest's ``engines``), as text by strategy; anything else is none."""
+    if not isinstance(engines, Mapping):
+        return {}
+    return {str(label): str(engine) for label, engine in engines.items()}
 
 
 def exact_analysis(experiment: Experiment) -> Callable[..., Any]:

@@ -29,6 +29,7 @@ from baccarat.experiment.model import (
     DEFAULT_RULES,
     DEFAULT_SESSION,
     MAX_SEED,
+    MAX_SESSION_ROUNDS,
     MAX_SHOES,
     SESSION_KEYS,
     SHOE_KEYS,
@@ -145,8 +146,9 @@ class Resolver(StrategySection):
 
     def check_money_fits(self, rules: Rules, session: SessionConfig, shoes: dict[str, Any]) -> None:
         """Refuse limits under which a session could win more than exact money holds (int64 micro-units)."""
+
         most_shoes = session.shoes_per_session
-        if shoes["source"] == "seeded":
+        if shoes["source"] == "seeded" and session.rounds is None:
             most_shoes = min(most_shoes, int(shoes["count"]))
         reach = session_money_limit(rules, session, most_shoes)
         if reach is not None:
@@ -156,7 +158,7 @@ class Resolver(StrategySection):
                 at,
                 f"session.table_max ({table_max:,}) is too large for exact money at this table: "
                 f"a session of up to {reach:,} rounds could win more than the largest bankroll kept exactly "
-                f"({MAX_BANKROLL:,}); lower session.table_max or session.shoes_per_session",
+                f"({MAX_BANKROLL:,}); lower session.table_max or session." + ("rounds" if session.rounds else "shoes_per_session"),
             )
 
     @property
@@ -348,4 +350,25 @@ class Resolver(StrategySection):
                 f"session.bankroll ({amount('bankroll', bankroll)}) is below session.table_min "
                 f"({amount('table_min', table_min)}): every session would be ruined before its first bet",
             )
-        return SessionConfig(bankroll, table_min, table_max, per_session)
+        rounds, new_shoe = self.session_length(section)
+        if rounds is not None:
+            per_session = 1  # not used: the session is rounds long
+        win_goal = self.cents(path + ("win_goal",), section["win_goal"], "session.win_goal") if "win_goal" in section else None
+        stop_loss = self.cents(path + ("stop_loss",), section["stop_loss"], "session.stop_loss") if "stop_loss" in section else None
+        return SessionConfig(bankroll, table_min, table_max, per_session, rounds, new_shoe, win_goal, stop_loss)
+
+    def session_length(self, section: dict[str, Any]) -> tuple[int | None, bool]:
+        """Return ``session.rounds`` (None when the session is whole shoes) and ``session.new_shoe``."""
+        path: KeyPath = ("session",)
+        rounds = None
+        if "rounds" in section:
+            rounds = self.integer(path + ("rounds",), section["rounds"], "session.rounds", 1, MAX_SESSION_ROUNDS)
+            # shoes_per_session is then not used (--set session.rounds=60 on an experiment of whole shoes)
+        new_shoe = section.get("new_shoe", False)
+        if not isinstance(new_shoe, bool):
+            raise self.error(path + ("new_shoe",), f"session.new_shoe must be true or false, not {shown(new_shoe)}")
+        if new_shoe and rounds is None:
+            raise self.error(
+                path + ("new_shoe",), "session.new_shoe goes with session.rounds (a session of whole shoes always starts on a new shoe)"
+            )
+        return rounds, new_shoe

@@ -28,7 +28,7 @@ from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT
 from baccarat.odds.settlement import check_bets_offered, settlement_table
 from baccarat.players.code import plays_in_player
-from baccarat.players.process import PlayerSeat, host_for
+from baccarat.players.process import PlayerSeat, answer_seconds, host_for
 from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
 from baccarat.shoes.seeded import seeded_table
@@ -102,8 +102,8 @@ class StrategySection(Checker):
                 return path + ("use",), False
 
             cls, full = self.configure(reg, use, {**params, **combo}, at)
-            self.check_strategy(use, cls, full, rules, session, has_cards, at)
             name = label + ("[" + ",".join(f"{k}={label_value(v)}" for k, v in combo.items()) + "]" if combo else "")
+            self.check_strategy(use, cls, full, rules, session, has_cards, at, label=name)
             here = path + ("name",) if "name" in entry else path + ("use",)
             self.check_name(here, name, "the label", label=True)
             if name in labels:
@@ -111,7 +111,8 @@ class StrategySection(Checker):
                     here, f"two strategies are labelled {name!r} (the first at {self.line_of(labels[name])}); give each its own `name:`"
                 )
             labels[name] = here
-            out.append(StrategyEntry(name, use, full))
+            written = self.doc.where(path + ("use",))
+            out.append(StrategyEntry(name, use, full, (written.source, written.line, written.column)))
         return out
 
     def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:
@@ -171,8 +172,13 @@ class StrategySection(Checker):
         session: SessionConfig,
         has_cards: bool,
         at: Callable[..., tuple[KeyPath, bool]],
+        label: str | None = None,
     ) -> None:
-        """Make the strategy once with these parameters and check the bets it may place against the table."""
+        """Make the strategy once with these parameters and check the bets it may place against the table.
+
+        ``label`` (default ``use``) is the strategy's label in the experiment: what its play on the sample shoe is called.
+        """
+
         unwritable = next((name for name, value in params.items() if not yaml_ready(value)), None)
         if unwritable is not None:
             raise self.error(
@@ -216,30 +222,43 @@ class StrategySection(Checker):
                 f"strategy {use!r}: its sides() raised {type(exc).__name__}: {exc}{raised_at(exc, code_homes([cls]))}",
                 cls=StrategyError,
             ) from None
-        self.trial(use, cls, params, rules, session, at)
+        self.trial(use, cls, params, rules, session, at, label)
 
     def trial(
-        self, use: str, cls: type, params: dict[str, Any], rules: Rules, session: SessionConfig, at: Callable[..., tuple[KeyPath, bool]]
+        self,
+        use: str,
+        cls: type,
+        params: dict[str, Any],
+        rules: Rules,
+        session: SessionConfig,
+        at: Callable[..., tuple[KeyPath, bool]],
+        label: str | None = None,
     ) -> None:
         """Play the strategy on one sample shoe, twice, so that a bet it cannot place is reported here, before the run.
+
+        What it did wrong names it by ``label`` (default ``use``), as the run would.
 
         A plugin's strategy plays in two fresh player processes
         (:mod:`baccarat.players.process`), which start from the same state:
         should they bet differently, the strategy draws on something other
         than its own random stream (the clock, a process id), and is refused.
         """
+
         if self.trial_shoe is None:
             self.trial_shoe = _trial_shoe(rules)
         table, multipliers = self.trial_shoe
-        config = dataclasses.replace(session, shoes_per_session=1)
+        config = dataclasses.replace(session, shoes_per_session=1, rounds=None, new_shoe=False)  # the whole sample shoe
         seats = None
         if plays_in_player(cls):
+            limit = answer_seconds()
 
             def seats(run: StrategyRun, opening: Any) -> Any:
-                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening)
+                return PlayerSeat(host_for(tuple(self.plugins_dirs), rules), use, params, opening, limit)
 
         try:
-            plays = [run_strategy(StrategyRun(use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)]
+            plays = [
+                run_strategy(StrategyRun(label or use, cls, params), table, multipliers, rules, config, 0, seats=seats) for _ in range(2)
+            ]
         except StrategyError as exc:
             what = re.sub(r" \(session \d+, shoe [^()]*\)$", "", exc.message)
             named = next((p for p, v in params.items() if isinstance(v, str) and repr(v) in what), None)
@@ -260,6 +279,7 @@ def check_independent(use: str, plays: list[dict[str, np.ndarray]]) -> None:
     The same seed must give the same results: otherwise they change from run
     to run, and depend on which process played which sessions.
     """
+
     row = first_difference(plays[0], plays[1])
     if row is not None:
         raise StrategyError(
@@ -271,6 +291,7 @@ def check_independent(use: str, plays: list[dict[str, np.ndarray]]) -> None:
 
 def _trial_shoe(rules: Rules) -> tuple[Any, dict[str, np.ndarray]]:
     """Return a small seeded table of about 80 rounds under ``rules``, and its settlement (bets defined by the rules' registry)."""
+
     table = seeded_table(rules, 0, 1, 80 if rules.reshuffle_every_round else 1)
     settled = settlement_table(table, rules)
     again = settlement_table(table, rules)  # a bet settles the same rounds the same way every time

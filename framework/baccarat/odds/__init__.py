@@ -6,7 +6,8 @@
 - :mod:`~baccarat.odds.chances`: the exact chances of Banker, Player and Tie from the cards left (:func:`outcome_chances`);
 - :mod:`~baccarat.odds.fast_evs`: expected values fast enough for every round (:func:`bet_evs`);
 - :mod:`~baccarat.odds.counting`: exact expected values from the cards already seen in a shoe;
-- :mod:`~baccarat.odds.settlement`: what every bet of a round pays, in exact money.
+- :mod:`~baccarat.odds.settlement`: what every bet of a round pays, in exact money;
+- :mod:`~baccarat.odds.rebates`: what the house gives back (rolling rebate, rebate on losses), priced exactly.
 
 A strategy that prices bets from the cards left imports what it needs from here:
 ``from baccarat.odds import bet_evs, remove_cards, shoe_counts``.

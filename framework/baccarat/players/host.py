@@ -11,6 +11,7 @@ each player with the host.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import pickle
 import signal
@@ -56,6 +57,8 @@ def main(argv: list[str]) -> None:
         return
     send_blob(control, b"")
     signal.signal(signal.SIGCHLD, _reap)  # players are waited for as they end (their CPU counts in this process's children)
+    gc.collect()
+    gc.freeze()  # what every player inherits is never traversed by its collector (nor copied on that account)
     host = os.getpid()
     while True:
         try:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import math
 import os
 import pickle
 import select
@@ -32,6 +33,7 @@ import socket
 import struct
 import subprocess
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from multiprocessing.connection import Connection
 from typing import Any
@@ -39,7 +41,7 @@ from typing import Any
 import numpy as np
 
 from baccarat import interrupts
-from baccarat.errors import StrategyError
+from baccarat.errors import InputError, StrategyError
 from baccarat.players.seat import Answer, Opening, Step
 
 HASH_SEED = "0"
@@ -49,6 +51,32 @@ LENGTH = struct.Struct("<q")
 
 HOST_EXIT_SECONDS = 5.0
 """How long a host is given to end on its own once the dealer is done with it (then it is killed)."""
+
+ANSWER_SECONDS_ENV = "BACCARAT_PLAYER_TIMEOUT"
+"""The environment variable that sets :data:`ANSWER_SECONDS` (seconds; 0 for no limit)."""
+
+ANSWER_SECONDS = 600.0
+"""How long a player may take to answer one step (every session's bets for one round) before the dealer kills it.
+
+Generous on purpose: a step asks the strategy for the bets of every session
+of a chunk (thousands), so a strategy spending even tens of milliseconds a
+decision on a loaded machine answers well within it; a player that does not
+answer is stuck (a loop that never ends, C code that never returns).
+"""
+
+
+def answer_seconds(environ: Mapping[str, str] | None = None) -> float | None:
+    """The limit on a player's answer: :data:`ANSWER_SECONDS`, or the environment's :data:`ANSWER_SECONDS_ENV`; None for none."""
+    text = (os.environ if environ is None else environ).get(ANSWER_SECONDS_ENV, "").strip()
+    if not text:
+        return ANSWER_SECONDS
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = math.nan
+    if not math.isfinite(seconds) or seconds < 0:
+        raise InputError(f"{ANSWER_SECONDS_ENV} must be a number of seconds (0 for no limit), not {text!r}")
+    return seconds or None
 
 
 def send_blob(sock: socket.socket, data: bytes) -> None:
@@ -75,23 +103,23 @@ def recv_exactly(sock: socket.socket, size: int) -> bytes:
 
 
 # The answer in plain numbers -------------------------------------------------------------------------------
-_HEAD = struct.Struct("<4q")
+_HEAD = struct.Struct("<5q")
 
 
 def encode_answer(answer: Answer) -> bytes:
-    """The bytes of ``answer``: four counts, the bets, the expected values, the stops, the error and its detail (UTF-8)."""
+    """The bytes of ``answer``: four counts, the start flag, the bets, the expected values, the stops, the error and its detail (UTF-8)."""
     bets = np.ascontiguousarray(answer.bets, dtype="<i8")
     evs = np.ascontiguousarray(answer.evs, dtype="<f8")
     stops = np.ascontiguousarray(answer.stops, dtype="<i8")
     error, detail = answer.error.encode("utf-8", "replace"), answer.detail.encode("utf-8", "replace")
-    head = _HEAD.pack(len(bets), len(stops), len(error), len(detail))
+    head = _HEAD.pack(len(bets), len(stops), len(error), len(detail), int(answer.at_start))
     return b"".join((head, bets.tobytes(), evs.tobytes(), stops.tobytes(), error, detail))
 
 
 def decode_answer(data: bytes, label: str) -> Answer:
     """Read the bytes of :func:`encode_answer`; refuse anything else, naming the strategy whose player sent it."""
     try:
-        nbets, nstops, nerror, ndetail = _HEAD.unpack_from(data)
+        nbets, nstops, nerror, ndetail, at_start = _HEAD.unpack_from(data)
         sizes = (nbets * 32, nbets * 8, nstops * 16, nerror, ndetail)
         if min(sizes) < 0 or _HEAD.size + sum(sizes) != len(data):
             raise ValueError
@@ -108,7 +136,7 @@ def decode_answer(data: bytes, label: str) -> Answer:
         raise StrategyError(
             f"strategy {label!r}: its player sent what is no answer to the round it was dealt; nothing is written"
         ) from None
-    return Answer(bets.astype(np.int64), evs.astype(np.float64), stops.astype(np.int64), error, detail)
+    return Answer(bets.astype(np.int64), evs.astype(np.float64), stops.astype(np.int64), error, detail, at_start == 1)
 
 
 # The dealer's side -------------------------------------------------------------------------------------------
@@ -172,10 +200,13 @@ class Host:
 class PlayerSeat:
     """A seat whose strategy plays in a player process: the dealer's handle, sending steps and reading answers."""
 
-    def __init__(self, host: Host, use: str, params: Mapping[str, Any], opening: Opening) -> None:
+    def __init__(self, host: Host, use: str, params: Mapping[str, Any], opening: Opening, limit: float | None) -> None:
+        """Fork a player from ``host`` and open the sessions; ``limit``: the seconds a step may take (None: no limit)."""
         self.label = opening.label
+        self.limit = limit
         self.connection, self.pid = host.player(use, params)
         self.pidfd = _pidfd(self.pid)
+        self.killed = False
         self.connection.send(opening)
 
     def __enter__(self) -> PlayerSeat:
@@ -190,6 +221,9 @@ class PlayerSeat:
         self._kill()
 
     def _kill(self) -> None:
+        if self.killed:  # once only: the host reaps it, and its number may be another process's by now
+            return
+        self.killed = True
         try:
             if self.pidfd is not None:
                 signal.pidfd_send_signal(self.pidfd, signal.SIGKILL)
@@ -202,11 +236,17 @@ class PlayerSeat:
             self.pidfd = None
 
     def step(self, step: Step) -> Answer:
-        """Send the step; return the player's answer, waiting at check points (a stop kills the player)."""
+        """Send the step; return the player's answer, waiting at check points (a stop, or no answer within the limit, kills the player)."""
         try:
             self.connection.send(step)
+            deadline = None if self.limit is None else time.monotonic() + self.limit
             while not self.connection.poll(interrupts.WAKE_SECONDS):
                 interrupts.check()
+                if deadline is not None and time.monotonic() > deadline:
+                    raise StrategyError(
+                        f"strategy {self.label!r} did not answer within {self.limit:g} s and its player was stopped (its code "
+                        f"may loop for ever, or be stuck in C code; {ANSWER_SECONDS_ENV} sets the limit)"
+                    )
             data = self.connection.recv_bytes()
         except (EOFError, OSError):
             raise StrategyError(

@@ -33,7 +33,7 @@ import numpy as np
 from baccarat.errors import code_homes, plugin_traceback, raised_at
 from baccarat.interrupts import is_stop
 from baccarat.money import CENT_PLACES, CENTS_PER_UNIT, EXACT, MICROS_PER_CENT, cents_to_decimal, is_whole, micros_to_decimal, scaled
-from baccarat.plugin.compose import stop_rule_names
+from baccarat.plugin.compose import Composed, stop_rule_names, strategy_maker
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.streams import keyed_strategy_rng
@@ -108,11 +108,13 @@ class Answer:
     """One sentence naming the strategy and where, when it failed (its code raised, or it returned what is no bet)."""
     detail: str = ""
     """The plugin's own traceback, for ``--debug``."""
+    at_start: bool = False
+    """The error is the strategy failing to start a session (made for it, it raised): the run names its place in the experiment."""
 
 
-def no_bets(error: str = "", detail: str = "") -> Answer:
+def no_bets(error: str = "", detail: str = "", at_start: bool = False) -> Answer:
     """An answer with no bet and no stop (and an error, when given)."""
-    return Answer(np.zeros((0, 4), np.int64), np.zeros(0, np.float64), np.zeros((0, 2), np.int64), error, detail)
+    return Answer(np.zeros((0, 4), np.int64), np.zeros(0, np.float64), np.zeros((0, 2), np.int64), error, detail, at_start)
 
 
 def amount_to_cents(amount: Any) -> int:
@@ -157,10 +159,11 @@ LARGEST_CENTS = 2**62
 class Refused(Exception):
     """What a strategy did wrong, in one sentence naming it and where; ends the seat's play."""
 
-    def __init__(self, message: str, detail: str = "") -> None:
+    def __init__(self, message: str, detail: str = "", at_start: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.detail = detail
+        self.at_start = at_start
 
 
 class Seat:
@@ -203,7 +206,7 @@ class Seat:
             with decimal.localcontext(EXACT):  # exact Decimal arithmetic on amounts, whatever the process did to it
                 return self._step(step)
         except Refused as refused:
-            return no_bets(refused.message, refused.detail)
+            return no_bets(refused.message, refused.detail, refused.at_start)
         finally:
             self.steps += 1
 
@@ -222,16 +225,19 @@ class Seat:
             cents_to_decimal(c) for c in (opening.bankroll_cents, opening.table_min_cents, opening.table_max_cents)
         )
         initial = opening.bankroll_cents * MICROS_PER_CENT
+        make, params = strategy_maker(self.cls, opening.params)
         for i, session in enumerate(opening.sessions):
             stream = functools.partial(keyed_strategy_rng, opening.stream_key, session)
             info = SessionInfo(session, self.rules, bankroll, table_min, table_max, stream)
             try:
-                strategy = self.cls(info, **opening.params)
+                strategy = make(info, **params)
             except BaseException as exc:  # its own BaseException subclass, GeneratorExit, sys.exit: the strategy failed
                 if is_stop(exc):
                     raise
                 where = f"session {session}, shoe {first_shoes[i] if i < len(first_shoes) else '-'}, before round 1"
-                raise Refused(f"strategy {opening.label!r} could not start: {self._raised(exc)} ({where})", plugin_traceback(exc)) from None
+                raise Refused(
+                    f"strategy {opening.label!r} could not start: {self._raised(exc)} ({where})", plugin_traceback(exc), at_start=True
+                ) from None
             view = TableView(opening.has_cards, session, initial, opening.table_min_cents, opening.table_max_cents, self.rules)
             self.strategies.append(strategy)
             self.asked.append(strategy.bets)
@@ -256,14 +262,37 @@ class Seat:
         if not self.settles or not len(step.nets):
             return
         names = self.opening.offered
+        pos_list, k_list, micros_list = step.nets.T.tolist()
+        if len(pos_list) > 1 and (step.nets[1:, 0] == step.nets[:-1, 0]).any():  # a session with several bets: gathered
+            self._settle_gathered(pos_list, k_list, micros_list)
+            return
+        amounts, settled, views = self.amounts, self.settled, self.views
+        pos = -1
+        try:
+            for pos, k, micros in zip(pos_list, k_list, micros_list, strict=True):  # one bet a session: a mapping of one net
+                amount = amounts.get(micros)
+                if amount is None:
+                    amount = self._amount(micros)
+                settled[pos](views[pos], {names[k]: amount})
+        except BaseException as exc:
+            self._failed(exc, views[pos])
+
+    def _amount(self, micros: int) -> Decimal:
+        """The exact amount of ``micros`` micro-units, kept for the next bets that win or lose as much."""
         amounts = self.amounts
+        if len(amounts) >= 4096:
+            amounts.clear()
+        amount = amounts[micros] = micros_to_decimal(micros)
+        return amount
+
+    def _settle_gathered(self, pos_list: list[int], k_list: list[int], micros_list: list[int]) -> None:
+        """Settle the bets of a round in which a session placed several: each session's nets in one mapping."""
+        names = self.opening.offered
         settling, nets = -1, None  # the session whose bets are gathered (the dealer sends them session after session)
-        for pos, k, micros in step.nets.tolist():
-            amount = amounts.get(micros)
+        for pos, k, micros in zip(pos_list, k_list, micros_list, strict=True):
+            amount = self.amounts.get(micros)
             if amount is None:
-                if len(amounts) >= 4096:
-                    amounts.clear()
-                amount = amounts[micros] = micros_to_decimal(micros)
+                amount = self._amount(micros)
             if pos == settling:
                 nets[names[k]] = amount
                 continue
@@ -290,22 +319,19 @@ class Seat:
         hands = step.hand.tolist()
         may = step.may_bet.tolist()
         if step.new_shoe.any():
-            shoes, turned = step.shoe.tolist(), step.turned.tolist()
-            for i in np.flatnonzero(step.new_shoe).tolist():
-                view = views[i]
-                view._enter_shoe(shoes[i], turned[i], functools.partial(self._shoe_cards, i))
-                self.shoe_step[i] = self.steps + 1
+            self._enter_shoes(step)
         out: list[int] = []
         priced: dict[int, float] = {}  # bet number -> the EV the view gave, for a strategy that read the cards
         stops: list[int] = []
-        asked = self.asked
-        for i, view, hand, may_bet in zip(range(n), views, hands, may, strict=False):
+        asked, dict_ = self.asked, dict
+        lowest_units, highest_units = -(-lowest // CENTS_PER_UNIT), table_max // CENTS_PER_UNIT
+        for i, view, hand, may_bet, bets in zip(range(n), views, hands, may, asked, strict=False):
             view._hand = hand
             view.round += 1
             if not may_bet:
                 continue
             try:
-                wanted = asked[i](view)
+                wanted = bets(view)
             except BaseException as exc:
                 self._failed(exc, view)
             if wanted is None:
@@ -314,16 +340,17 @@ class Seat:
                     self.watch_stop[i] = False
                 continue
             # The common bet, one whole amount on one offered side: no further check.
-            if type(wanted) is dict and len(wanted) == 1:
+            if type(wanted) is dict_ and len(wanted) == 1:
                 ((side, amount),) = wanted.items()
-                index = offered.get(side) if type(side) is str else None
-                if index is not None and type(amount) is int and lowest <= amount * CENTS_PER_UNIT <= table_max:
-                    if view._card_reads:
-                        priced[len(out) // 4] = _seen_ev(view, side)
-                        out += (i, index, amount * CENTS_PER_UNIT, 1)
-                    else:
-                        out += (i, index, amount * CENTS_PER_UNIT, 0)
-                    continue
+                if type(amount) is int and lowest_units <= amount <= highest_units and type(side) is str:
+                    index = offered.get(side)
+                    if index is not None:
+                        if view._card_reads:
+                            priced[len(out) // 4] = _seen_ev(view, side)
+                            out += (i, index, amount * CENTS_PER_UNIT, 1)
+                        else:
+                            out += (i, index, amount * CENTS_PER_UNIT, 0)
+                        continue
             for index, cents in self._checked(view, wanted):
                 if view._card_reads:
                     priced[len(out) // 4] = _seen_ev(view, self.opening.offered[index])
@@ -332,6 +359,13 @@ class Seat:
         if priced:
             evs[list(priced)] = list(priced.values())
         return Answer(np.asarray(out, dtype=np.int64).reshape(-1, 4), evs, np.asarray(stops, dtype=np.int64).reshape(-1, 2))
+
+    def _enter_shoes(self, step: Step) -> None:
+        """The sessions whose next round starts a shoe: their views enter it."""
+        shoes, turned = step.shoe.tolist(), step.turned.tolist()
+        for i in np.flatnonzero(step.new_shoe).tolist():
+            self.views[i]._enter_shoe(shoes[i], turned[i], functools.partial(self._shoe_cards, i))
+            self.shoe_step[i] = self.steps + 1
 
     def _shoe_cards(self, i: int) -> list[tuple[int, ...]]:
         """The cards of session ``i``'s current shoe so far: what its view shows when the strategy first reads them."""
@@ -355,7 +389,7 @@ class Seat:
         table_min = self.opening.table_min_cents
         for side, amount in items:
             if not isinstance(side, str) or side not in offered:
-                raise self._misbehaved(view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)})")
+                raise self._misbehaved(view, f"bet on {side!r}, which the table does not offer here ({', '.join(offered)}){self._chose()}")
             try:
                 cents = amount_to_cents(amount)
             except ValueError as exc:
@@ -370,6 +404,18 @@ class Seat:
                 )
             out.append((offered[side], min(cents, LARGEST_CENTS)))
         return out
+
+    def _chose(self) -> str:
+        """Who chose a composed strategy's bets: ``: its selector 'NAME' (side: PARAM) chose it``; empty for any other strategy."""
+        cls = self.cls
+        if isinstance(cls, type) and issubclass(cls, Composed):
+            param = self.opening.params.get("side")
+            try:
+                name = cls.selector_for(param).name
+            except ValueError:
+                name = param
+            return f": its selector {name!r} (side: {param}) chose it"
+        return ""
 
     def _failed(self, exc: BaseException, view: TableView) -> None:
         """A strategy's ``bets`` or ``settle`` raised: a stop goes on up as it is; anything else is its failure."""

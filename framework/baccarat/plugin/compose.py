@@ -38,7 +38,7 @@ set; it must fall back to this reference for any piece it does not know
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from decimal import Decimal
 from functools import cache
 from typing import Any, ClassVar
@@ -299,3 +299,15 @@ def with_stop_rules(strategy: type[Strategy], stop_rules: tuple[type[StopRule], 
         "__qualname__": f"StopRuled[{strategy.name}]",
     }
     return type(f"StopRuled[{strategy.name}]", (StopRuled,), namespace)
+
+
+def strategy_maker(cls: type[Strategy], params: Mapping[str, Any]) -> tuple[Callable[..., Any], dict[str, Any]]:
+    """Return what ``cls(session, **params)`` calls to make a strategy, and the parameters it passes, once for many sessions.
+
+    Stop rules around a free-form strategy, none of whose parameters is
+    given, make the free-form strategy itself (:class:`StopRuled`): it is
+    made directly, without asking every session which rules are active.
+    """
+    if isinstance(cls, type) and issubclass(cls, StopRuled) and not any(_active(rule, params) for rule in cls.stop_rules):
+        return strategy_maker(cls.inner, cls._inner_params(params))
+    return cls, dict(params)

@@ -26,11 +26,15 @@ import pluggy
 from baccarat import interrupts
 from baccarat.errors import ParameterError, StrategyError, did_you_mean
 from baccarat.money import cents_to_decimal
+from baccarat.odds.enumeration import try_definition
 from baccarat.plugin.compose import COMPOSED_PARAMS, compose, with_stop_rules
+from baccarat.plugin.exact_forms import EXACT_FORM_KINDS, ExactSelector
 from baccarat.plugin.pieces import Progression, Selector, StopRule, fixed_side_selector
+from baccarat.plugin.predictors import Predictor
 from baccarat.plugin.strategy import Strategy
+from baccarat.plugin.twins import TWIN_KINDS
 from baccarat.plugin.view import SessionInfo
-from baccarat.table.bet_registry import BetRegistry
+from baccarat.table.bet_registry import BUILT_IN_ORIGIN, BetRegistry, check_definition
 from baccarat.table.rules import Rules
 
 KINDS: dict[str, tuple[str, type]] = {
@@ -129,8 +133,6 @@ class Registry:
         every round, so ``baccarat exact`` prices it by the bet's definition.
         """
         if self._exact_forms is None:
-            from baccarat.plugin.exact_forms import ExactSelector
-
             forms = {} if self.manager is None else collect_exact_forms(self.manager, self)
             made = {cls: ExactSelector(_backs_its_bet) for cls in self.bet_sides if cls not in forms}
             self._exact_forms = {**forms, **made}
@@ -295,7 +297,6 @@ def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registr
     plugin's bet gets a fixed side of its name (``side: NAME``) unless a plugin
     registers a selector of that name.
     """
-    from baccarat.table.bet_registry import BUILT_IN_ORIGIN
 
     by_name = {p.name: p for p in plugins}
     impls = pm.hook.register_bets.get_hookimpls()
@@ -321,8 +322,6 @@ def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registr
 
 def _plugin_bets(impl: Any, plugin: Plugin, found: Registry) -> list[Any]:
     """Return the bets one plugin's ``register_bets`` registers, each checked and tried; none when it fails."""
-    from baccarat.odds.enumeration import try_definition
-    from baccarat.table.bet_registry import check_definition
 
     batch: list[Any] = []
 
@@ -354,7 +353,6 @@ def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regis
 
 def collect_twins(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
     """Call ``register_twins`` once per plugin that implements it; keep each twin of a piece the same plugin registered."""
-    from baccarat.plugin.twins import TWIN_KINDS
 
     twins = collect_piece_companions(pm, found, TWIN_HOOK_0_2, TWIN_KINDS, "compiled twin", "baccarat.plugin.twins")
     twins.update(collect_piece_companions(pm, found, TWIN_HOOK, TWIN_KINDS, "compiled twin", "baccarat.plugin.twins"))
@@ -363,14 +361,12 @@ def collect_twins(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
 
 def collect_exact_forms(pm: pluggy.PluginManager, found: Registry) -> dict[type, Any]:
     """Call ``register_exact_forms`` once per plugin that implements it; keep each form of a piece the same plugin registered."""
-    from baccarat.plugin.exact_forms import EXACT_FORM_KINDS
 
     return collect_piece_companions(pm, found, EXACT_HOOK, EXACT_FORM_KINDS, "exact form", "baccarat.plugin.exact_forms")
 
 
 def collect_predictors(pm: pluggy.PluginManager, found: Registry) -> dict[str, Entry]:
     """Call ``register_predictors`` once per plugin that implements it; a name registered twice is an error naming both."""
-    from baccarat.plugin.predictors import Predictor
 
     by_name = {p.name: p for p in found.plugins}
     predictors: dict[str, Entry] = {}

@@ -17,7 +17,9 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.money import cents_to_decimal, decimal_to_cents, micros_to_decimal
+from baccarat.odds.counting import exact_ev_fraction, exact_evs
 from baccarat.table.cards import SUIT_SHIFT
+from baccarat.table.payouts import needs_suits
 from baccarat.table.roads import Roads
 from baccarat.table.rules import Rules
 
@@ -287,7 +289,6 @@ class TableView:
         fast (microseconds); other bets take a full enumeration (well under
         a millisecond).
         """
-        from baccarat.odds.counting import exact_evs
 
         key = None if bets is None else tuple(bets)
         cached = self._evs
@@ -299,7 +300,6 @@ class TableView:
 
     def exact_ev_fraction(self, bet: str) -> Fraction:
         """Exact expected value per unit staked of ``bet`` for the next round, as a fraction."""
-        from baccarat.odds.counting import exact_ev_fraction
 
         return exact_ev_fraction(self._rules(), self.pricing_counts((bet,)), bet)
 
@@ -309,7 +309,6 @@ class TableView:
         By rank (13 counts, as :meth:`unseen_counts`); one count per rank and
         suit (52) when one of the bets reads suits and this shoe's cards have them.
         """
-        from baccarat.table.payouts import needs_suits
 
         rules = self._rules()
         wanted = rules.bets if bets is None else bets

@@ -109,8 +109,9 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
     figures on the next line. The edge is shown with the half-width of its
     95% interval; past ``limit`` strategies, a last line says how many more
     are in summary.csv. The rows' small-sample notes (summary.csv's ``notes``) follow, each once.
+    The columns that are summary.csv's are named as there (``sessions``, ``rounds``, ``wagered``, ``net``).
     """
-    headers = ("strategy", "sessions", "bets", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
+    headers = ("strategy", "sessions", "rounds", "wagered", "net", "edge ± 95% CI", "expected", "ruin", "in profit")
     rows = []
     for r in summary.head(limit).iter_rows(named=True):
         rows.append(
@@ -142,8 +143,10 @@ def format_summary(summary: pl.DataFrame, width: int = 40, limit: int = 20) -> s
         lines.append(f"... and {summary.height - limit} more strategies (see summary.csv and report.html)")
     notes = dict.fromkeys(note for r in summary.iter_rows(named=True) for note in (r.get("notes") or "").split("; ") if note)
     lines.extend(f"note: {note}." for note in notes)
-    lines.append("edge: share of the amount wagered that was lost; expected: house edge of the bets as placed (± where it is an estimate);")
-    lines.append("ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up.")
+    lines.append("rounds: rounds with a bet; edge: share of the amount wagered that was lost; expected: house edge of the bets as placed")
+    lines.append(
+        "(± where it is an estimate); ruin: sessions whose bankroll fell below the table minimum; in profit: sessions that ended up."
+    )
     return "\n".join(line.rstrip() for line in lines)
 
 

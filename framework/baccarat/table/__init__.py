@@ -5,10 +5,11 @@
   `register_bets` hook as any plugin's bets are.
 - :mod:`~baccarat.table.cards`: card codes, ranks, suits and baccarat point values.
 - :mod:`~baccarat.table.dealer`: the tableau: one plain reference function that plays a round from cards.
+- :mod:`~baccarat.table.pace`: the hands a table deals in an hour (:data:`~baccarat.table.pace.HANDS_PER_HOUR`).
 - :mod:`~baccarat.table.payouts`: what every bet pays when a round ends, from the one definition of each bet
   (:mod:`baccarat.table.bet_registry`).
 - :mod:`~baccarat.table.roads`: scoreboard roads of one shoe: bead plate, big road and the three derived roads.
 - :mod:`~baccarat.table.rules`: the rules of a table as one frozen value, and the named rule presets.
 """
 
-__all__ = ["bet_registry", "builtin_bets", "cards", "dealer", "payouts", "roads", "rules"]
+__all__ = ["bet_registry", "builtin_bets", "cards", "dealer", "pace", "payouts", "roads", "rules"]

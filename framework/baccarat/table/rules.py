@@ -25,6 +25,9 @@ from baccarat.table.bet_registry import BetRegistry, built_in_bets
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
 """Bets every table offers."""
 
+REBATE_FIELDS: tuple[str, ...] = ("rolling_rebate", "loss_rebate")
+"""The rule fields of what the house gives back (shares of the amount wagered and of a session's net loss), 0 by default."""
+
 BASIS_POINTS = 10_000
 
 STANDARD = "standard"
@@ -116,6 +119,16 @@ class Rules:
     banker_three_card_seven_pushes: bool = False
     banker_six_pays: Fraction | None = None
     side_bets: Mapping[str, Fraction] = dataclasses.field(default_factory=dict)
+    rolling_rebate: Fraction = Fraction(0)
+    """What the house gives back on turnover ("rolling chip"): this share of every amount wagered, win, push or lose.
+
+    Not settled in the ledger (a casino pays it apart from the bets, usually at the end of a session or a trip);
+    ``baccarat odds`` and ``baccarat plan`` price it (:mod:`baccarat.odds.rebates`)."""
+    loss_rebate: Fraction = Fraction(0)
+    """What the house gives back on losses: this share of a session's net loss (nothing on a session in profit).
+
+    Not settled in the ledger; ``baccarat plan`` prices it exactly from the session's distribution, ``baccarat odds``
+    per bet as if it were paid on every losing bet (:mod:`baccarat.odds.rebates`)."""
     bet_registry: BetRegistry = dataclasses.field(default=None, repr=False, kw_only=True)  # type: ignore[assignment]
     """The bets these rules were parsed against: what each side bet means and pays (:mod:`baccarat.table.bet_registry`).
 
@@ -135,6 +148,11 @@ class Rules:
         if not 0 <= self.commission < 1:
             raise RulesError(f"commission must be at least 0 and below 1, not {_shown(self.commission)}")
         _whole_basis_points(self.commission, "commission")
+        for name in REBATE_FIELDS:
+            share = getattr(self, name)
+            if not 0 <= share < 1:
+                raise RulesError(f"{name} must be at least 0 and below 1, not {_shown(share)}")
+            _whole_basis_points(share, name)
         _payout(self.tie_pays, "tie_pays")
         if self.banker_six_pays is not None:
             _payout(self.banker_six_pays, "banker_six_pays")
@@ -157,7 +175,7 @@ class Rules:
                 return int(v) if v.denominator == 1 else str(v)
             return v
 
-        out = {name: getattr(self, name) for name in RULE_FIELDS}
+        out = {name: getattr(self, name) for name in RULE_FIELDS if name not in REBATE_FIELDS or getattr(self, name)}
         out["side_bets"] = {
             k: {line: plain(p) for line, p in v.items()} if isinstance(v, Mapping) else plain(v) for k, v in self.side_bets.items()
         }
@@ -205,7 +223,7 @@ def _parse_pays(bet: str, value: Any, bets: BetRegistry) -> Any:
 
 RULE_FIELDS: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "bet_registry")
 """The fields a rules file or mapping may set (the bets the rules are parsed against are not one of them)."""
-_RATIO_FIELDS = {"commission", "tie_pays", "banker_six_pays"}
+_RATIO_FIELDS = {"commission", "tie_pays", "banker_six_pays", *REBATE_FIELDS}
 _BOOL_FIELDS = {"burn", "reshuffle_every_round", "banker_three_card_seven_pushes"}
 _INT_FIELDS = {"decks", "cut_card"}
 

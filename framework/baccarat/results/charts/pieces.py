@@ -82,29 +82,81 @@ def round_zoom() -> alt.Parameter:
     return alt.selection_interval(bind="scales", encodings=["x"], name="zoom")
 
 
-def strategy_color(strategies: Sequence[str], legend: bool = True) -> alt.Color:
+COLOURS = 20
+"""Colours of the palette (tableau20; tableau10 up to ten strategies): past them, strategies differ by their lines' dashes too."""
+
+DASHES: tuple[tuple[int, ...], ...] = ((1, 0), (8, 3), (2, 2), (10, 3, 2, 3), (1, 4))
+"""The lines' dashes of the strategies, one per round of the palette: solid for the first 20, then long dashes, dots..."""
+
+
+def dashed(strategies: Sequence[str]) -> bool:
+    """Whether strategies differ by their lines' dashes as well as their colours: more strategies than colours."""
+    return len(strategies) > COLOURS
+
+
+def strategy_dashes(strategies: Sequence[str]) -> list[list[int]]:
+    """Each strategy's dash (:data:`DASHES`), in the run's order: with its colour, one style per strategy up to 100."""
+    return [list(DASHES[(i // COLOURS) % len(DASHES)]) for i in range(len(strategies))]
+
+
+def alike(strategies: Sequence[str], styles: int = COLOURS * len(DASHES)) -> list[list[str]]:
+    """The groups of strategies drawn alike among ``styles`` styles (colours and dashes; or ``COLOURS``, colours alone)."""
+    groups = [list(strategies[i::styles]) for i in range(min(styles, len(strategies)))]
+    return [group for group in groups if len(group) > 1]
+
+
+def _legend(strategies: Sequence[str], lines: bool) -> alt.Legend:
+    """The strategies' legend: at the right of the chart, or below it in columns past :data:`LEGEND_BESIDE` strategies.
+
+    With ``lines``, each entry is a short stroke in the strategy's colour and dash.
+    """
+    many = len(strategies) > LEGEND_BESIDE
+    shape = {"symbolType": "stroke", "symbolStrokeWidth": 2.5, "symbolSize": 400} if lines else {}
+    return alt.Legend(
+        title="strategy",
+        labelLimit=280,
+        symbolLimit=0,
+        symbolOpacity=1,
+        orient="bottom" if many else "right",
+        columns=3 if many else 1,
+        direction="vertical",
+        **shape,
+    )
+
+
+def strategy_color(strategies: Sequence[str], legend: bool = True, lines: bool = False) -> alt.Color:
     """One colour per strategy, in the run's order, stable across the charts of a run.
 
-    The legend stands at the right of the chart, or below it in columns past :data:`LEGEND_BESIDE` strategies.
+    The legend stands at the right of the chart, or below it in columns past
+    :data:`LEGEND_BESIDE` strategies. Past :data:`COLOURS` strategies, colours
+    repeat: charts of lines add :func:`strategy_dash` (``lines``: the legend's
+    entries are strokes, the colour's and the dash's one legend), charts of rows name each row.
     """
     scheme = "tableau10" if len(strategies) <= 10 else "tableau20"
-    many = len(strategies) > LEGEND_BESIDE
     return alt.Color(
         "strategy:N",
         sort=list(strategies),
         scale=alt.Scale(domain=list(strategies), scheme=scheme),
-        legend=alt.Legend(
-            title="strategy",
-            labelLimit=280,
-            symbolLimit=0,
-            symbolOpacity=1,
-            orient="bottom" if many else "right",
-            columns=3 if many else 1,
-            direction="vertical",
-        )
-        if legend
-        else None,
+        legend=_legend(strategies, lines) if legend else None,
     )
+
+
+def strategy_dash(strategies: Sequence[str]) -> alt.StrokeDash | None:
+    """Past :data:`COLOURS` strategies, each line's dash (:func:`strategy_dashes`), in the colour's legend; else None (solid)."""
+    if not dashed(strategies):
+        return None
+    return alt.StrokeDash(
+        "strategy:N",
+        sort=list(strategies),
+        scale=alt.Scale(domain=list(strategies), range=strategy_dashes(strategies)),
+        legend=_legend(strategies, True),
+    )
+
+
+def line_style(strategies: Sequence[str]) -> dict[str, Any]:
+    """The encodings that tell the strategies' lines apart: ``color``, and ``strokeDash`` past :data:`COLOURS` strategies."""
+    dash = strategy_dash(strategies)
+    return {"color": strategy_color(strategies, lines=dash is not None)} | ({"strokeDash": dash} if dash is not None else {})
 
 
 LEGEND_BESIDE = 12

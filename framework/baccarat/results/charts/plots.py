@@ -12,6 +12,7 @@ render them as files.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -20,13 +21,17 @@ import altair as alt
 import polars as pl
 
 from baccarat.results.charts.pieces import (
+    COLOURS,
     MONEY,
     PERCENT,
     ROUND,
     ROW_BUDGET,
     WIDTH,
+    alike,
+    dashed,
     fade,
     legend_pick,
+    line_style,
     money_scale,
     order,
     round_zoom,
@@ -47,12 +52,13 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
     the ruin line (the table minimum) dotted.
     """
     strategies = order(bands)
+    many = dashed(strategies)  # the strategies' lines differ by their dashes too: the means are drawn only for those picked
     data = rounded(thin(bands))
     high = float(data.get_column("p95").max() or initial_bankroll) if data.height else initial_bankroll
     pick, zoom = legend_pick(), round_zoom()
     x = alt.X("round:Q", title=ROUND)
     y_scale = money_scale(high, initial_bankroll, table_min)
-    base = alt.Chart().encode(x=x, color=strategy_color(strategies))  # the data once, for every layer
+    base = alt.Chart().encode(x=x, **line_style(strategies))  # the data once, for every layer
     tips = [
         alt.Tooltip("strategy:N"),
         alt.Tooltip("round:Q"),
@@ -79,12 +85,20 @@ def bankroll_chart(bands: pl.DataFrame, initial_bankroll: float, table_min: floa
         opacity=fade(pick, 0.3, 0.0, empty=False),
     )
     median = base.mark_line(strokeWidth=2).encode(y=alt.Y("p50:Q", scale=y_scale, title="bankroll"), opacity=fade(pick), tooltip=tips)
-    mean = base.mark_line(strokeWidth=1.5, strokeDash=[5, 3]).encode(y=alt.Y("mean:Q", scale=y_scale), opacity=fade(pick), tooltip=tips)
+    mean = base.mark_line(strokeWidth=1.5).encode(
+        y=alt.Y("mean:Q", scale=y_scale),
+        strokeDash=alt.value([5, 3]),
+        opacity=fade(pick, 1.0, 0.0, empty=False) if many else fade(pick),
+        tooltip=tips,
+    )
     points = base.mark_point(size=40, filled=True, opacity=0).encode(y=alt.Y("p50:Q", scale=y_scale), tooltip=tips)
+    title = (
+        "Median bankroll over the session, one line per strategy (colour and dash in the legend)"
+        if many
+        else "Median (solid) and mean (dashed) bankroll over the session"
+    )
     return alt.layer(outer, inner, median, mean, points, *references(initial_bankroll, table_min), data=data).properties(
-        title="Median (solid) and mean (dashed) bankroll over the session (click a strategy in the legend for its bands)",
-        width=WIDTH,
-        height=380,
+        title=title, width=WIDTH, height=380
     )
 
 
@@ -189,7 +203,7 @@ def ruin_chart(ruin: pl.DataFrame) -> alt.Chart:
         .encode(
             x=alt.X("round:Q", title=ROUND),
             y=alt.Y("surviving:Q", title="sessions not ruined yet", axis=alt.Axis(format="%"), scale=alt.Scale(zero=False, nice=True)),
-            color=strategy_color(strategies),
+            **line_style(strategies),
             opacity=fade(pick),
             tooltip=[
                 alt.Tooltip("strategy:N"),
@@ -268,35 +282,52 @@ def comparison_chart(comparison: pl.DataFrame, strategies: Sequence[str] | None 
         base.mark_point(filled=True, size=70).encode(x=alt.X("net_diff_mean:Q")),
         vertical_rule(0.0),
         data=data,
-    ).properties(title=f"Paired difference against the baseline, {baseline}", width=WIDTH, height=alt.Step(26 if len(names) <= 12 else 16))
+    ).properties(
+        title=f"Net per session minus the baseline's, {baseline}: paired difference and its 95% interval",
+        width=WIDTH,
+        height=alt.Step(26 if len(names) <= 12 else 16),
+    )
 
 
 @unchecked
-def drawdown_chart(paths: pl.DataFrame) -> alt.Chart:
-    """Underwater curves: how far each sample session stands below its own previous peak, round by round."""
+def drawdown_chart(paths: pl.DataFrame) -> alt.LayerChart:
+    """Underwater curves: per strategy, the deepest of its sample sessions below their own previous peaks, round by round.
+
+    One line per strategy (in its colour, and dash past :data:`COLOURS`
+    strategies), whatever the number of sessions sampled; a strategy picked in
+    the legend shows the band of its sample sessions, from the shallowest to the deepest.
+    """
     strategies = order(paths)
-    data = paths.with_columns((pl.col("bankroll") - pl.col("bankroll").cum_max().over("strategy", "session")).alias("drawdown"))
-    data = rounded(thin(data, ROW_BUDGET // 2, by=("strategy", "session")))
+    sessions = paths.group_by("strategy").agg(pl.col("session").n_unique()).get_column("session").max() if paths.height else 0
+    under = paths.with_columns((pl.col("bankroll") - pl.col("bankroll").cum_max().over("strategy", "session")).alias("drawdown"))
+    data = under.group_by("strategy", "round", maintain_order=True).agg(
+        pl.col("drawdown").min().alias("deepest"), pl.col("drawdown").max().alias("shallowest"), pl.len().alias("sessions")
+    )
+    data = rounded(thin(data.sort(pl.col("strategy").replace_strict(strategies, range(len(strategies))), "round")))
     pick, zoom = legend_pick(), round_zoom()
-    return (
-        alt.Chart(data)
-        .mark_line(interpolate="step-after", strokeWidth=1.2)
+    base = alt.Chart().encode(x=alt.X("round:Q", title=ROUND), **line_style(strategies))
+    tips = [
+        alt.Tooltip("strategy:N"),
+        alt.Tooltip("round:Q"),
+        alt.Tooltip("deepest:Q", format=MONEY),
+        alt.Tooltip("shallowest:Q", format=MONEY),
+        alt.Tooltip("sessions:Q"),
+    ]
+    band = (
+        base.mark_area(interpolate="step-after")
         .encode(
-            x=alt.X("round:Q", title=ROUND),
-            y=alt.Y("drawdown:Q", title="below the session's peak", axis=alt.Axis(format=",.0f")),
-            color=strategy_color(strategies),
-            detail=alt.Detail("session:N"),
-            opacity=fade(pick, 0.9, 0.06),
-            tooltip=[
-                alt.Tooltip("strategy:N"),
-                alt.Tooltip("session:N"),
-                alt.Tooltip("round:Q"),
-                alt.Tooltip("bankroll:Q", format=MONEY),
-                alt.Tooltip("drawdown:Q", format=MONEY),
-            ],
+            y=alt.Y("deepest:Q", title="below the session's peak", axis=alt.Axis(format=",.0f")),
+            y2=alt.Y2("shallowest"),
+            opacity=fade(pick, 0.25, 0.0, empty=False),
         )
         .add_params(pick, zoom)
-        .properties(title="Drawdown of a few sample sessions (underwater: 0 at a new peak)", width=WIDTH, height=300)
+    )
+    line = base.mark_line(interpolate="step-after", strokeWidth=1.8).encode(y=alt.Y("deepest:Q"), opacity=fade(pick), tooltip=tips)
+    return alt.layer(band, line, data=data).properties(
+        title=f"Drawdown: the deepest of each strategy's {sessions or 0} sample session{'' if sessions == 1 else 's'} "
+        "below its own peak, by round (0: at a new peak)",
+        width=WIDTH,
+        height=300,
     )
 
 
@@ -343,10 +374,11 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
         return None
     x_key, y_key = [c for c in params.columns if c not in ("strategy", "grid")][:2]
     n_x = params.get_column(x_key).drop_nulls().n_unique()
-    measures = [c for c, t in summary.schema.items() if c != "strategy" and (t.is_numeric() or t.is_decimal())]
-    data = rounded(summary.select("strategy", *measures), 6).join(params, on="strategy")
+    columns = [c for c, t in summary.schema.items() if c != "strategy" and (t.is_numeric() or t.is_decimal())]
+    measures = [c.replace("_", " ") for c in columns]  # named in words, in the list and in the title
+    data = rounded(summary.select("strategy", *columns), 6).rename(dict(zip(columns, measures, strict=True))).join(params, on="strategy")
     data = data.unpivot(index=["strategy", "grid", x_key, y_key], on=measures, variable_name="measure", value_name="value")
-    start = "risk_of_ruin" if "risk_of_ruin" in measures else measures[0]
+    start = "risk of ruin" if "risk of ruin" in measures else measures[0]
     choice = alt.param(name="measure", value=start, bind=alt.binding_select(options=measures, name="measure "))
     base = (
         alt.Chart()
@@ -366,7 +398,7 @@ def grid_chart(summary: pl.DataFrame) -> alt.Chart | None:
     return (
         chart.properties(width=alt.Step(64), height=alt.Step(36))
         .facet(facet=alt.Facet("grid:N", title=None), columns=max(1, (WIDTH + 100) // (64 * n_x + 120)), data=data)
-        .properties(title="A summary measure over two swept parameters (choose the measure below the chart)")
+        .properties(title=alt.Title(alt.ExprRef(expr="measure + " + json.dumps(f" over {x_key} and {y_key}"))))
     )
 
 
@@ -442,4 +474,6 @@ def exact_chart(ruin: pl.DataFrame, bands: pl.DataFrame | None, exact: Sequence[
             )
             .properties(title="Median bankroll", width=430, height=300)
         )
-    return alt.hconcat(*charts).properties(title="Exact analysis (dashed) over the simulation (solid)")
+    same = alike([name for name in strategies if name in names], COLOURS)  # the dash tells exact from simulated: colours alone
+    subtitle = ["Alike in colour: " + "; ".join(" and ".join(group) for group in same)] if same else []
+    return alt.hconcat(*charts).properties(title=alt.Title("Exact analysis (dashed) over the simulation (solid)", subtitle=subtitle))

@@ -1,8 +1,9 @@
 """Compare saved runs: their summaries side by side, paired when they played the very same rounds.
 
-Two runs played the very same rounds when their rules, shoes (source, seeds
-and count, or recorded file and format) and shoes per session are the same
-and their ``rounds.parquet`` hold the same outcomes: session ``s`` of one
+Two runs played the very same rounds when their rules and the settings that
+cut sessions are the same and their ``rounds.parquet`` hold the same rounds
+(whatever the shoes' source: a seeded run and the replay of its shoes from a
+file pair; runs without rounds compare their shoes' settings): session ``s`` of one
 then met exactly the cards of session ``s`` of the other, and strategies of
 both are paired session by session (:func:`baccarat.results.comparisons.strategies.paired_comparison`),
 as strategies within one run are. Otherwise the comparison is unpaired, with
@@ -68,22 +69,46 @@ def session_table_of(result: SavedRun) -> pl.DataFrame:
     return result.sessions
 
 
+SESSION_CUTS = ("shoes_per_session", "rounds", "new_shoe")
+"""The session settings that cut the rounds into sessions: runs whose sessions are cut otherwise do not pair."""
+
+ROUND_KEYS = ("shoe", "hand", "outcome")
+CARD_KEYS = ("player_cards", "banker_cards")
+
+
+def _rounds_of(result: SavedRun) -> pl.DataFrame | None:
+    """The rounds a saved run played, shoe by shoe (cards where it had them), or None when its folder holds none."""
+    path = None if result.out_dir is None else result.out_dir / "rounds.parquet"
+    if path is None or not path.exists():  # a dataset (folder) or a file
+        return None
+    frame = pl.read_parquet(path)
+    cards = [key for key in CARD_KEYS if key in frame.columns and frame.get_column(key).null_count() < frame.height]
+    return frame.select(*ROUND_KEYS, *cards).sort("shoe", "hand")
+
+
 def _same_rounds(a: SavedRun, b: SavedRun) -> str | None:
-    """Return None when runs ``a`` and ``b`` played the very same rounds, else what differs."""
+    """Return None when runs ``a`` and ``b`` played the very same rounds, else what differs.
+
+    The rounds decide, not where they came from: a seeded run and the replay of
+    its own shoes from a file (``baccarat shoes generate``) hold the same rounds,
+    and pair. Only when a folder holds no ``rounds.parquet`` do the shoes'
+    settings (source, seed, count, file) decide.
+    """
     ma, mb = a.experiment.to_mapping(), b.experiment.to_mapping()
     if ma["rules"] != mb["rules"]:
         return "their rules differ"
-    if ma["shoes"] != mb["shoes"]:
-        differ = [key for key in sorted(set(ma["shoes"]) | set(mb["shoes"])) if ma["shoes"].get(key) != mb["shoes"].get(key)]
-        return f"their shoes differ ({', '.join(f'shoes.{key}' for key in differ)})"
-    if ma["session"]["shoes_per_session"] != mb["session"]["shoes_per_session"]:
-        return "their sessions hold different numbers of shoes"
-    files = [result.out_dir / "rounds.parquet" for result in (a, b) if result.out_dir is not None]
-    if len(files) == 2 and all(path.exists() for path in files):  # datasets (folders), or files
-        outcomes = [pl.read_parquet(path, columns=["shoe", "hand", "outcome"]) for path in files]
-        if not outcomes[0].equals(outcomes[1]):
-            return "their rounds.parquet hold different rounds"
-    return None
+    cuts = [key for key in SESSION_CUTS if ma["session"].get(key) != mb["session"].get(key)]
+    if cuts:
+        return f"their sessions are cut differently ({', '.join(f'session.{key}' for key in cuts)})"
+    shoes = [key for key in sorted(set(ma["shoes"]) | set(mb["shoes"])) if ma["shoes"].get(key) != mb["shoes"].get(key)]
+    said = f"their shoes differ ({', '.join(f'shoes.{key}' for key in shoes)})" if shoes else ""
+    rounds = [_rounds_of(a), _rounds_of(b)]
+    if rounds[0] is None or rounds[1] is None:
+        return said or None
+    shared = [key for key in rounds[0].columns if key in rounds[1].columns]
+    if rounds[0].select(shared).equals(rounds[1].select(shared)):
+        return None
+    return "their rounds.parquet hold different rounds" + (f": {said}" if said else "")
 
 
 def check_run_count(run_dirs: Sequence[str | Path]) -> None:
@@ -112,7 +137,7 @@ def compare_runs(run_dirs: Sequence[str | Path], results: Sequence[SavedRun], ba
     ]
     paired = not differ
     if paired:
-        reason = "the runs played the very same rounds (same rules, shoes and seeds): sessions are paired"
+        reason = "the runs played the very same rounds (same rules, the same rounds shoe by shoe): sessions are paired"
     else:
         reason = "; ".join(f"{names[0]} and {name}: {why}" for name, why in differ)
         reason = f"the runs did not play the same rounds ({reason}), so the intervals are for independent samples"

@@ -6,7 +6,9 @@ is ``-ln p`` of the outcome that came (chances below :data:`FLOOR` count as
 ``FLOOR``), its Brier score the squared distance of its three chances from
 the outcome. Differences from the exact predictor are paired round by round;
 their 95% intervals take shoes as the independent units (rounds of one shoe
-are not independent): the standard error of a ratio of shoe sums.
+are not independent): the standard error of a ratio of shoe sums, with
+Student's t quantile for k - 1 degrees of freedom (k shoes), so that a few
+shoes give an interval as wide as they should.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from baccarat.plugin.predictors import Dealt, Predictor, checked_chances
+from baccarat.results.statistics import student_t
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.cards import rank_of
 from baccarat.table.dealer import OUTCOMES
@@ -25,9 +28,6 @@ from baccarat.table.rules import Rules
 
 FLOOR = 1e-15
 """The least chance the log-loss reads (a predictor that calls the outcome impossible loses ``-ln FLOOR``, not infinity)."""
-
-Z95 = 1.959963984540054
-"""The normal quantile of a two-sided 95% interval."""
 
 REFERENCE = "exact"
 """The predictor every other one is paired with."""
@@ -138,7 +138,7 @@ def _paired(per_shoe: np.ndarray, rounds: np.ndarray) -> tuple[float, float]:
         return mean, math.inf
     residual = per_shoe - mean * rounds
     se = math.sqrt(float((residual**2).sum()) * k / (k - 1)) / total
-    return mean, Z95 * se
+    return mean, student_t.quantile(0.975, k - 1) * se
 
 
 def _verdict(scores: list[Score], beat: list[str], shoes: int, rounds: int) -> str:

@@ -55,13 +55,19 @@ class Search:
 
     candidates: int
     top: int
-    training_seed: int
-    fresh_seed: int
+    training_seed: int | None
+    """The seed of the training shoes (None for a recorded file's first shoes)."""
+    fresh_seed: int | None
+    """The seed of the fresh shoes (None for a recorded file's held-out shoes)."""
     expected_max: float
     """The expected largest of ``candidates`` standard normal draws: the deflation, in standard errors."""
     best: list[Candidate]
     null_best: list[Candidate]
     verdict: str
+    training: str = ""
+    """The training shoes in words, e.g. ``the training shoes (seed 3)``."""
+    fresh: str = ""
+    """The fresh shoes in words, e.g. ``fresh shoes (seed 4)``."""
     method: str = "deflated = in-sample edge - its standard error x the expected maximum of N standard normal draws"
 
     def to_dict(self) -> dict[str, object]:

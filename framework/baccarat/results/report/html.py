@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
 from baccarat.results.comparisons.conclusion import conclusion
-from baccarat.results.comparisons.verdict import explanation
+from baccarat.results.comparisons.verdict import explanation, same_edge
 from baccarat.results.formatting import (
     column_format,
     fmt_count,
@@ -106,11 +106,14 @@ th{background:#f6f8fa;white-space:normal;overflow-wrap:normal;word-break:normal;
 td.label,th.label{text-align:left}td.label{font-weight:600;white-space:normal;overflow-wrap:normal;min-width:11rem}
 .scroll{overflow-x:auto;max-width:100%}
 .scroll th.label,.scroll td.label{position:sticky;left:0;z-index:1;background:#fff}.scroll th.label{background:#f6f8fa}
-td .ci{display:block;color:#57606a;font-size:.85em}
+td .ci{display:block;color:#57606a;font-size:.85em}td.text{white-space:normal;text-align:left;min-width:14rem}
 table.facts td{white-space:normal;overflow-wrap:anywhere}table.facts td.label{min-width:0}
 tr:nth-child(even) td{background:#fbfcfd}.better{color:#1a7f37;font-weight:600}.worse{color:#cf222e;font-weight:600}
 figure{margin:1.2rem 0}figcaption{color:#57606a;font-size:.9rem}
 .chart{width:100%;max-width:100%;min-height:120px}.chart.wide{width:auto}
+table.fits{width:100%;table-layout:auto;font-size:.85rem}table.fits th{min-width:0}
+table.fits td .ci{white-space:normal}table.fits td.verdict{white-space:normal;min-width:6rem;text-align:left}
+table.fits td.label{min-width:9rem;max-width:16rem;overflow-wrap:break-word}
 pre{background:#f6f8fa;padding:1rem;font-size:.85rem;white-space:pre-wrap;overflow-wrap:anywhere}
 dt{font-weight:600;margin-top:.4rem}dd{margin-left:1.2rem}
 ul.glance li{margin:.3rem 0}
@@ -118,9 +121,10 @@ ul.glance li{margin:.3rem 0}
 """The report's style: it fits a 1400-pixel window (tests/results/test_report_layout.py measures it in Chromium)."""
 
 CAPTIONS = {
-    "bankroll": "Median bankroll of every strategy over the rounds of a session. Click a strategy in the legend to see its "
-    "bands (the middle 50% and 90% of sessions) and fade the others (shift-click adds one, double-click resets); the mouse "
-    "wheel zooms the rounds and dragging pans them. A session that has ended keeps its final bankroll.",
+    "bankroll": "Median bankroll of every strategy over the rounds of a session (and its mean, dashed; past 20 strategies, "
+    "each strategy's line has its own dash and the mean is shown for the strategies picked). Click a strategy in the legend "
+    "to see its bands (the middle 50% and 90% of sessions) and fade the others (shift-click adds one, double-click resets); "
+    "the mouse wheel zooms the rounds and dragging pans them. A session that has ended keeps its final bankroll.",
     "strategies": "One panel per strategy, on the same axes: the line is the median session, the dark band holds the middle "
     "50% of sessions and the light band 90%; grey lines are a few individual sessions.",
     "ruin": "Survival: the share of sessions whose bankroll has not yet fallen below the table minimum after each round.",
@@ -128,7 +132,8 @@ CAPTIONS = {
     "comparison": "Net result per session minus the baseline's on the very same rounds, with its 95% paired interval: "
     "a strategy that bets more (or less) loses more (or less) at the same edge, so this is volume plus luck, "
     "not the verdict (which reads the expected edge; see the comparison table).",
-    "drawdown": "How far a few sample sessions stood below their own previous peak, round by round (0: a new peak).",
+    "drawdown": "How far each strategy's sample sessions stood below their own previous peaks, round by round (0: a new "
+    "peak): the line is the deepest of them; click a strategy in the legend for the band from the shallowest to the deepest.",
     "grid": "A summary measure over the two parameters the grid sweeps; choose the measure in the list under the chart.",
 }
 
@@ -164,6 +169,10 @@ def _summary_cell(key: str, row: Mapping[str, Any], bankroll: Any) -> str:
     return _cell(key, row)
 
 
+TEXT = ' class="text"'
+"""A cell of words (the notes), which wraps: a figure never does."""
+
+
 def summary_html(summary: pl.DataFrame, bankroll: Any = None) -> str:
     """Return the summary as one HTML table: one column per strategy, one line per measure.
 
@@ -178,7 +187,7 @@ def summary_html(summary: pl.DataFrame, bankroll: Any = None) -> str:
     lines = [(key, label, note) for key, label, note in SUMMARY_ROWS if key in summary.columns or f"{key}_low" in summary.columns]
     lines += [(key, key.replace("_", " "), key) for key in _further_columns(summary, {"strategy", *(k for k, _, _ in SUMMARY_ROWS)})]
     for key, label, note in lines:
-        cells = "".join(f"<td>{_e(_summary_cell(key, r, bankroll))}</td>" for r in rows)
+        cells = "".join(f"<td{TEXT if isinstance(r.get(key), str) else ''}>{_e(_summary_cell(key, r, bankroll))}</td>" for r in rows)
         body.append(f'<tr><td class="label" title="{_e(note)}">{_e(label)}</td>{cells}</tr>')
     return (
         f'<div class="scroll"><table id="summary"><thead><tr><th class="label">measure</th>{head}</tr></thead>'
@@ -191,49 +200,87 @@ def _with_ci(value: str, low: Any, high: Any, fmt: Any = fmt_money) -> str:
     return f'{_e(value)}<span class="ci">{_e(fmt_interval(low, high, fmt))}</span>'
 
 
-COMPARISON_SHOWN = {
-    "strategy",
-    "baseline",
-    "verdict",
-    "net_diff_mean",
-    "net_diff_ci",
-    "net_diff",
-    "edge_diff",
-    "edge_diff_ci",
-    "risk_of_ruin_diff",
-    "risk_of_ruin_diff_ci",
-    "sessions_better",
-    "sessions_worse",
-    "sessions",
+COLUMN_WORDS = {
+    "sessions": "pairs of sessions",
+    "net_diff": "total net minus baseline",
+    "net_diff_mean": "net per session minus baseline",
+    "edge_diff": "realised edge difference",
+    "risk_of_ruin_diff": "risk of ruin difference",
+    "sessions_better": "sessions better",
+    "sessions_worse": "sessions worse",
+    "wagered_diff_mean": "wagered per session minus baseline",
+    "expected_edge_diff": "expected edge difference",
+    "expected_net_diff_mean": "of which volume (expected)",
+    "luck_diff_mean": "of which luck",
+    "edge_diff_p_value": "realised edge difference, p-value",
+    "verdict_basis": "the verdict rests on",
+    "verdict_p_value": "p-value of the verdict's test",
+    "verdict_p_holm": "p-value, Holm-corrected",
+    "verdict": "verdict",
 }
-"""Columns of the comparison the report's table shows by name; any other gets a column of its own after them."""
+"""The comparison's columns in words, as the report names them (comparison.csv keeps the names of the columns)."""
+
+COMPARISON_MAIN = (
+    "verdict",
+    "expected_edge_diff",
+    "verdict_p_holm",
+    "edge_diff",
+    "net_diff_mean",
+    "expected_net_diff_mean",
+    "luck_diff_mean",
+    "risk_of_ruin_diff",
+)
+"""The comparison table's columns: the verdict and what it rests on (the expected edge difference, its Holm-corrected
+p-value, the realised edge difference), and the net per session split into volume and luck, and the risk of ruin."""
+
+COMPARISON_MORE = ("net_diff", "wagered_diff_mean", "sessions_better", "sessions_worse", "sessions", "edge_diff_p_value", "verdict_p_value")
+"""The further figures of the comparison, in a second table; any column the comparison gains comes after them."""
+
+
+def column_words(name: str) -> str:
+    """A comparison column's name in words: :data:`COLUMN_WORDS`, else its name with ``_diff`` as ``difference`` and spaces."""
+    if name in COLUMN_WORDS:
+        return COLUMN_WORDS[name]
+    return re.sub(r"_diff(?=_|$)", " difference", name).replace("_", " ")
+
+
+CI_OF = {"net_diff_mean": "net_diff_ci", "luck_diff_mean": "luck_diff_ci", "net_diff": ""}
+"""The interval of a comparison column, where it is not ``NAME_ci`` (the total net difference has none)."""
+
+
+def _comparison_cell(key: str, row: Mapping[str, Any]) -> str:
+    """One figure of a comparison row as HTML: with its 95% interval beneath it where the comparison has one."""
+    if key == "verdict":
+        return f'<td class="verdict {verdict_class(row["verdict"])}">{_e(row["verdict"])}</td>'
+    fmt = column_format(key)
+    if key == "expected_edge_diff" and row.get("verdict_basis") == "exact":  # no interval: it holds whatever the sample
+        return f'<td>{_e(fmt(0.0 if same_edge(row[key]) else row[key]))}<span class="ci">exact</span></td>'
+    value = _cell(key, row)
+    ci = CI_OF.get(key, f"{key}_ci")
+    low, high = f"{ci}_low", f"{ci}_high"
+    if ci and low in row and high in row:
+        return f"<td>{_with_ci(value, row[low], row[high], fmt)}</td>"
+    return f"<td>{_e(value)}</td>"
+
+
+def _comparison_table(table_id: str, comparison: pl.DataFrame, columns: list[str]) -> str:
+    head = '<tr><th class="label">strategy</th>' + "".join(f"<th>{_e(column_words(key))}</th>" for key in columns) + "</tr>"
+    body = [
+        f'<tr><td class="label">{_name(r["strategy"])}</td>' + "".join(_comparison_cell(key, r) for key in columns) + "</tr>"
+        for r in comparison.iter_rows(named=True)
+    ]
+    return f'<table id="{table_id}" class="fits"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table>'
 
 
 def _comparison_html(comparison: pl.DataFrame) -> str:
     if not comparison.height:
         return "<p>Only one strategy ran: there is nothing to compare.</p>"
     baseline = comparison.get_column("baseline")[0]
-    further = _further_columns(comparison, COMPARISON_SHOWN)
-    head = (
-        '<tr><th class="label">strategy</th><th>verdict</th><th>net per session minus baseline (95% CI)</th>'
-        "<th>total net minus baseline</th><th>edge minus baseline (95% CI)</th>"
-        "<th>risk of ruin minus baseline (95% CI)</th><th>sessions better</th><th>sessions worse</th><th>pairs</th>"
-        + "".join(f"<th>{_e(name.replace('_', ' '))}</th>" for name in further)
-        + "</tr>"
-    )
-    body = []
-    for r in comparison.iter_rows(named=True):
-        css, said = verdict_class(r["verdict"]), r["verdict"]
-        ruin = _with_ci(fmt_percent(r["risk_of_ruin_diff"]), r["risk_of_ruin_diff_ci_low"], r["risk_of_ruin_diff_ci_high"], fmt_percent)
-        body.append(
-            f'<tr><td class="label">{_name(r["strategy"])}</td><td class="{css}">{_e(said)}</td>'
-            f"<td>{_with_ci(fmt_money(r['net_diff_mean']), r['net_diff_ci_low'], r['net_diff_ci_high'])}</td>"
-            f"<td>{_e(fmt_money(r['net_diff']))}</td>"
-            f"<td>{_with_ci(fmt_edge(r['edge_diff']), r['edge_diff_ci_low'], r['edge_diff_ci_high'], fmt_edge)}</td>"
-            f"<td>{ruin}</td>"
-            f"<td>{_e(fmt_percent(r['sessions_better']))}</td><td>{_e(fmt_percent(r['sessions_worse']))}</td>"
-            f"<td>{_e(fmt_count(r['sessions']))}</td>" + "".join(f"<td>{_e(_cell(name, r))}</td>" for name in further) + "</tr>"
-        )
+    main = [key for key in COMPARISON_MAIN if key in comparison.columns]
+    shown = {"strategy", "baseline", "verdict_basis", *main, *(f"{key}_ci" for key in main)}
+    shown |= {CI_OF.get(key, f"{key}_ci") for key in main}
+    more = [key for key in COMPARISON_MORE if key in comparison.columns]
+    more += _further_columns(comparison, shown | set(more))
     return (
         f"<p>Every strategy played the very same rounds as the baseline, <b>{_e(baseline)}</b>, so each session "
         "gives a pair and the intervals are paired. The verdict reads the expected edge of the bets placed and says "
@@ -243,10 +290,13 @@ def _comparison_html(comparison: pl.DataFrame) -> str:
         "the sample; better or worse only when the difference is beyond chance. <i>realised</i>: where an expected "
         "edge is not known (a strategy that read the cards without asking for exact odds), the realised edges, beyond "
         "chance. The tests are corrected by Holm's method over the rows tested. A strategy with the same edge that "
-        "loses less per session does so because it wagers less (see comparison.csv: expected_net_diff_mean, "
-        "luck_diff_mean).</p>"
-        f'<div class="scroll"><table id="comparison"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
+        "loses less per session does so because it wagers less: its net per session minus the baseline's is the "
+        "volume (the amount wagered times the expected edge, exact) plus luck (with its 95% interval).</p>"
+        f"{_comparison_table('comparison', comparison, main)}"
         f"<ul>{''.join(f'<li>{_e(explanation(r))}</li>' for r in comparison.iter_rows(named=True))}</ul>"
+        "<p>Further figures of the comparison (each row against the baseline; comparison.csv holds them all, "
+        "by the names of its columns):</p>"
+        f"{_comparison_table('comparison-more', comparison, more)}"
     )
 
 
@@ -270,7 +320,7 @@ def _glance_html(summary: pl.DataFrame) -> str:
         if not missing(r["edge"]):
             ci = fmt_interval(r["edge_ci_low"], r["edge_ci_high"], fmt_edge)
             parts.append(
-                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} bets, a realised edge of "
+                f"it wagered {_e(fmt_money(r['wagered']))} over {_e(fmt_count(r['rounds']))} rounds with a bet, a realised edge of "
                 f"{_e(fmt_edge(r['edge']))} (95% CI {_e(ci)})"
             )
         profit_ci = fmt_interval(r["sessions_in_profit_ci_low"], r["sessions_in_profit_ci_high"], fmt_percent)
@@ -285,20 +335,27 @@ def _setup_html(facts: RunFacts, manifest: Mapping[str, Any] | None) -> str:
         ("Shoes", facts.shoes),
         (
             "Sessions",
-            f"bankroll {fmt_money(facts.bankroll)}, {facts.shoes_per_session} shoe(s) per session, "
-            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}",
+            f"bankroll {fmt_money(facts.bankroll)}, {facts.session_length or f'{facts.shoes_per_session} shoe(s) per session'}, "
+            f"table minimum {fmt_money(facts.table_min)}, maximum {fmt_money(facts.table_max)}"
+            + (f", {facts.session_rules}" if facts.session_rules else ""),
         ),
     ]
+    if facts.engines:
+        items.append(("Engines", "; ".join(f"{label}: {engine}" for label, engine in facts.engines.items())))
     if manifest:
         versions, timings, warnings = (manifest.get(key) for key in ("versions", "timings_seconds", "warnings"))
         if versions and isinstance(versions, Mapping):
             items.append(("Versions", ", ".join(f"{k} {v}" for k, v in versions.items())))
         if timings and isinstance(timings, Mapping):
-            items.append(("Timings", ", ".join(f"{k} {_seconds(v)}" for k, v in timings.items())))
+            items.append(("Timings", ", ".join(TIMING_WORDS.get(k, k + " {}").format(_seconds(v)) for k, v in timings.items())))
         for warning in warnings if isinstance(warnings, list) else []:
             items.append(("Warning", str(warning)))
     rows = "".join(f'<tr><td class="label">{_e(k)}</td><td class="label">{_e(v)}</td></tr>' for k, v in items)
     return f'<table class="facts">{rows}</table>'
+
+
+TIMING_WORDS = {"run": "played in {} (the shoes dealt, the strategies played, the sessions folded; the results written after)"}
+"""The manifest's timings in words (``{}``: the seconds): ``run`` is what ``baccarat run`` prints as ``played in``."""
 
 
 def _run_date(manifest: Mapping[str, Any] | None) -> str:
@@ -364,6 +421,7 @@ def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
         "<th>exact inside the interval</th><th>in profit, simulated</th><th>in profit, exact</th>"
         "<th>mean net, simulated</th><th>expected net, exact</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>"
     )
+    table += _session_rules_table(analysis, exact.results)
     skipped = "".join(f"<li>{_e(s.strategy)}: {_e(s.reason)}</li>" for s in exact.skipped)
     figure = ""
     if exact.results:
@@ -378,6 +436,38 @@ def exact_html(analysis: Analysis, exact_analysis: Callable[..., Any]) -> str:
         f"<h2>Exact analysis</h2>\n<p>{exact.rounds:,} rounds per session ({_e(source)}), {_e(kind)} (docs/exact.md).</p>\n"
         f"{table}\n{figure}\n"
     ) + (f"<p>Not analysed:</p><ul>{skipped}</ul>\n" if skipped else "")
+
+
+def _session_rules_table(analysis: Any, results: Sequence[Any]) -> str:
+    """The session rules' figures, simulated (the share of sessions each ended) beside the exact chances; empty without them."""
+    goal = any(r.p_win_goal is not None for r in results)
+    loss = any(r.p_stop_loss is not None for r in results)
+    if not (goal or loss):
+        return ""
+    shares = {
+        row["strategy"]: row
+        for row in analysis.scan_sessions()
+        .group_by("strategy")
+        .agg(
+            (pl.col("stopped_by") == "session.win_goal").fill_null(False).mean().alias("goal"),
+            (pl.col("stopped_by") == "session.stop_loss").fill_null(False).mean().alias("loss"),
+        )
+        .collect()
+        .iter_rows(named=True)
+    }
+    head = "<th>strategy</th>"
+    head += "<th>reached the win goal, simulated</th><th>reached the win goal, exact</th>" if goal else ""
+    head += "<th>ended by the stop-loss, simulated</th><th>ended by the stop-loss, exact</th>" if loss else ""
+    rows = []
+    for result in results:
+        row = shares.get(result.strategy, {})
+        cells = f"<td>{_e(result.strategy)}</td>"
+        if goal:
+            cells += f"<td>{_e(fmt_percent(row.get('goal'), 2))}</td><td>{_e(fmt_percent(result.p_win_goal, 2))}</td>"
+        if loss:
+            cells += f"<td>{_e(fmt_percent(row.get('loss'), 2))}</td><td>{_e(fmt_percent(result.p_stop_loss, 2))}</td>"
+        rows.append(f"<tr>{cells}</tr>")
+    return f"\n<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def _roads_html(roads: Mapping[int, Any] | None) -> str:

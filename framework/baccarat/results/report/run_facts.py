@@ -35,3 +35,10 @@ class RunFacts:
     fixed_bets: Mapping[str, str | None] = dataclasses.field(default_factory=dict)
     """Each strategy's label mapped to the one bet it backs whenever it bets (a fixed-side selector), else None:
     :data:`baccarat.results.comparisons.verdict.FixedBets`."""
+    session_length: str = ""
+    """How long a session is, in words (``60 rounds per session``; empty: ``shoes_per_session`` whole shoes)."""
+    session_rules: str = ""
+    """The dealer's session rules, in words (``win goal 200, stop-loss 300``; empty: none)."""
+    engines: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """Each strategy's label mapped to the engine that played it, and why (``compiled``, ``reference: ...``); empty
+    when the run did not record it."""

@@ -9,8 +9,10 @@
 - :mod:`~baccarat.results.statistics.round_counts`: each round's bankroll over the sessions as exact counts, folded
   chunk by chunk: the bankroll bands.
 - :mod:`~baccarat.results.statistics.curves`: the ruin curve and the final bankrolls' percentiles, from the tallies.
+- :mod:`~baccarat.results.statistics.student_t`: Student's t distribution, for intervals and p-values from few
+  independent units (the differences the verdict tests, the predictors' scores).
 - :mod:`~baccarat.results.statistics.ruin_threshold`: each session's ``bankroll_needed``, the least starting bankroll
   in whole table minimums from which it is not ruined.
 """
 
-__all__ = ["curves", "folded", "ledger_stats", "replay", "round_counts", "ruin_threshold", "tallies"]
+__all__ = ["curves", "folded", "ledger_stats", "replay", "round_counts", "ruin_threshold", "student_t", "tallies"]

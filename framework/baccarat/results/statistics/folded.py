@@ -411,7 +411,7 @@ class RunStatsCollector:
             del kept[session]
 
     def sample_paths(self, initial_bankroll: Decimal) -> pl.DataFrame:
-        """Return :func:`baccarat.results.statistics.curves.sample_paths` of the sessions of ``first_sessions``, from the
+        """Return the bankroll paths (round 0 the start) of the sessions of ``first_sessions``, from the
         bankroll columns kept as the chunks arrived (with ``bankrolls``): the same frame, without reading the ledger."""
         self._tally_waiting()
         chosen = self.first_sessions.tolist()

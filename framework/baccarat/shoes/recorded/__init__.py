@@ -21,6 +21,8 @@ column; the whole file is checked before anything is run on it.
 - :mod:`~baccarat.shoes.recorded.validate`: checks shared by the shoe formats: card tokens, copies per deck, warnings.
 - :mod:`~baccarat.shoes.recorded.write`: writing dealt shoes in the recorded formats, so that reading them back
   replays the same rounds.
+- :mod:`~baccarat.shoes.recorded.split`: a recorded file cut into its first shoes and the rest held out, for
+  ``baccarat search``.
 """
 
 from __future__ import annotations
@@ -99,7 +101,8 @@ class ShoeScan:
         """Warnings about the file (trailing cards that cannot complete a round)."""
         return self._warnings.messages
 
-    def _shoes(self) -> Iterator[tuple[int, list[Round]] | tuple[int, list[int]]]:
+    def each_shoe(self) -> Iterator[tuple[int, list[Round]] | tuple[int, list[int]]]:
+        """Yield ``(shoe_id, rounds)`` for each shoe of the file, checked as read (outcome codes for ``outcomes``)."""
         where = str(self.path)
         lines = read_lines(self.path)
         if self.fmt == "cards":
@@ -113,7 +116,7 @@ class ShoeScan:
         pack = RoundTable.from_rounds if self.has_cards else RoundTable.from_outcomes
         pending: list = []
         size = 0
-        for shoe_id, rounds in self._shoes():
+        for shoe_id, rounds in self.each_shoe():
             self.shoes += 1
             self.rounds += len(rounds)
             pending.append((shoe_id, rounds))

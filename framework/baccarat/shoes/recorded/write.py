@@ -15,22 +15,27 @@ from baccarat.files.outfolder import atomic_file
 from baccarat.shoes.recorded import check_format
 from baccarat.shoes.recorded.rounds_format import COLUMNS, dealing_order
 from baccarat.table.cards import labels
-from baccarat.table.dealer import Round
+from baccarat.table.dealer import OUTCOMES, Round
 
 OUTCOME_LETTER: dict[str, str] = {"banker": "B", "player": "P", "tie": "T"}
 """Outcome name -> its letter in the ``outcomes`` format."""
 
 
-def shoe_lines(fmt: str, shoe_id: int, rounds: Sequence[Round]) -> list[str]:
-    """Return the lines that record one shoe in format ``fmt`` (without line ends)."""
+def shoe_lines(fmt: str, shoe_id: int, rounds: Sequence[Round] | Sequence[int]) -> list[str]:
+    """Return the lines that record one shoe in format ``fmt`` (without line ends).
+
+    An ``outcomes`` shoe may be given as outcome codes (as the format is read), the others as rounds.
+    """
     if fmt == "cards":
         return [" ".join(" ".join(labels(dealing_order(r.player, r.banker))) for r in rounds)]
     if fmt == "outcomes":
-        return ["".join(OUTCOME_LETTER[r.outcome] for r in rounds)]
+        return ["".join(OUTCOME_LETTER[OUTCOMES[r] if isinstance(r, int) else r.outcome] for r in rounds)]
     return [f"{shoe_id},{' '.join(labels(r.player))},{' '.join(labels(r.banker))}" for r in rounds]
 
 
-def write_shoes(path: str | Path, fmt: str, shoes: Iterable[tuple[int, Sequence[Round]]], comment: str | None = None) -> tuple[int, int]:
+def write_shoes(
+    path: str | Path, fmt: str, shoes: Iterable[tuple[int, Sequence[Round] | Sequence[int]]], comment: str | None = None
+) -> tuple[int, int]:
     """Write ``(shoe_id, rounds)`` pairs to ``path`` in format ``fmt``; return the numbers of shoes and rounds written.
 
     ``comment`` opens ``cards`` and ``outcomes`` files as ``#`` lines; a

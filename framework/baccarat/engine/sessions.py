@@ -1,0 +1,97 @@
+"""Sessions cut from the rounds dealt: whole shoes (``shoes_per_session``), or a number of rounds (``session.rounds``).
+
+With ``rounds``, a session is that many consecutive rounds. By default the
+next session starts on the round after the last one's end, in the same shoe
+(a session crosses into the next shoe when its shoe ends first); with
+``new_shoe`` each session starts on a new shoe and the rest of its last shoe
+is not played. Only whole sessions are played: the rounds after the last
+whole session are not played or written. Sessions are cut the same way
+whichever part of the shoes a chunk holds (:func:`round_windows` from a row
+of the first shoe), so the cut never depends on the chunks.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from baccarat.engine.reference import SessionConfig, session_bounds
+from baccarat.shoes.rounds import RoundTable
+
+__all__ = ["round_windows", "sessions_of", "shoe_lengths"]
+
+
+def shoe_lengths(table: RoundTable) -> np.ndarray:
+    """Return the rounds of each shoe of ``table``, in order (int64)."""
+    if len(table) == 0:
+        return np.zeros(0, dtype=np.int64)
+    change = np.flatnonzero(np.diff(table.shoe)) + 1
+    edges = np.concatenate([[0], change, [len(table)]])
+    return np.diff(edges).astype(np.int64)
+
+
+def round_windows(lengths: np.ndarray, rounds: int, new_shoe: bool, offset: int = 0, limit: int | None = None) -> np.ndarray:
+    """Return the ``(start, stop)`` rows of the whole sessions of ``rounds`` rounds over shoes of ``lengths`` rounds.
+
+    Rows count from the first shoe's first round; the first session starts at
+    row ``offset`` (a session already under way before it is not this call's).
+    At most ``limit`` sessions. With ``new_shoe``, each session starts on the
+    first shoe that begins at or after the previous session's end.
+    """
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if not new_shoe:
+        n = max(0, (total - offset) // rounds)
+        if limit is not None:
+            n = min(n, limit)
+        starts = offset + rounds * np.arange(n, dtype=np.int64)
+    else:
+        shoe_starts = np.concatenate([[0], np.cumsum(lengths)[:-1]]) if len(lengths) else np.zeros(0, np.int64)
+        if len(lengths) and int(lengths.min()) >= rounds:  # every shoe holds a session: one per shoe
+            starts = shoe_starts[shoe_starts >= offset]
+            starts = starts[starts + rounds <= total]
+            if limit is not None:
+                starts = starts[:limit]
+        else:
+            found: list[int] = []
+            i = int(np.searchsorted(shoe_starts, offset))
+            while i < len(shoe_starts) and (limit is None or len(found) < limit):
+                start = int(shoe_starts[i])
+                if start + rounds > total:
+                    break
+                found.append(start)
+                i = int(np.searchsorted(shoe_starts, start + rounds))
+            starts = np.asarray(found, dtype=np.int64)
+    return np.stack([starts, starts + rounds], axis=1) if len(starts) else np.zeros((0, 2), np.int64)
+
+
+def sessions_of(
+    table: RoundTable, config: SessionConfig, first_session: int = 1, offset: int = 0, limit: int | None = None
+) -> list[tuple[int, int, int]]:
+    """Return ``(session, start_row, stop_row)`` of every session of ``table`` under ``config``, numbered from ``first_session``.
+
+    Whole shoes (:func:`baccarat.engine.reference.session_bounds`) without
+    ``config.rounds``; else :func:`round_windows` from row ``offset`` of the
+    first shoe, at most ``limit`` sessions.
+    """
+    if config.rounds is None:
+        return [(first_session + k - 1, start, stop) for k, start, stop in session_bounds(table, config.shoes_per_session)]
+    windows = round_windows(shoe_lengths(table), config.rounds, config.new_shoe, offset, limit)
+    return [(first_session + k, int(start), int(stop)) for k, (start, stop) in enumerate(windows.tolist())]
+
+
+def played_rows(table: RoundTable, sessions: list[tuple[int, int, int]]) -> tuple[RoundTable, list[tuple[int, int, int]]]:
+    """Return the table of the sessions' rounds only (in session order) and the sessions' rows in it.
+
+    What a run deals, plays and writes: no round outside a session.
+    """
+    if not sessions:
+        return table.slice(0, 0), []
+    bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)
+    if (bounds[1:, 1] == bounds[:-1, 2]).all():
+        start, stop = int(bounds[0, 1]), int(bounds[-1, 2])
+        part = table if (start, stop) == (0, len(table)) else table.slice(start, stop)
+        return part, [(k, a - start, b - start) for k, a, b in sessions]
+    rows = np.concatenate([np.arange(a, b, dtype=np.int64) for _, a, b in sessions])
+    lengths = bounds[:, 2] - bounds[:, 1]
+    firsts = (np.cumsum(lengths) - lengths).tolist()
+    return table.take(rows), [(k, f, f + n) for (k, _, _), f, n in zip(sessions, firsts, lengths.tolist(), strict=True)]
