@@ -23,6 +23,7 @@ from baccarat.compiling import (
     plays_compiled,
 )
 from baccarat.results.statistics import folded as runstats
+from baccarat.results.statistics import round_counts
 from baccarat.shoes import columnar
 from baccarat.table.cards import card_label
 
@@ -128,7 +129,7 @@ def test_a_bankroll_block_holds_each_session_bankroll_round_by_round_or_its_last
     lengths = rng.integers(1, 80, 40).astype(np.int64)
     first = (np.cumsum(lengths) - lengths).astype(np.int64)
     values = rng.integers(0, 10**9, int(lengths.sum())).astype(np.int64)
-    block = runstats.bankroll_block(values, lengths)
+    block = round_counts.bankroll_block(values, lengths)
     assert block.shape == (lengths.max(), 40)
     for r in range(block.shape[0]):
         for s in range(40):

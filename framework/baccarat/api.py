@@ -20,6 +20,7 @@ import polars as pl
 from baccarat.errors import InputError
 from baccarat.experiment import Experiment, load_experiment
 from baccarat.experiment.report_facts import exact_analysis, run_facts
+from baccarat.results.collected import replayed
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
 from baccarat.results.report.analysis import Analysis, analyse, write_results
 from baccarat.results.report.html import render_html
@@ -123,14 +124,26 @@ class Result:
 
     @property
     def analysis(self) -> Analysis:
-        """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`)."""
+        """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`), its ledger replayed
+        through the statistics collector (:func:`baccarat.results.collected.replayed`) when first asked for."""
         if self._analysis is None:
-            facts = run_facts(self.experiment)
+            ledger = self._file("ledger.parquet") if self._ledger is None and self.out_dir is not None else self.ledger
             with self._reading():  # every file read under the lock: no commit swaps in another run halfway
-                self._analysis = analyse(
-                    self.scan_ledger(), facts.bankroll, facts.table_min, self.baseline, stops=self.stops(), fixed=facts.fixed_bets
-                )
+                self._analysis = analyse(self._replayed(ledger), *self._money())
         return self._analysis
+
+    def _money(self) -> tuple[Any, Any]:
+        facts = run_facts(self.experiment)
+        return facts.bankroll, facts.table_min
+
+    def _replayed(self, ledger: pl.DataFrame | Path, folder: Path | None = None) -> dict[str, Any]:
+        """The statistics of the ledger replayed through the collector (``sessions.parquet`` written in ``folder``, if any)."""
+        facts = run_facts(self.experiment)
+        labels = [entry.name for entry in self.experiment.strategies]
+        saved = self.session_file() if isinstance(ledger, Path) else None  # the run's own session rows, replayed as they are
+        return replayed(
+            ledger, labels, facts.bankroll, facts.table_min, self.baseline, facts.fixed_bets, self.stops(), folder, sessions=saved
+        )
 
     def fixed_bets(self) -> dict[str, str | None]:
         """Each strategy's label mapped to the one bet it backs whenever it bets, or None (its expected edge depends on the sample)."""
@@ -257,12 +270,10 @@ class Result:
         show_exact = self.experiment.exact if exact is None else exact
         self._analysis = write_results(
             new,
-            pl.scan_parquet(new / "ledger.parquet"),
             run_facts(self.experiment, manifest.get("engines")),
-            self.baseline,
+            self._replayed(new / "ledger.parquet", new),
             roads,
             exact_analysis(self.experiment) if show_exact else None,
-            stops=self.stops(),
             manifest=manifest,
             formats=formats,
         )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from baccarat.cli import main
-from baccarat.execution.runner import run_experiment, write_run
+from baccarat.execution.runner import run_to_folder
 from baccarat.experiment import load_experiment
 
 SHOES = Path(__file__).resolve().parents[2] / "configs" / "shoes"
@@ -56,7 +56,7 @@ def run_folder(folder: Path, rules: str, count: int) -> Path:
         "shoes": {"source": "seeded", "seed": 11, "count": count},
         "strategies": [{"name": "flat", "use": "flat", "params": {"side": "banker", "unit": 10}}],
     }
-    write_run(run_experiment(load_experiment(experiment)), folder, {})
+    run_to_folder(load_experiment(experiment), folder)
     return folder
 
 

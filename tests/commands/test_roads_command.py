@@ -12,7 +12,7 @@ from PIL import Image, ImageColor
 
 from baccarat.cli import main
 from baccarat.commands.roads import render_text
-from baccarat.execution.runner import run_experiment, write_run
+from baccarat.execution.runner import run_to_folder
 from baccarat.results.charts.scoreboard import SIDE_COLOUR
 from baccarat.shoes.seeded import seeded_rounds
 from baccarat.table.cards import card_label
@@ -43,7 +43,7 @@ def run_dir(tmp_path_factory):
     from baccarat.experiment import load_experiment
 
     out = tmp_path_factory.mktemp("runs") / "run"
-    write_run(run_experiment(load_experiment(EXPERIMENT)), out, {})
+    run_to_folder(load_experiment(EXPERIMENT), out)
     return out
 
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from baccarat.execution.runner import run_experiment, write_run
+from baccarat.execution.runner import run_to_folder
 from baccarat.experiment import load_experiment
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs"
@@ -27,8 +27,8 @@ def test_shipped_config_runs(config: str, tmp_path: Path) -> None:
     if source.shoes["source"] == "seeded":
         overrides.append(f"shoes.count={200 if source.rules.reshuffle_every_round else 4}")
     experiment = load_experiment(CONFIGS / config, overrides)
-    result = run_experiment(experiment)
-    out = write_run(result, tmp_path / "run", {"run": 0.0})
+    result = run_to_folder(experiment, tmp_path / "run")
+    out = result.out_dir
     assert {"rounds.parquet", "ledger.parquet", "experiment.yaml", "manifest.json"} <= {p.name for p in out.iterdir()}
     labels = [s.name for s in experiment.strategies]
     assert result.ledger["strategy"].unique(maintain_order=True).to_list() == labels

@@ -17,8 +17,8 @@ import polars as pl
 import baccarat
 from baccarat.results.comparisons.strategies import paired_comparison
 from baccarat.results.report.analysis import Analysis
-from baccarat.results.statistics.curves import final_quantiles, ruin_curve
 from baccarat.results.statistics.ledger_stats import summary_table
+from helpers.ledger_reference import final_quantiles, ruin_curve
 
 UNITS = ("flat", "martingale", "paroli", "fibonacci", "dalembert", "labouchere", "1-3-2-6", "oscars-grind", "grand-martingale")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from helpers.ledger_reference import session_table
 
 from baccarat.cli import main
 from baccarat.results.comparisons import strategies as comparisons
@@ -44,7 +45,7 @@ def compare_json(capsys, *args: str) -> dict:
 
 def sessions_of(folder: Path, name: str) -> pl.DataFrame:
     """The session table folded from the run's ledger (the definition), labelled ``NAME: label``."""
-    table = stats.session_table(pl.read_parquet(folder / name / "ledger.parquet"), 300, 10)
+    table = session_table(pl.read_parquet(folder / name / "ledger.parquet"), 300, 10)
     return table.with_columns((pl.lit(f"{name}: ") + pl.col("strategy")).alias("strategy"))
 
 

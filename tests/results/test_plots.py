@@ -7,12 +7,13 @@ import re
 import numpy as np
 import polars as pl
 import pytest
+from helpers.collected import collected
 from helpers.handmade import flat_ledger
+from helpers.ledger_reference import final_quantiles
 
 from baccarat.errors import InputError
 from baccarat.results.charts import plots
-from baccarat.results.report.analysis import CHART_KINDS, analyse
-from baccarat.results.statistics import curves
+from baccarat.results.report.analysis import CHART_KINDS
 
 STRATEGIES = ["flat banker", "martingale", "sits out"]
 
@@ -30,7 +31,7 @@ def ledger():
 
 @pytest.fixture(scope="module")
 def analysis():
-    return analyse(ledger(), 60, 10)
+    return collected(ledger(), 60, 10)
 
 
 def rows(spec: dict) -> list[dict]:
@@ -134,7 +135,7 @@ def test_an_unknown_chart_is_a_clear_error(analysis) -> None:
         analysis.chart("ruins")
     with pytest.raises(InputError, match="this run has no grid chart"):
         analysis.chart("grid")
-    solo = analyse(flat_ledger({"solo": ["WLW", "LLW"]}), 100, 10)
+    solo = collected(flat_ledger({"solo": ["WLW", "LLW"]}), 100, 10)
     assert "comparison" not in solo.charts()
 
 
@@ -179,7 +180,7 @@ def test_no_chart_reaches_altair_s_row_limit_at_any_size(strategies: int, rounds
         plots.bankroll_chart(data["bands"], 1000, 10),
         plots.small_multiples(data["bands"], data["paths"], 1000, 10),
         plots.ruin_chart(data["ruin"]),
-        plots.final_chart(curves.final_quantiles(data["sessions"]), 1000, 10),
+        plots.final_chart(final_quantiles(data["sessions"]), 1000, 10),
         plots.drawdown_chart(data["paths"]),
     ]
     if strategies > 1:

@@ -5,19 +5,23 @@ from __future__ import annotations
 import html
 import json
 import re
+from decimal import Decimal
 from html.parser import HTMLParser
 
 import polars as pl
 import pytest
+from helpers.collected import collected_summary
 from helpers.handmade import flat_ledger
+from helpers.ledger_reference import session_table, summarize
 from helpers.png import png_size
 
 from baccarat import cli
 from baccarat.experiment import load_experiment
 from baccarat.experiment.report_facts import run_facts
+from baccarat.results.collected import replayed
 from baccarat.results.comparisons import strategies as comparisons
 from baccarat.results.formatting import format_summary
-from baccarat.results.report.analysis import analyse, write_results
+from baccarat.results.report.analysis import write_results
 from baccarat.results.report.html import SUMMARY_ROWS
 from baccarat.results.statistics import ledger_stats as stats
 
@@ -123,7 +127,7 @@ def test_sessions_parquet_is_the_table_the_summary_is_made_from(run_dir) -> None
     sessions = pl.read_parquet(run_dir / "sessions.parquet")
     assert sessions.columns == list(SESSION_FILE_COLUMNS)
     ledger = pl.read_parquet(run_dir / "ledger.parquet")
-    definition = stats.session_table(ledger, 150, 10)
+    definition = session_table(ledger, 150, 10)
     assert sessions.equals(definition.select(SESSION_FILE_COLUMNS))
     assert pl.read_csv(run_dir / "summary.csv").get_column("net").to_list() == pytest.approx(
         stats.summary_table(sessions).get_column("net").cast(pl.Float64).to_list()
@@ -318,7 +322,7 @@ def test_run_prints_the_summary_table(tmp_path, capsys) -> None:
 
 def test_format_summary_fits_one_screen() -> None:
     ledger = flat_ledger({"flat banker": ["WLLW", "LLLL"], "a very long strategy label indeed, really": ["WW", "TL"]})
-    summary = stats.summarize(ledger, 100, 10)
+    summary = collected_summary(ledger, 100, 10)
     text = format_summary(summary)
     notes = [line for line in text.splitlines() if line.startswith("note: ")]
     lines = [line for line in text.splitlines() if not line.startswith("note: ")]
@@ -327,14 +331,14 @@ def test_format_summary_fits_one_screen() -> None:
     assert len(notes) == 3 and notes[0].startswith("note: 2 sessions: ")  # two sessions: small-sample notes, once
     assert "flat banker" in lines[1] and lines[2] == "a very long strategy label indeed, really"  # 41 > 40: own line
     assert "-40.00" in lines[1]  # net of flat banker: 0 in the first session, -40 in the second
-    many = stats.summarize(flat_ledger({f"s{i}": ["WL"] for i in range(25)}), 100, 10)
+    many = collected_summary(flat_ledger({f"s{i}": ["WL"] for i in range(25)}), 100, 10)
     lines = [line for line in format_summary(many).splitlines() if not line.startswith("note: ")]
     assert len(lines) == 1 + 20 + 1 + 2 and "5 more strategies" in lines[21]
 
 
 def test_format_summary_prints_labels_whole_even_past_its_width() -> None:
     labels = ["martingale[unit=10,side=banker]", "martingale[unit=10,side=player]", "x" * 70]
-    summary = stats.summarize(flat_ledger({label: ["WL", "LW"] for label in labels}), 100, 10)
+    summary = collected_summary(flat_ledger({label: ["WL", "LW"] for label in labels}), 100, 10)
     lines = format_summary(summary).splitlines()
     assert lines[1].startswith(labels[0] + "  ") and lines[2].startswith(labels[1] + "  ")
     assert lines[3] == labels[2]  # too long for the column: a line of its own, its figures below
@@ -352,7 +356,7 @@ def test_write_results_works_without_experiment_files(tmp_path) -> None:
             "strategies": [{"name": "a", "use": "flat"}, {"name": "b", "use": "flat"}],
         }
     )
-    analysis = write_results(tmp_path, ledger.lazy(), run_facts(experiment))
-    assert analysis.summary.equals(analyse(ledger, 100, 10).summary)
+    analysis = write_results(tmp_path, run_facts(experiment), replayed(ledger.lazy(), ["a", "b"], Decimal(100), Decimal(10)))
+    assert analysis.summary.equals(summarize(ledger, 100, 10))
     page = parse(tmp_path / "report.html")
     assert not page.errors and page.headers["summary"] == ["measure", "a", "b"]

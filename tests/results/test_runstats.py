@@ -2,24 +2,25 @@
 
 from __future__ import annotations
 
-import functools
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from helpers import ledger_reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from polars.testing import assert_frame_equal
 
+import baccarat
 from baccarat.engine.compiled import DISABLE_ENV
 from baccarat.execution import chunks as chunking
 from baccarat.execution.runner import prepare, run_experiment, run_to_folder
 from baccarat.experiment import load_experiment
 from baccarat.experiment.report_facts import run_facts
-from baccarat.results.report import analysis as report
-from baccarat.results.statistics import curves
 from baccarat.results.statistics import folded as runstats
+from baccarat.results.statistics import round_counts
+from baccarat.results.statistics.tallies import percentiles_of_counts
 from baccarat.shoes.recorded.write import write_shoes
 from baccarat.shoes.seeded import seeded_rounds
 
@@ -50,7 +51,7 @@ def reference_engine_stops(exp, monkeypatch: pytest.MonkeyPatch) -> pl.DataFrame
         return run_experiment(exp).stops
 
 
-def assert_same_analysis(gathered: report.Analysis, reference: report.Analysis) -> None:
+def assert_same_analysis(gathered, reference: ledger_reference.ReferenceAnalysis) -> None:
     for name in ("sessions", "summary", "comparison", "bands", "ruin", "finals", "paths"):
         assert_frame_equal(getattr(gathered, name), getattr(reference, name), check_exact=True)
 
@@ -62,14 +63,16 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
 ) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
     if workers == 1:  # bands a few rounds at a time, the session spool read a few sessions at a time
-        monkeypatch.setattr(curves, "BAND_CELLS", 100)
+        monkeypatch.setattr(ledger_reference, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
         monkeypatch.setattr(runstats, "TALLY_ROWS", 20)  # the tallies take a few chunks at a time
-        for module in (runstats, curves):  # bands at a few rounds spread over the sessions' (both ways)
-            monkeypatch.setattr(module, "bankroll_bands", functools.partial(module.bankroll_bands, points=7))
+        monkeypatch.setattr(round_counts, "PENDING_TRIPLES", 50)  # the bands' counts merged every few chunks
+        # Bands at a few rounds spread over the sessions' (both ways).
+        monkeypatch.setattr(runstats, "CURVE_POINTS", 7)
+        monkeypatch.setattr(ledger_reference, "CURVE_POINTS", 7)
     exp = experiment()
     result = run_to_folder(exp, tmp_path / "run", workers=workers)
-    reference = report.analyse(
+    reference = ledger_reference.reference_analysis(
         pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
@@ -113,7 +116,7 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
         plugins_dir=str(plugin),
     )
     result = run_to_folder(exp, tmp_path / "run", workers=2)
-    reference = report.analyse(
+    reference = ledger_reference.reference_analysis(
         pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
@@ -141,24 +144,35 @@ def test_a_plugin_strategy_on_the_reference_path_and_recorded_shoes(tmp_path: Pa
     ).filter(lambda rows: len({len(r) for r in rows}) == 1),
     st.lists(st.integers(0, 100), min_size=1, max_size=6),
 )
-def test_percentiles_of_sorted_rows_are_numpys_bit_for_bit(rows: list[list[float]], percentiles: list[int]) -> None:
-    matrix = np.sort(np.asarray(rows, dtype=np.float64), axis=1)
-    expected = np.percentile(matrix, percentiles, axis=1).T
-    got = runstats.percentiles_of_sorted(matrix, percentiles)
-    assert got.shape == expected.shape
-    assert np.array_equal(got.view(np.int64), expected.view(np.int64))  # the same bits
+def test_percentiles_of_counted_values_are_numpys_bit_for_bit(rows: list[list[float]], percentiles: list[int]) -> None:
+    for row in rows:
+        values, counts = np.unique(np.asarray(row, dtype=np.float64), return_counts=True)
+        expected = np.percentile(np.asarray(row, dtype=np.float64), percentiles)
+        got = percentiles_of_counts(values, counts, percentiles)
+        assert np.array_equal(got.view(np.int64), expected.view(np.int64))  # the same bits
 
 
-def test_percentiles_of_sorted_rows_of_bankrolls() -> None:
+def test_the_bands_from_counts_are_numpys_percentiles_and_exact_means_of_every_session() -> None:
     rng = np.random.default_rng(7)
-    for sessions in (1, 2, 19, 20, 21, 1_000, 4_321):
-        matrix = np.sort(np.round(rng.exponential(500.0, size=(3, sessions)), 2), axis=1)
-        expected = np.percentile(matrix, curves.BAND_PERCENTILES, axis=1).T
-        assert np.array_equal(runstats.percentiles_of_sorted(matrix, curves.BAND_PERCENTILES), expected)
+    counts = round_counts.RoundCounts()
+    blocks = []
+    for sessions in (1, 2, 19, 20, 21, 1_000, 4_321):  # chunks of sessions of up to 60 rounds, some ending early
+        lengths = rng.integers(1, 61, size=sessions)
+        bankroll = np.round(rng.exponential(500.0, size=int(lengths.sum())), 2).astype(np.int64) * 10_000 + 10**9
+        counts.add(bankroll, lengths)
+        blocks.append(round_counts.bankroll_block(bankroll, lengths))
+    longest = max(block.shape[0] for block in blocks)
+    matrix = np.concatenate([np.vstack([block, np.tile(block[-1], (longest - block.shape[0], 1))]) for block in blocks], axis=1)
+    grid = round_counts.curve_rounds(longest, 25)
+    table, means = counts.bands(grid)
+    assert np.array_equal(table, np.percentile(matrix[grid - 1] / 1e6, round_counts.BAND_PERCENTILES, axis=1).T)
+    assert np.array_equal(means, matrix[grid - 1].sum(axis=1) / matrix.shape[1] / 1e6)
 
 
-def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Path) -> None:
+def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import tracemalloc
+
+    monkeypatch.setattr(round_counts, "PENDING_TRIPLES", 100)  # the bands' counts of the same bankrolls merged at once
 
     sessions, rounds = 500, 10
     rows = runstats.SessionRows(
@@ -179,7 +193,6 @@ def test_the_collector_keeps_no_session_in_memory_as_chunks_arrive(tmp_path: Pat
         finally:
             tracemalloc.stop()
         assert (folder / ".sessions.0.spool").stat().st_size == chunks * sessions * runstats.SESSION_RECORD * 8  # on disk
-        collector.spool.remove()
         collector.session_spool.remove()
         return held
 
@@ -199,7 +212,7 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
     )
     assert len(prepare(exp).chunks) == -(-13 // sessions_per_chunk)  # 13 sessions of 3 shoes
     result = run_to_folder(exp, tmp_path / "run", baseline="random flat")
-    reference = report.analyse(
+    reference = ledger_reference.reference_analysis(
         pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
@@ -209,6 +222,12 @@ def test_statistics_folded_chunk_by_chunk_of_odd_sizes_equal_the_ledger_definiti
     )
     assert result.analysis is not None and result.analysis.comparison["baseline"].unique().to_list() == ["random flat"]
     assert_same_analysis(result.analysis, reference)
+    # Loaded: the saved session rows replayed with the ledger's bankrolls; without sessions.parquet, the ledger folded.
+    assert_same_analysis(baccarat.load(tmp_path / "run", baseline="random flat").analysis, reference)
+    (tmp_path / "run" / "sessions.parquet").unlink()
+    folded_again = baccarat.load(tmp_path / "run", baseline="random flat").analysis
+    for name in ("summary", "comparison", "bands", "ruin", "finals", "paths"):  # stopped_by is kept only in sessions.parquet
+        assert_frame_equal(getattr(folded_again, name), getattr(reference, name), check_exact=True)
     for name in ("summary.csv", "comparison.csv"):  # the files too, byte for byte
         written = (tmp_path / "run" / name).read_bytes()
         assert written == getattr(reference, name.split(".")[0]).write_csv().encode("utf-8")
@@ -243,3 +262,18 @@ def test_pairs_tallied_a_few_chunks_at_a_time_are_those_of_the_sessions_both_str
     assert got.luck.scaled == expected.luck.scaled and got.luck_squares.scaled == expected.luck_squares.scaled
     assert collector.first_sessions.tolist() == [1, 2, 3, 4, 5]
     collector.session_spool.remove()
+
+
+def test_the_bands_counts_hold_bankrolls_too_far_apart_for_one_sort_key() -> None:
+    rng = np.random.default_rng(5)
+    counts = round_counts.RoundCounts()
+    lengths = rng.integers(1, 6, size=40)
+    bankroll = rng.choice([-(2**61), 0, 7, 2**61], size=int(lengths.sum())).astype(np.int64)  # a span beyond 2**62
+    counts.add(bankroll, lengths)
+    counts.add(bankroll[::-1].copy(), lengths[::-1].copy())
+    block = round_counts.bankroll_block(bankroll, lengths)
+    other = round_counts.bankroll_block(bankroll[::-1].copy(), lengths[::-1].copy())
+    matrix = np.concatenate([block, other], axis=1)
+    grid = round_counts.curve_rounds(matrix.shape[0])
+    table, _ = counts.bands(grid)
+    assert np.array_equal(table, np.percentile(matrix[grid - 1] / 1e6, round_counts.BAND_PERCENTILES, axis=1).T)

@@ -8,18 +8,20 @@ from decimal import Decimal
 
 import polars as pl
 import pytest
+from helpers import ledger_reference
+from helpers.collected import collected, collected_sessions, collected_summary
 from helpers.handmade import flat_ledger, make_ledger
 
 from baccarat.errors import InputError
 from baccarat.results.comparisons import strategies as comparisons
-from baccarat.results.statistics import curves, student_t
+from baccarat.results.statistics import folded, student_t
 from baccarat.results.statistics import ledger_stats as stats
 
 Z = 1.959963984540054  # two-sided 95% normal quantile
 
 
 def summary_row(ledger: pl.DataFrame, strategy: str | None = None, initial: int = 100, table_min: int = 10) -> dict:
-    summary = stats.summarize(ledger, initial, table_min)
+    summary = collected_summary(ledger, initial, table_min)
     rows = {r["strategy"]: r for r in summary.iter_rows(named=True)}
     return rows[strategy] if strategy else next(iter(rows.values()))
 
@@ -102,7 +104,7 @@ def test_risk_of_ruin_counts_ruin_at_any_point_and_rounds_to_ruin() -> None:
     assert row["risk_of_ruin"] == pytest.approx(3 / 4)
     assert row["rounds_to_ruin_mean"] == pytest.approx((1 + 2 + 6) / 3)
     assert row["rounds_to_ruin_median"] == pytest.approx(2)
-    sessions = stats.session_table(ledger, 100, 10)
+    sessions = collected_sessions(ledger, 100, 10)
     assert sessions.get_column("ruined").to_list() == [True, False, True, True]
     assert sessions.get_column("rounds_to_ruin").to_list() == [1, None, 2, 6]
 
@@ -157,23 +159,31 @@ def test_largest_stake_and_capped_bets() -> None:
 def test_statistics_do_not_depend_on_row_order() -> None:
     ledger = flat_ledger({"a": ["WLLTL-W", "LLWWWW", "LLLLLLLLLL"], "b": ["WWLLT", "-LWLW", "TTTL"]})
     shuffled = ledger.sample(fraction=1.0, shuffle=True, seed=3)
-    ordered = stats.summarize(ledger, 100, 10)
-    again = stats.summarize(shuffled.sort(pl.col("strategy") != "a", maintain_order=True), 100, 10)
+    ordered = collected_summary(ledger, 100, 10)
+    again = collected_summary(shuffled.sort(pl.col("strategy") != "a", maintain_order=True), 100, 10)
     assert ordered.equals(again)
 
 
 def test_strategies_keep_the_ledger_order() -> None:
     ledger = flat_ledger({"zeta": ["W"], "alpha": ["L"], "mid": ["T"]})
-    assert stats.summarize(ledger, 100, 10).get_column("strategy").to_list() == ["zeta", "alpha", "mid"]
+    assert collected_summary(ledger, 100, 10).get_column("strategy").to_list() == ["zeta", "alpha", "mid"]
+
+
+def test_the_deprecated_session_table_warns_and_is_the_collectors_and_the_references() -> None:
+    ledger = flat_ledger({"a": ["WLLTL-W", "LLWWWW", "LLLLLLLLLL"], "b": ["WWLLT", "-LWLW", "TTTL"]})
+    with pytest.warns(DeprecationWarning, match="goes in baccarat 0.4"):
+        table = stats.session_table(ledger, 100, 10)
+    assert table.equals(collected_sessions(ledger, 100, 10))
+    assert table.equals(ledger_reference.session_table(ledger, 100, 10))
 
 
 def test_batches_of_sessions_and_a_parquet_scan_give_the_same_summary(tmp_path) -> None:
     ledger = flat_ledger({"a": ["WLLTL-W", "LLWWWW", "LLLLLLLLLL", "W"], "b": ["WWLLT", "-LWLW", "TTTL", "LLW"]})
-    whole = stats.session_table(ledger, 100, 10)
-    assert stats.session_table(ledger, 100, 10, batch_rows=1).equals(whole)
-    assert stats.session_table(ledger, 100, 10, batch_rows=7).equals(whole)
+    whole = collected_sessions(ledger, 100, 10)
+    assert collected_sessions(ledger, 100, 10, batch_rows=1).equals(whole)
+    assert collected_sessions(ledger, 100, 10, batch_rows=7).equals(whole)
     ledger.write_parquet(tmp_path / "ledger.parquet", row_group_size=5)
-    assert stats.session_table(pl.scan_parquet(tmp_path / "ledger.parquet"), 100, 10, batch_rows=3).equals(whole)
+    assert collected_sessions(pl.scan_parquet(tmp_path / "ledger.parquet"), 100, 10, batch_rows=3).equals(whole)
 
 
 def test_summary_has_every_column_of_the_contract() -> None:
@@ -196,13 +206,13 @@ def test_summary_has_every_column_of_the_contract() -> None:
         "capped_bets",
         "sessions_in_profit",
     ]
-    columns = stats.summarize(flat_ledger(TWO_SESSIONS), 100, 10).columns
+    columns = collected_summary(flat_ledger(TWO_SESSIONS), 100, 10).columns
     assert [c for c in columns if c in contract] == contract
     assert "rounds_to_ruin_mean" in columns and "expected_edge" in columns
 
 
 def test_an_empty_ledger_gives_an_empty_summary() -> None:
-    summary = stats.summarize(make_ledger({}), 100, 10)
+    summary = collected_summary(make_ledger({}), 100, 10)
     assert summary.height == 0 and list(summary.columns) == list(stats.SUMMARY_COLUMNS)
 
 
@@ -225,7 +235,7 @@ def paired_ledger() -> pl.DataFrame:
 
 
 def test_paired_difference_of_net_per_session() -> None:
-    row = comparisons.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(collected_sessions(paired_ledger(), 100, 10)).row(0, named=True)
     assert (row["strategy"], row["baseline"], row["sessions"]) == ("b", "a", 3)
     assert row["net_diff"] == Decimal("30")  # 10 - (-20)
     # Differences 10, 20, 0: mean 10, sample sd 10, se 10 / sqrt(3).
@@ -237,14 +247,14 @@ def test_paired_difference_of_net_per_session() -> None:
 
 
 def test_paired_difference_of_risk_of_ruin() -> None:
-    row = comparisons.paired_comparison(stats.session_table(paired_ledger(), 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(collected_sessions(paired_ledger(), 100, 10)).row(0, named=True)
     # Ruin differences 0, 0, 1: mean 1/3, sample variance 1/3, se sqrt(1/3)/sqrt(3) = 1/3.
     assert row["risk_of_ruin_diff"] == pytest.approx(1 / 3)
     assert (row["risk_of_ruin_diff_ci_low"], row["risk_of_ruin_diff_ci_high"]) == pytest.approx((1 / 3 - Z / 3, 1 / 3 + Z / 3))
 
 
 def test_edge_difference_is_the_difference_of_realised_edges() -> None:
-    sessions = stats.session_table(paired_ledger(), 100, 10)
+    sessions = collected_sessions(paired_ledger(), 100, 10)
     row = comparisons.paired_comparison(sessions).row(0, named=True)
     # a: 20 lost of 40 wagered; b: 10 won of 230 wagered.
     assert row["edge_diff"] == pytest.approx(-10 / 230 - 0.5)
@@ -263,7 +273,7 @@ def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interva
             ("wild", 3): [(30, -30)],
         }
     )
-    sessions = stats.session_table(ledger, 100, 10)
+    sessions = collected_sessions(ledger, 100, 10)
     wild = stats.summary_table(sessions).row(1, named=True)
     row = comparisons.paired_comparison(sessions).row(0, named=True)
     assert row["edge_diff"] == pytest.approx(wild["edge"] - 0.1)
@@ -275,7 +285,7 @@ def test_edge_difference_against_a_steady_baseline_has_the_strategys_own_interva
 def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> None:
     one = flat_ledger({"x": ["WLLTL-W", "LLWWWW", "LWL"]})
     ledger = pl.concat([one, one.with_columns(pl.lit("copy").alias("strategy"))])
-    row = comparisons.paired_comparison(stats.session_table(ledger, 100, 10)).row(0, named=True)
+    row = comparisons.paired_comparison(collected_sessions(ledger, 100, 10)).row(0, named=True)
     assert row["net_diff"] == 0
     for key in (
         "net_diff_mean",
@@ -292,7 +302,7 @@ def test_a_strategy_against_an_identical_copy_differs_by_exactly_nothing() -> No
 
 
 def test_baseline_can_be_chosen_and_an_unknown_one_is_named() -> None:
-    sessions = stats.session_table(paired_ledger(), 100, 10)
+    sessions = collected_sessions(paired_ledger(), 100, 10)
     row = comparisons.paired_comparison(sessions, baseline="b").row(0, named=True)
     assert (row["strategy"], row["baseline"]) == ("a", "b")
     assert row["net_diff"] == Decimal("-30")
@@ -301,7 +311,7 @@ def test_baseline_can_be_chosen_and_an_unknown_one_is_named() -> None:
 
 
 def test_a_single_strategy_has_nothing_to_compare() -> None:
-    comparison = comparisons.paired_comparison(stats.session_table(flat_ledger(TWO_SESSIONS), 100, 10))
+    comparison = comparisons.paired_comparison(collected_sessions(flat_ledger(TWO_SESSIONS), 100, 10))
     assert comparison.height == 0 and list(comparison.columns) == list(comparisons.COMPARISON_COLUMNS)
 
 
@@ -311,8 +321,7 @@ def test_a_single_strategy_has_nothing_to_compare() -> None:
 def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None:
     # Bankrolls after each round: session 1: 110 120 (ends), session 2: 90 80 70, session 3: 100 110 120.
     ledger = make_ledger({("s", 1): [(10, 10), (10, 10)], ("s", 2): [(10, -10)] * 3, ("s", 3): [(10, 0), (10, 10), (10, 10)]})
-    sessions = stats.session_table(ledger, 100, 10)
-    bands = curves.bankroll_bands(ledger, sessions, 100)
+    bands = collected(ledger, 100, 10).bands
     assert bands.get_column("round").to_list() == [0, 1, 2, 3]
     assert bands.get_column("p50").to_list() == pytest.approx([100, 100, 110, 120])  # round 3: 120 (kept), 70, 120
     assert bands.get_column("p25").to_list() == pytest.approx([100, 95, 95, 95])  # linear between sorted values
@@ -320,10 +329,10 @@ def test_bankroll_bands_keep_the_final_bankroll_of_sessions_that_ended() -> None
     assert bands.get_column("mean").to_list() == pytest.approx([100, 100, 310 / 3, 310 / 3])  # 120 80 110, then 120 70 120
 
 
-def test_bankroll_bands_sample_long_sessions_and_bound_memory() -> None:
+def test_bankroll_bands_sample_long_sessions(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(folded, "CURVE_POINTS", 50)
     ledger = flat_ledger({"s": ["WL" * 300, "LW" * 300]}, initial=1000)
-    sessions = stats.session_table(ledger, 1000, 10)
-    bands = curves.bankroll_bands(ledger, sessions, 1000, points=50, cells=7)
+    bands = collected(ledger, 1000, 10).bands
     rounds = bands.get_column("round").to_list()
     assert rounds[0] == 0 and rounds[1] == 1 and rounds[-1] == 600 and len(rounds) == 51
     # After an even round both sessions are back at 1000; after an odd one they are at 1010 and 990.
@@ -341,15 +350,15 @@ def test_ruin_curve_is_the_share_ruined_by_each_round() -> None:
             ("s", 4): [(10, -10), (10, 10), (10, -10)],
         }
     )
-    curve = curves.ruin_curve(stats.session_table(ledger, 100, 10))
+    curve = collected(ledger, 100, 10).ruin
     assert curve.get_column("round").to_list() == [0, 1, 2, 3]
     assert curve.get_column("ruined").to_list() == pytest.approx([0, 0.25, 0.5, 0.5])
 
 
 def test_sample_paths_start_at_the_initial_bankroll() -> None:
     ledger = flat_ledger({"a": ["WL", "LL", "W"], "b": ["TT", "WW", "L"]})
-    paths = curves.sample_paths(ledger, stats.session_table(ledger, 100, 10), 100, count=2)
-    assert set(paths.get_column("session")) == {1, 2}
+    paths = collected(ledger, 100, 10).paths
+    assert set(paths.get_column("session")) == {1, 2, 3}
     a1 = paths.filter((pl.col("strategy") == "a") & (pl.col("session") == 1))
     assert a1.get_column("round").to_list() == [0, 1, 2]
     assert a1.get_column("bankroll").to_list() == [100, 110, 100]
@@ -427,7 +436,7 @@ def test_risk_of_ruin_and_profit_shares_have_wilson_intervals(ruined: int, sessi
 
 def test_summary_holds_the_wilson_intervals_of_its_shares() -> None:
     ledger = flat_ledger({"a": ["WW", "LLLLLLLLLLLL", "LW", "WL", "W"]})
-    summary = stats.summarize(ledger, 100, 10)
+    summary = collected_summary(ledger, 100, 10)
     row = summary.row(0, named=True)
     assert row["risk_of_ruin"] == pytest.approx(0.2) and row["sessions_in_profit"] == pytest.approx(0.4)
     z = stats.Z95

@@ -9,6 +9,7 @@ from decimal import Decimal
 import numpy as np
 import polars as pl
 import pytest
+from helpers.collected import collected_summary
 from helpers.handmade import make_ledger
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -116,7 +117,7 @@ def test_summary_matches_a_plain_python_reference(sessions, initial, shuffle) ->
     order = list(dict.fromkeys(s for s, _ in sessions))
     ledger = ledger.sort(pl.col("strategy").replace_strict(order, list(range(len(order)))), maintain_order=True)
     expected = reference_summary(sessions, Decimal(initial), Decimal(10))
-    summary = stats.summarize(ledger, initial, 10)
+    summary = collected_summary(ledger, initial, 10)
     assert summary.get_column("strategy").to_list() == order
     for row in summary.iter_rows(named=True):
         want = expected[row["strategy"]]

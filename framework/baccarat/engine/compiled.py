@@ -32,9 +32,10 @@ import numpy as np
 
 from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
-from baccarat.engine.reference import SessionConfig, StrategyRun
+from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.strategy_twin import TwinError, twin_of
 from baccarat.engine.twin_play import play_twin
+from baccarat.errors import StrategyError
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
 
@@ -117,9 +118,6 @@ def spot_check(
     session 5,000) is caught. It costs about one row in
     :data:`SPOT_CHECK_SHARE` of the chunk on the reference.
     """
-    from baccarat.engine.reference import run_strategy
-    from baccarat.errors import StrategyError
-
     pick = random.Random(f"{seed}:{sessions[0][0]}:{run.label}").randrange(len(sessions))
     number, start, stop = sessions[pick]
     lengths = [b - a for _, a, b in sessions]

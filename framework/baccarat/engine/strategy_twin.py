@@ -21,6 +21,8 @@ from baccarat.engine.reference import SessionConfig, StrategyRun
 from baccarat.engine.session_loop import MAX_STOPS
 from baccarat.errors import BaccaratError
 from baccarat.money import cents_to_decimal, decimal_to_cents
+from baccarat.plugin.compose import Composed
+from baccarat.plugin.manager import compiled_twin
 from baccarat.plugin.view import SessionInfo
 from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
@@ -72,6 +74,8 @@ def _forget_cached_code(function: Any) -> None:
     ``baccarat_plugin_<name>``; once the same file is installed as a package, it is imported under its own
     name, and the cached code would look for the old module. Its cache is emptied so that it compiles afresh.
     """
+    # Imported here: numba costs about a second to import, and a run too small to compile never loads it
+    # (baccarat.compiling); this is reached only once a twin is compiled.
     from numba.core.caching import FunctionCache
 
     py_func = getattr(function, "py_func", function)
@@ -104,9 +108,6 @@ def twin_of(run: StrategyRun, rules: Rules, config: SessionConfig, seed: int) ->
     its parameters are read and checked by the pieces themselves; each twin
     reads its parameters from its reference piece.
     """
-    from baccarat.plugin.compose import Composed
-    from baccarat.plugin.manager import compiled_twin
-
     cls = run.cls
     if not (isinstance(cls, type) and issubclass(cls, Composed)):
         return None

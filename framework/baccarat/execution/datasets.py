@@ -95,12 +95,6 @@ def write_parts(output: ChunkOutput, folder: Path, record: PartsRecord | None = 
             record.add(path, part, output.rounds, k)
 
 
-def write_frame(frame: Any, path: Path) -> None:
-    """Write a polars frame as a dataset of one part (the layout of :func:`write_parts`)."""
-    path.mkdir()
-    frame.write_parquet(path / part_name(0, 0 if path.name == LEDGER_DATASET else None))
-
-
 def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], None] | None = None):  # -> (rounds, ledger)
     """Return the outputs' rounds and ledger as two polars frames, in the order :func:`write_parts` writes them."""
     import io

@@ -9,7 +9,7 @@ from contextlib import ExitStack, closing
 from datetime import UTC, datetime
 from decimal import Decimal
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import polars as pl
 
@@ -33,7 +33,6 @@ from baccarat.execution.datasets import (
     PartsRecord,
     RunCounts,
     collect_outputs,
-    write_frame,
     write_parts,
 )
 from baccarat.execution.executor import execute
@@ -50,10 +49,9 @@ from baccarat.plugin.compose import sides_under
 from baccarat.plugin.manager import registry
 from baccarat.results import collected
 from baccarat.results.report.analysis import Analysis, write_results
+from baccarat.results.statistics.folded import RunStatsCollector, session_frame
+from baccarat.results.statistics.ledger_stats import stopped_sessions
 from baccarat.shoes.recorded import format_has_cards, read_shoes
-
-if TYPE_CHECKING:
-    from baccarat.results.statistics.folded import RunStatsCollector
 
 
 class RunResult:
@@ -208,9 +206,6 @@ def run_experiment(
     ``progress`` is called with the number of shoes done as chunks finish.
     For runs larger than memory, use :func:`run_to_folder`.
     """
-    from baccarat.results.statistics.folded import session_frame
-    from baccarat.results.statistics.ledger_stats import stopped_sessions
-
     prepared = prepare(experiment)
     plan = dataclasses.replace(prepared.plan, gather_stats=True)  # for the sessions' stopped_by, which the ledger lacks
     gathered: list[list[Any]] = [[] for _ in plan.strategies]
@@ -243,20 +238,6 @@ def _resolved_yaml(experiment: Experiment) -> str:
     if experiment.overrides:
         header += "# Overrides: " + " ".join(f"--set {o}" for o in experiment.overrides) + "\n"
     return header + yaml.safe_dump(experiment.to_mapping(), sort_keys=False, allow_unicode=True)
-
-
-def write_run(result: RunResult, out_dir: str | Path, timings: Mapping[str, float], force: bool = False) -> Path:
-    """Write a run held in memory (rounds, ledger, experiment, manifest) atomically into ``out_dir``.
-
-    A previous run there is replaced only with ``force``.
-    """
-    with RunWriter(result.experiment, out_dir, force=force, warnings=result.warnings) as writer:
-        writer.timings.update(timings)
-        writer.engines = {label: [engine] for label, engine in result.engines.items()}
-        writer.add_frames(result.rounds, result.ledger, result.counts)
-        result.analysis = writer.finish({"stops": result.stops})
-    result.out_dir = writer.out_dir
-    return result.out_dir
 
 
 def run_to_folder(
@@ -382,8 +363,6 @@ class RunWriter:
 
     def collect_statistics(self, bankrolls: bool = True) -> RunStatsCollector:
         """Gather the statistics of every chunk added from now on (session rows, and bankrolls for the plots' bands)."""
-        from baccarat.results.statistics.folded import RunStatsCollector
-
         labels = [entry.name for entry in self.experiment.strategies]
         self.statistics = RunStatsCollector(
             self._open(), labels, bankrolls=bankrolls, baseline=self.baseline, fixed=fixed_bets(self.experiment)
@@ -402,21 +381,11 @@ class RunWriter:
             if engine not in played:
                 played.append(engine)
 
-    def add_frames(self, rounds: pl.DataFrame, ledger: pl.DataFrame, counts: RunCounts) -> None:
-        """Write a run held in memory as datasets of one part each."""
-        folder = self._open()
-        for frame, name in ((rounds, ROUNDS_DATASET), (ledger, LEDGER_DATASET)):
-            (folder / name).rmdir()
-            write_frame(frame, folder / name)
-        self.counts = counts
-
-    def finish(self, statistics: Mapping[str, Any] | Callable[[], Mapping[str, Any]] | None = None) -> Analysis:
+    def finish(self, statistics: Callable[[], Mapping[str, Any]]) -> Analysis:
         """Write experiment, manifest, summary, plots and report, then rename the folder into place; return the analysis.
 
-        ``statistics`` (or the function that returns them, called once the
-        manifest is written) are keyword arguments of
-        :func:`baccarat.results.report.analysis.write_results` gathered while
-        the run was written, in place of a scan of the ledger.
+        ``statistics`` returns, once the manifest is written, what the run's
+        collector made of its sessions (:func:`baccarat.results.collected.results_of`).
         """
         folder = self._open()
         check()  # a stop received while the last chunk was written: nothing more is done
@@ -424,19 +393,17 @@ class RunWriter:
         manifest = self._manifest()
         write_manifest(folder, manifest)  # read by the report, which shows versions and timings
         data_files, _ = folder_contents(folder)
-        precomputed = dict(statistics() if callable(statistics) else statistics or {})
+        made = statistics()
         check()
         exact = exact_analysis(self.experiment) if self.experiment.exact else None
         analysis = write_results(
             folder,
-            pl.scan_parquet(folder / LEDGER_DATASET),
             run_facts(self.experiment, manifest["engines"]),
-            self.baseline,
+            made,
             exact=exact,
             plots=self.plots,
             manifest=manifest,
             formats=self.experiment.chart_formats,
-            **precomputed,
         )
         # Parts described as they were written are not read back; a run written from memory is.
         details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)

@@ -15,8 +15,11 @@ from functools import cache
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
+from baccarat.shoes import columnar
+from baccarat.shoes.columnar import arrow_schema
 from baccarat.table.bet_registry import net_column, stake_column
 from baccarat.table.dealer import OUTCOMES
 
@@ -65,9 +68,6 @@ def ledger_schema(bets: tuple[str, ...]):  # -> pyarrow.Schema
     digits at most, is ``decimal64``, whose buffer is the engine's int64
     micro-units as they are (:func:`baccarat.shoes.columnar.decimal64_micros`).
     """
-    import pyarrow as pa
-
-    from baccarat.shoes.columnar import arrow_schema
 
     schema = arrow_schema(ledger_columns(bets))
     money = pa.decimal64(LEDGER_DIGITS, 6)
@@ -121,9 +121,6 @@ def ledger_table(
     ``expected_net``, the theoretical result of the round's bets; it is null without it
     (``columns`` may carry it already computed, as ``expected_net``).
     """
-    import pyarrow as pa
-
-    from baccarat.shoes import columnar
 
     n = len(columns["stake"])
     data = {
@@ -160,3 +157,16 @@ def read_error_reason(exc: BaseException) -> str:
     if isinstance(exc, pl.exceptions.PanicException):
         return "its contents are malformed"
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def money_micros(column: pl.Series, missing: int = -1) -> np.ndarray:
+    """Return a money column as integer micro-units (int64), exactly; ``missing`` where it is null."""
+    array = column.cast(MONEY).to_arrow()
+    array = array.combine_chunks() if hasattr(array, "combine_chunks") else array
+    words = np.frombuffer(array.buffers()[1], dtype=np.int64)[2 * array.offset : 2 * (array.offset + len(array))].reshape(-1, 2)
+    if not np.array_equal(words[:, 1], words[:, 0] >> 63):
+        raise ValueError(f"{column.name}: an amount beyond 9.2 million million units")
+    micros = words[:, 0].copy()
+    if column.null_count():
+        micros[column.is_null().to_numpy()] = missing
+    return micros

@@ -1,6 +1,6 @@
 """Each strategy against a baseline: paired session by session when they met the same rounds, else as independent samples.
 
-Both reduce the session table (:func:`baccarat.results.statistics.ledger_stats.session_table`); definitions are in docs/results.md.
+Both reduce the session table (:func:`baccarat.results.statistics.folded.fold_sessions`); definitions are in docs/results.md.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import math
 import numpy as np
 import polars as pl
 
+from baccarat.errors import InputError, did_you_mean
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.comparisons.verdict import TESTED_DF, FixedBets, with_verdicts
 from baccarat.results.ledger import MONEY
@@ -106,8 +107,6 @@ def chosen_baseline(order: list[str], baseline: str | None) -> str:
     if baseline is None:
         baseline = order[0] if order else ""
     if baseline not in order:
-        from baccarat.errors import InputError, did_you_mean
-
         raise InputError(f"no strategy is labelled {baseline!r}{did_you_mean(baseline, order)}; the strategies are {', '.join(order)}")
     return baseline
 

@@ -16,6 +16,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from baccarat.odds.compositions import suited_counts
+from baccarat.odds.exact_odds import round_odds
 from baccarat.results.patterns.fair_shoes import FairSamples
 from baccarat.results.patterns.shoe_counts import COLUMN, MAX_STREAK
 from baccarat.table.roads import DERIVED_ROADS
@@ -165,9 +167,6 @@ def holm(p_values: list[float]) -> list[float]:
 
 def exact_shares(rules: Rules) -> dict[str, float]:
     """The exact chance of Banker, Player, Tie and each pair on one round off the top of a full shoe under ``rules``."""
-    from baccarat.odds.compositions import suited_counts
-    from baccarat.odds.exact_odds import round_odds
-
     odds = round_odds(suited_counts(rules.decks), rules.decks)
     out = {}
     for bet, key, part in (

@@ -7,8 +7,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import polars as pl
 
+from baccarat.errors import InputError
+from baccarat.results.ledger import read_error_reason
 from baccarat.results.patterns.shoe_counts import counts_of, shoe_counts
+from baccarat.shoes.compiled_deal import seeded_table_compiled
+from baccarat.shoes.recorded import read_shoes
+from baccarat.shoes.rounds import OUTCOME_CODE
 from baccarat.table.rules import Rules
 
 
@@ -23,8 +29,6 @@ class Sample:
 
 def recorded_sample(path: str | Path, fmt: str, rules: Rules) -> Sample:
     """The shoes of a recorded shoe file in format ``fmt`` (cards, outcomes or rounds), checked against ``rules``."""
-    from baccarat.shoes.recorded import read_shoes
-
     recorded = read_shoes(path, fmt, rules)
     for warning in recorded.warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
@@ -33,19 +37,12 @@ def recorded_sample(path: str | Path, fmt: str, rules: Rules) -> Sample:
 
 def run_sample(folder: str | Path) -> Sample:
     """The shoes of a run folder's ``rounds.parquet``."""
-    import polars as pl
-
-    from baccarat.errors import InputError
-    from baccarat.shoes.rounds import OUTCOME_CODE
-
     rounds_file = Path(folder) / "rounds.parquet"
     if not rounds_file.exists():
         raise InputError(f"{folder} is not a run folder: it has no rounds.parquet")
     try:
         frame = pl.scan_parquet(rounds_file).select("shoe", "hand", "outcome", "player_pair", "banker_pair").sort("shoe", "hand").collect()
     except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
-        from baccarat.results.ledger import read_error_reason
-
         raise InputError(f"cannot read {rounds_file}: {read_error_reason(exc)}") from None
     if frame.height == 0:
         raise InputError(f"{rounds_file} holds no round")
@@ -57,6 +54,4 @@ def run_sample(folder: str | Path) -> Sample:
 
 def seeded_sample(rules: Rules, count: int, seed: int) -> Sample:
     """``count`` seeded shoes under ``rules`` with seed ``seed`` (the shoes of a run with that seed)."""
-    from baccarat.shoes.compiled_deal import seeded_table_compiled
-
     return Sample(shoe_counts(seeded_table_compiled(rules, seed, 1, count)), True, f"{count} seeded shoes (seed {seed})")

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 
 import polars as pl
 
-from baccarat.results.statistics import curves
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
 
 if TYPE_CHECKING:
@@ -32,7 +31,7 @@ def _ready(value: Pending) -> pl.DataFrame:
 class Analysis:
     """Every statistic of a run, as polars frames (see :mod:`baccarat.results.statistics.ledger_stats`).
 
-    Frames computed in the background are waited for when first used.
+    Frames still computed in the background are waited for when first used.
     """
 
     _sessions: pl.DataFrame | pl.LazyFrame = dataclasses.field(repr=False)
@@ -47,7 +46,7 @@ class Analysis:
 
     @property
     def sessions(self) -> pl.DataFrame:
-        """One row per strategy and session (:func:`baccarat.results.statistics.ledger_stats.session_table`).
+        """One row per strategy and session (:func:`baccarat.results.statistics.folded.fold_sessions`).
 
         A large run's table stays in its ``sessions.parquet`` and is read from there each time it is asked for.
         """
@@ -79,19 +78,19 @@ class Analysis:
 
     @property
     def bands(self) -> pl.DataFrame:
-        """The bankroll percentile bands (:func:`baccarat.results.statistics.curves.bankroll_bands`)."""
+        """The bankroll percentile bands (:meth:`baccarat.results.statistics.folded.RunStatsCollector.bands`)."""
         self._bands = _ready(self._bands)
         return self._bands
 
     @property
     def finals(self) -> pl.DataFrame:
         """The final bankrolls' percentiles per strategy (:func:`baccarat.results.statistics.curves.final_quantiles`)."""
-        self._finals = curves.final_quantiles(self.scan_sessions()) if self._finals is None else _ready(self._finals)
+        self._finals = _ready(self._finals)
         return self._finals
 
     @property
     def paths(self) -> pl.DataFrame:
-        """The bankroll paths of a few sample sessions (:func:`baccarat.results.statistics.curves.sample_paths`)."""
+        """The bankroll paths of a few sample sessions (:meth:`baccarat.results.statistics.folded.RunStatsCollector.sample_paths`)."""
         self._paths = _ready(self._paths)
         return self._paths
 

@@ -1,41 +1,40 @@
-"""Statistics gathered while a run plays, so that its summary and plots never read the ledger back.
+"""The statistics of a run, folded from its sessions as the chunks arrive: the one definition of every figure.
 
-The summary of a run is a pure function of its ledger (:mod:`baccarat.results.statistics.ledger_stats`
-is the definition). Reading a ledger of tens of millions of rows back from
-Parquet costs more than playing it, so ``baccarat run`` folds each chunk's
-integer ledger columns, in the worker that played it, into the rows of the
-session table (:func:`fold_sessions`, the same numbers as
-:func:`baccarat.results.statistics.ledger_stats.session_table`). The main
-process memory does not grow with the run: :class:`RunStatsCollector` adds
-the chunks' session rows, a few chunks at a time, to exact aggregates
-(:mod:`baccarat.results.statistics.tallies`), from which the summary, the
-comparison, the ruin curve and the final bankrolls' percentiles are made at
-the end, and appends the rows and the bankroll column, round by round
-(:func:`bankroll_block`), to spool files of the run folder as the chunks
-arrive; at the end the session rows become ``sessions.parquet``, written
-slice by slice, and :func:`bankroll_bands` computes the plots' percentiles
-from the spool exactly as :func:`baccarat.results.statistics.curves.bankroll_bands`
-does. Parity tests hold all of them to the definition.
+Each chunk's integer ledger columns are folded, in the worker that played it,
+into the rows of the session table (:func:`fold_sessions`), and
+:class:`RunStatsCollector` adds those rows, a few chunks at a time, to exact
+aggregates (:mod:`baccarat.results.statistics.tallies`), from which the
+summary, the comparison, the ruin curve and the final bankrolls' percentiles
+are made at the end, and counts each round's bankrolls exactly for the bands
+(:mod:`baccarat.results.statistics.round_counts`). The main process's memory
+does not grow with the run: the session rows go to a spool file of the run
+folder and become ``sessions.parquet`` at the end, written slice by slice.
+A saved run read back replays its ledger through the same fold and
+collector (:mod:`baccarat.results.statistics.replay`). The tests hold every
+figure to independent references computed from the ledger
+(tests/helpers/ledger_reference.py).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
+from baccarat.results.statistics.round_counts import BAND_PERCENTILES, CURVE_POINTS, RoundCounts, curve_rounds
 from baccarat.results.statistics.ruin_threshold import ruin_thresholds
-from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows, percentiles_of_sorted
-from baccarat.shoes.columnar import decimal_micros
+from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows
+from baccarat.shoes.columnar import decimal_micros, repeated_string
 
 SESSION_FILE_COLUMNS = (
     "strategy",
@@ -206,8 +205,6 @@ def fold_sessions(
 
 def stop_rule_labels(codes: np.ndarray, names: Sequence[str]):  # -> pyarrow.Array
     """Return ``stopped_by`` from codes (0: none, k: ``names[k - 1]``): the stop rule's name, or null (``large_string``)."""
-    import pyarrow as pa
-
     if not names or not codes.any():
         return pa.nulls(len(codes), pa.large_string())
     return pa.array(np.asarray([None, *names], dtype=object)[codes], type=pa.large_string())
@@ -215,8 +212,6 @@ def stop_rule_labels(codes: np.ndarray, names: Sequence[str]):  # -> pyarrow.Arr
 
 def _money(micros: np.ndarray, known: np.ndarray | None = None):  # -> pyarrow.Array
     """Return micro-units as exact ``Decimal(38, 6)`` amounts, null where not ``known``."""
-    import pyarrow as pa
-
     amounts = decimal_micros(micros)
     if known is None or known.all():
         return amounts
@@ -230,10 +225,6 @@ def session_arrow(label: str, rows: SessionRows, has_expected: bool):  # -> pyar
     The same columns and types as polars gives for :func:`session_frame`
     (``select(SESSION_FILE_COLUMNS).to_arrow()``), without a polars frame in between.
     """
-    import pyarrow as pa
-
-    from baccarat.shoes.columnar import repeated_string
-
     values, n = rows.values, len(rows.session)
     ruin, needed = values[:, 5], values[:, 12]
     data = {
@@ -261,7 +252,7 @@ def session_arrow(label: str, rows: SessionRows, has_expected: bool):  # -> pyar
 def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
     """Return the session table from every strategy's rows, chunk by chunk.
 
-    The same table as :func:`baccarat.results.statistics.ledger_stats.session_table` makes from the ledger.
+    Its columns are :data:`~baccarat.results.statistics.ledger_stats.SESSION_COLUMNS`.
     """
     parts = []
     for label, chunks in zip(labels, rows, strict=True):
@@ -276,30 +267,6 @@ def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], 
     return pl.concat(parts, rechunk=False).select(SESSION_COLUMNS)  # no copy of the whole table
 
 
-class BankrollSpool:
-    """Each strategy's integer column (bankrolls in micro-units, or session rows), appended chunk by chunk to a raw file
-    of the run folder."""
-
-    def __init__(self, folder: Path, kind: str = "bankroll") -> None:
-        self.folder = folder
-        self.kind = kind
-        self.paths: list[Path] = []
-
-    def append(self, k: int, values: np.ndarray) -> None:
-        """Append strategy ``k``'s values of one chunk (int64, row by row)."""
-        while len(self.paths) <= k:
-            path = self.folder / f".{self.kind}.{len(self.paths)}.spool"
-            path.write_bytes(b"")
-            self.paths.append(path)
-        with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
-            handle.write(np.ascontiguousarray(values, dtype=np.int64).data)
-
-    def remove(self) -> None:
-        """Delete the spool files."""
-        for path in self.paths:
-            path.unlink(missing_ok=True)
-
-
 SESSION_RECORD = SESSION_VALUES + 2
 """Integers per session in a session spool: the session, the values of :class:`SessionRows`, and ``expected``'s bits."""
 
@@ -308,139 +275,53 @@ READ_SESSIONS = 1 << 16
 """Sessions read from a session spool at once (a slice of ``sessions.parquet``: one row group)."""
 
 
-def spool_sessions(spool: BankrollSpool, k: int, rows: SessionRows) -> None:
-    """Append one chunk's session rows of strategy ``k`` to ``spool`` (:data:`SESSION_RECORD` integers a session)."""
-    record = np.empty((len(rows.session), SESSION_RECORD), dtype=np.int64)
-    record[:, 0] = rows.session
-    record[:, 1:-1] = rows.values
-    record[:, -1] = np.ascontiguousarray(rows.expected, dtype=np.float64).view(np.int64)  # the float's bits, exactly
-    spool.append(k, record)
+class SessionSpool:
+    """Each strategy's session rows, appended chunk by chunk to a raw file of the run folder (:data:`SESSION_RECORD`
+    integers a session), or held in memory when there is no folder (a saved run read back, which writes nothing)."""
 
+    def __init__(self, folder: Path | None) -> None:
+        self.folder = folder
+        self.paths: list[Path] = []
+        self.held: list[list[SessionRows]] = []
 
-def spooled_sessions(spool: BankrollSpool, k: int, stop_names: tuple[str, ...]) -> Iterator[SessionRows]:
-    """Yield strategy ``k``'s spooled session rows, :data:`READ_SESSIONS` at a time, in the order they were spooled."""
-    if k >= len(spool.paths):
-        return
-    total = spool.paths[k].stat().st_size // (8 * SESSION_RECORD)
-    for start in range(0, total, READ_SESSIONS):
-        count = min(READ_SESSIONS, total - start)
-        record = np.fromfile(spool.paths[k], dtype=np.int64, count=count * SESSION_RECORD, offset=start * SESSION_RECORD * 8)
-        record = record.reshape(count, SESSION_RECORD)
-        yield SessionRows(record[:, 0], record[:, 1:-1], record[:, -1].view(np.float64), stop_names)  # views of the slice read
+    def append(self, k: int, rows: SessionRows) -> None:
+        """Append one chunk's session rows of strategy ``k``."""
+        if self.folder is None:
+            while len(self.held) <= k:
+                self.held.append([])
+            self.held[k].append(rows)
+            return
+        while len(self.paths) <= k:
+            path = self.folder / f".sessions.{len(self.paths)}.spool"
+            path.write_bytes(b"")
+            self.paths.append(path)
+        record = np.empty((len(rows.session), SESSION_RECORD), dtype=np.int64)
+        record[:, 0] = rows.session
+        record[:, 1:-1] = rows.values
+        record[:, -1] = np.ascontiguousarray(rows.expected, dtype=np.float64).view(np.int64)  # the float's bits, exactly
+        with self.paths[k].open("ab") as handle:  # a file write, not tofile: a refused write keeps its errno (EFBIG, ENOSPC)
+            handle.write(record.data)
 
+    def read(self, k: int, stop_names: tuple[str, ...]) -> Iterator[SessionRows]:
+        """Yield strategy ``k``'s rows, :data:`READ_SESSIONS` at a time from a file, in the order they were appended."""
+        if self.folder is None:
+            for rows in self.held[k] if k < len(self.held) else ():
+                yield SessionRows(rows.session, rows.values, rows.expected, stop_names)
+            return
+        if k >= len(self.paths):
+            return
+        total = self.paths[k].stat().st_size // (8 * SESSION_RECORD)
+        for start in range(0, total, READ_SESSIONS):
+            count = min(READ_SESSIONS, total - start)
+            record = np.fromfile(self.paths[k], dtype=np.int64, count=count * SESSION_RECORD, offset=start * SESSION_RECORD * 8)
+            record = record.reshape(count, SESSION_RECORD)
+            yield SessionRows(record[:, 0], record[:, 1:-1], record[:, -1].view(np.float64), stop_names)  # views of the slice read
 
-def bankroll_block(bankroll: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Return one chunk's bankroll column round by round: a row per round, a column per session.
-
-    ``bankroll`` holds the chunk's sessions one after the other, ``lengths``
-    rounds each (at least one). Row ``r`` holds each session's bankroll after
-    round ``r + 1``, or its last one once it has ended; there are as many
-    rows as the chunk's longest session has rounds. Spooled so, the bands
-    read the few rounds they need of every session without reading the rest.
-    """
-    lengths = np.asarray(lengths, dtype=np.int64)
-    rows = int(lengths.max()) if len(lengths) else 0
-    block = np.empty((rows, len(lengths)), dtype=np.int64)
-    block[:] = bankroll[np.cumsum(lengths) - 1]  # every row: the final bankrolls, then each session's rounds over them
-    # The rounds played, session by session, are the cells of the transposed block below each session's length.
-    block.T[np.arange(rows)[None, :] < lengths[:, None]] = bankroll
-    return block
-
-
-def bankroll_bands(
-    spool: BankrollSpool,
-    blocks: Sequence[Sequence[tuple[int, int]]],
-    labels: Sequence[str],
-    initial_bankroll: Decimal | int | str,
-    points: int | None = None,
-    cells: int | None = None,
-) -> pl.DataFrame:
-    """Return :func:`baccarat.results.statistics.curves.bankroll_bands` from the spooled bankroll blocks, the same numbers.
-
-    Each strategy's spool holds its chunks' :func:`bankroll_block` one after
-    the other; ``blocks[k]`` gives their shapes (rounds, sessions) for the
-    strategy labelled ``labels[k]`` (a strategy without blocks has no bands).
-    A block's last row holds each session's final bankroll, so a session
-    that has ended keeps it, as the definition has it. As the definition
-    does, at most ``cells`` values (sessions x rounds) are held at once;
-    each pass reads from every block only the rows of the rounds it
-    evaluates, so the spool is read about once in all.
-    """
-    from baccarat.results.statistics import curves
-
-    points = curves.CURVE_POINTS if points is None else points
-    cells = curves.BAND_CELLS if cells is None else cells
-    initial = float(Decimal(str(initial_bankroll)))
-    names = [f"p{p}" for p in curves.BAND_PERCENTILES]
-    groups = [(k, label) for k, label in enumerate(labels) if k < len(blocks) and blocks[k]]
-
-    def strategy(item: tuple[int, str]) -> pl.DataFrame:
-        k, label = item
-        return _strategy_bands(spool, blocks[k], k, label, initial, points, cells, names)
-
-    with ThreadPoolExecutor(max_workers=min(2, max(len(groups), 1))) as pool:  # numpy sorts without the GIL
-        frames = list(pool.map(strategy, groups))
-    if not frames:
-        return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
-    return pl.concat(frames)
-
-
-def _strategy_bands(
-    spool: BankrollSpool,
-    blocks: Sequence[tuple[int, int]],
-    k: int,
-    label: str,
-    initial: float,
-    points: int,
-    cells: int,
-    names: list[str],
-) -> pl.DataFrame:
-    """The bankroll bands of the ``k``-th strategy (see :func:`bankroll_bands`)."""
-    from baccarat.results.statistics import curves
-
-    sessions = sum(width for _, width in blocks)
-    grid = curves.curve_rounds(max(height for height, _ in blocks), points)  # the longest block: the longest session
-    chunk = max(1, cells // max(sessions, 1))
-    rows = [np.full(len(curves.BAND_PERCENTILES), initial)]
-    means = [initial]
-    # One matrix (a row per round, a column per session) and one read buffer serve every pass: fresh ones would cost
-    # the kernel a zeroed page for each of their pages, pass after pass.
-    whole = np.empty((min(chunk, len(grid)), sessions), dtype=np.int64)
-    spans = [int(grid[min(start + chunk, len(grid)) - 1] - grid[start]) + 1 for start in range(0, len(grid), chunk)]
-    buffer = np.empty(max(spans, default=0) * max(width for _, width in blocks), dtype=np.int64)  # the rows a pass reads
-    for start in range(0, len(grid), chunk):
-        part = grid[start : start + chunk]
-        matrix = whole[: len(part)]
-        # Read, not mapped: the pages of a mapped spool would count in the process's memory while it is mapped.
-        with spool.paths[k].open("rb") as handle:
-            offset = column = 0
-            for height, width in blocks:
-                rows_read = np.minimum(part, height) - 1  # a block's last row holds the final bankrolls
-                first = int(rows_read[0])
-                span = buffer[: (int(rows_read[-1]) - first + 1) * width]
-                handle.seek(offset + first * width * 8)
-                if handle.readinto(span.view(np.uint8)) != span.nbytes:
-                    raise OSError(f"{spool.paths[k]}: the bankroll spool ends before its blocks do")
-                span = span.reshape(-1, width)
-                picks = rows_read - first
-                source = span if np.array_equal(picks, np.arange(len(picks))) else span[picks]
-                matrix[:, column : column + width] = source
-                offset, column = offset + height * width * 8, column + width
-        # Percentiles are order statistics: once each round's values are sorted, they are read off by index. The
-        # amounts are sorted as integers (micro-units): only the values read off become floats, as polars casts them
-        # (micros / 10**6, which keeps their order).
-        means.extend(curves.band_means(matrix, axis=1))
-        matrix.sort(axis=1)
-        rows.extend(percentiles_of_sorted(matrix, curves.BAND_PERCENTILES, scale=1e6))
-    table = np.asarray(rows)
-    return pl.DataFrame(
-        {
-            "strategy": [label] * len(table),
-            "round": np.concatenate([[0], grid]),
-            **{n: table[:, i] for i, n in enumerate(names)},
-            "mean": np.asarray(means, dtype=np.float64),
-        }
-    )
+    def remove(self) -> None:
+        """Delete the spool files (or forget the rows held)."""
+        for path in self.paths:
+            path.unlink(missing_ok=True)
+        self.held = []
 
 
 TALLY_ROWS = 1 << 16
@@ -448,25 +329,29 @@ TALLY_ROWS = 1 << 16
 
 
 class RunStatsCollector:
-    """Gathers the chunks' session rows and bankroll columns while a run is written (main process).
+    """Makes every statistic of a run from its sessions, folded as the chunks arrive: the one definition.
 
-    The chunks' sessions are added to exact aggregates as they arrive, a
-    few chunks at a time (:data:`TALLY_ROWS` rows: a tally of many rows at
-    once costs about what one of a few rows does)
+    ``baccarat run`` adds each chunk's session rows and bankroll columns as
+    the chunk arrives; a saved run read back (``baccarat report``,
+    ``baccarat.load``) replays its ledger through the same collector
+    (:mod:`baccarat.results.statistics.replay`). The sessions are added to
+    exact aggregates a few chunks at a time (:data:`TALLY_ROWS` rows: a tally
+    of many rows at once costs about what one of a few rows does)
     (:mod:`baccarat.results.statistics.tallies`: one tally per strategy, one
     per strategy paired with the ``baseline``), from which the summary, the
     comparison, the ruin curve and the final bankrolls' percentiles are made
-    at the end without reading any session back. The rows themselves and
-    the bankroll columns go to spool files of the run folder, so that the
-    memory of the main process does not grow with the run; at the end the
-    session rows become the folder's ``sessions.parquet`` (``sessions_file``),
-    written slice by slice, and the bankroll bands are computed from the
-    bankroll spool.
+    at the end without reading any session back; each round's bankrolls are
+    counted exactly as they arrive, for the bands
+    (:class:`~baccarat.results.statistics.round_counts.RoundCounts`). The
+    session rows go to a spool file of ``folder`` (held in memory without a
+    folder), so that the memory of the main process does not grow with the
+    run; at the end they become the folder's ``sessions.parquet``
+    (``sessions_file``), written slice by slice.
     """
 
     def __init__(
         self,
-        folder: Path,
+        folder: Path | None,
         labels: Sequence[str],
         has_expected: bool = True,
         bankrolls: bool = True,
@@ -480,13 +365,12 @@ class RunStatsCollector:
         """The strategies that back one fixed bet (:data:`baccarat.results.comparisons.verdict.FixedBets`): their rows are exact."""
         self.has_expected = has_expected
         self.bankrolls = bankrolls
-        """Whether the bankroll columns are kept, for the bands of the plots."""
-        self.spool = BankrollSpool(folder)
-        self.session_spool = BankrollSpool(folder, "sessions")
-        self.sessions_path = folder / sessions_file
+        """Whether the bankroll columns are counted, for the bands and sample paths of the charts."""
+        self.session_spool = SessionSpool(folder)
+        self.sessions_path = None if folder is None else folder / sessions_file
         self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
-        self.blocks: list[list[tuple[int, int]]] = [[] for _ in self.labels]
-        """The shapes (rounds, sessions) of each strategy's spooled bankroll blocks, in order."""
+        self.round_counts = [RoundCounts() for _ in self.labels]
+        """Each strategy's bankroll after each round, counted exactly (with ``bankrolls``)."""
         self.tallies = [SessionTally() for _ in self.labels]
         self.baseline = baseline
         base = self.labels.index(baseline) if baseline in self.labels else 0 if baseline is None and self.labels else None
@@ -505,12 +389,10 @@ class RunStatsCollector:
     def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
         """Take one chunk's rows and bankroll columns, strategy by strategy."""
         for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
-            spool_sessions(self.session_spool, k, rows)
+            self.session_spool.append(k, rows)
             self.stop_names[k] = rows.stop_names
             if self.bankrolls:
-                block = bankroll_block(bankroll, rows.values[:, 0])
-                self.spool.append(k, block)
-                self.blocks[k].append(block.shape)
+                self.round_counts[k].add(bankroll, rows.values[:, 0])
                 self._keep_samples(k, rows, bankroll)
         self.waiting.append(tuple(sessions))
         self.waiting_rows += sum(len(rows.session) for rows in sessions)
@@ -529,7 +411,7 @@ class RunStatsCollector:
             del kept[session]
 
     def sample_paths(self, initial_bankroll: Decimal) -> pl.DataFrame:
-        """Return :func:`baccarat.results.statistics.curves.sample_paths` of the sessions of ``first_sessions``, from the
+        """Return the bankroll paths (round 0 the start) of the sessions of ``first_sessions``, from the
         bankroll columns kept as the chunks arrived (with ``bankrolls``): the same frame, without reading the ledger."""
         self._tally_waiting()
         chosen = self.first_sessions.tolist()
@@ -587,25 +469,56 @@ class RunStatsCollector:
         pairs = [(self.labels[k], pair) for k, pair in self.pairs.items() if self.tallies[k].sessions]
         return played, pairs
 
-    def bands(self, initial_bankroll: Decimal) -> pl.DataFrame:
-        """The bankroll bands from the spooled bankrolls; the spools are removed once read (or on failure)."""
-        try:
-            return bankroll_bands(self.spool, self.blocks, self.labels, initial_bankroll)
-        finally:
-            self.spool.remove()
+    def bands(self, initial_bankroll: Decimal, points: int | None = None) -> pl.DataFrame:
+        """Return the percentiles of the bankroll over sessions after each round, per strategy, and its mean.
 
-    def write_sessions(self) -> pl.LazyFrame:
+        Columns ``strategy``, ``round`` (0 is the start), ``p5``, ``p25``,
+        ``p50``, ``p75``, ``p95``, ``mean`` (shown beside the median: a
+        progression's median can rise while its mean falls). A session that
+        has ended keeps its final bankroll, so every round counts every
+        session. With more than ``points`` rounds, the rounds are sampled
+        evenly (:func:`~baccarat.results.statistics.round_counts.curve_rounds`;
+        default :data:`~baccarat.results.statistics.round_counts.CURVE_POINTS`).
+        A strategy without sessions has no bands.
+        """
+        points = CURVE_POINTS if points is None else points
+        initial = float(Decimal(str(initial_bankroll)))
+        names = [f"p{p}" for p in BAND_PERCENTILES]
+        frames = []
+        for label, counts in zip(self.labels, self.round_counts, strict=True):
+            if not counts.sessions:
+                continue
+            grid = curve_rounds(counts.longest, points)
+            table, means = counts.bands(grid)
+            frames.append(
+                pl.DataFrame(
+                    {
+                        "strategy": [label] * (len(grid) + 1),
+                        "round": np.concatenate([[0], grid]),
+                        **{name: np.concatenate([[initial], table[:, i]]) for i, name in enumerate(names)},
+                        "mean": np.concatenate([[initial], means]),
+                    }
+                )
+            )
+        if not frames:
+            return pl.DataFrame(schema={"strategy": pl.String, "round": pl.Int64, **{n: pl.Float64 for n in names}, "mean": pl.Float64})
+        return pl.concat(frames)
+
+    def write_sessions(self) -> pl.LazyFrame | pl.DataFrame:
         """Write the spooled session rows as ``sessions.parquet`` (strategy by strategy) and return a scan of it.
 
         The file holds the columns of ``SESSION_FILE_COLUMNS``; the scan gives
-        those of :data:`SESSION_COLUMNS`, the session table.
+        those of :data:`SESSION_COLUMNS`, the session table. Without a folder,
+        the session table is returned as a frame and nothing is written.
         """
-        import pyarrow.parquet as pq
-
+        if self.sessions_path is None:
+            held = [list(self.session_spool.read(k, self.stop_names[k])) for k in range(len(self.labels))]
+            self.session_spool.remove()
+            return session_frame(self.labels, held, self.has_expected)
         writer = None
         try:
             for k, label in enumerate(self.labels):
-                for rows in spooled_sessions(self.session_spool, k, self.stop_names[k]):
+                for rows in self.session_spool.read(k, self.stop_names[k]):
                     part = session_arrow(label, rows, self.has_expected)
                     if writer is None:
                         writer = pq.ParquetWriter(self.sessions_path, part.schema, compression="zstd")

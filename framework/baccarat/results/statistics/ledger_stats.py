@@ -1,14 +1,13 @@
-"""Statistics of a run: pure functions of the ledger, in polars.
+"""Statistics of a run's sessions: the summary's definitions, from exact aggregates of the session table.
 
-Everything starts from the ledger (one row per round per strategy per
-session) and two facts of the experiment: the initial bankroll and the table
-minimum (ruin is a bankroll below it). The work is done in two steps:
-
-1. :func:`session_table` folds the ledger into one row per strategy and
-   session. It scans the ledger lazily in batches of sessions, so a ledger
-   larger than memory works: only one batch of rows is held at a time.
-2. :func:`summary_table` (and the comparisons) reduce that small
-   table to one row per strategy.
+Every figure starts from the session table (one row per strategy and
+session; a run folds it from its ledger as the chunks arrive,
+:mod:`baccarat.results.statistics.folded`) and two facts of the experiment:
+the initial bankroll and the table minimum (ruin is a bankroll below it).
+:func:`summary_table` (and the comparisons) reduce that table to one row
+per strategy, through exact aggregates
+(:class:`~baccarat.results.statistics.tallies.SessionTally`): a run adds
+the same aggregates up as its sessions arrive (:func:`summary_of_tallies`).
 
 Comparisons between strategies are in :mod:`baccarat.results.comparisons.strategies`,
 the per-round aggregates the plots draw in :mod:`baccarat.results.statistics.curves`.
@@ -18,25 +17,20 @@ Definitions are in docs/results.md.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Iterator, Sequence
 from decimal import Decimal
 from statistics import NormalDist
-from typing import TYPE_CHECKING
 
 import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.ledger import MONEY
-
-if TYPE_CHECKING:
-    from baccarat.results.statistics.tallies import SessionTally
+from baccarat.results.statistics.tallies import SessionTally, expected_edge_se, median_of, money_floats, session_values
 
 Z95 = NormalDist().inv_cdf(0.975)
 """Two-sided 95% quantile of the standard normal distribution (1.95996...)."""
-
-BATCH_ROWS = 1_000_000
-"""Ledger rows folded at once by :func:`session_table` (bounds its memory)."""
 
 Ledger = pl.LazyFrame | pl.DataFrame
 
@@ -51,138 +45,30 @@ def strategy_order(ledger: Ledger) -> list[str]:
     return ledger.lazy().select(pl.col("strategy").unique(maintain_order=True)).collect().to_series().to_list()
 
 
-def _session_aggregates(initial: Decimal, table_min: Decimal, has_expected: bool) -> list[pl.Expr]:
-    """Return the per-session aggregations of :func:`session_table`."""
-    by_round = pl.col("bankroll").sort_by("round")
-    peak = pl.max_horizontal(by_round.cum_max(), money(initial))
-    decided = (pl.col("stake") > 0) & (pl.col("net") != 0)
-    losses = pl.col("net").filter(decided).sort_by(pl.col("round").filter(decided)) < 0
-    runs = losses.rle()
-    below = pl.col("bankroll") < money(table_min)
-    if initial < table_min:
-        ruin_round = pl.lit(0, dtype=pl.Int64)
-    else:
-        ruin_round = pl.col("round").filter(below).min().cast(pl.Int64)
-    expected = pl.col("expected_net").cast(pl.Float64).sum() if has_expected else pl.lit(None, dtype=pl.Float64)
-    return [
-        pl.len().cast(pl.Int64).alias("rounds_dealt"),
-        (pl.col("stake") > 0).sum().cast(pl.Int64).alias("rounds"),
-        pl.col("stake").sum().alias("wagered"),
-        pl.col("net").sum().alias("net"),
-        expected.alias("expected_net"),
-        by_round.last().alias("final_bankroll"),
-        pl.max_horizontal(pl.col("bankroll").max(), money(initial)).alias("peak"),
-        ruin_round.alias("rounds_to_ruin"),
-        (peak - by_round).max().alias("max_drawdown"),
-        runs.struct.field("len").filter(runs.struct.field("value")).max().fill_null(0).cast(pl.Int64).alias("longest_losing_streak"),
-        pl.col("stake").max().alias("max_stake"),
-        pl.col("capped").sum().cast(pl.Int64).alias("capped_bets"),
-    ]
-
-
-def bankroll_needed(rows: pl.DataFrame, initial: Decimal, table_min: Decimal) -> pl.DataFrame:
-    """Return each session's ``bankroll_needed`` (``strategy``, ``session``, ``bankroll_needed``) from its ledger rows.
-
-    The least starting bankroll, in whole table minimums (the grid of
-    ``baccarat exact --ruin-at-most``), from which the session is not ruined
-    when replayed with the same outcomes and stakes: every bankroll is
-    ``initial - B`` lower until a stake exceeds the bankroll before it; such a
-    bet is cut to the whole bankroll, and ruins the session when it loses (a
-    cut bet is not a failure in itself). Null (more than the session's
-    bankroll) for a session ruined from its own bankroll. The kernel is the
-    one the run folds with (:mod:`baccarat.results.statistics.ruin_threshold`),
-    so both give the same figures; ``rows`` are ledger rows (``strategy``,
-    ``session``, ``round``, ``stake``, ``net``, ``bankroll``) of whole sessions.
-    """
-    from baccarat.compiling import plays_compiled
-    from baccarat.results.statistics.ruin_threshold import ruin_thresholds
-
-    rows = rows.sort("strategy", "session", "round")
-    keys = rows.select("strategy", "session")
-    n = rows.height
-    changed = (keys.get_column("session") != keys.get_column("session").shift(1)) | (
-        keys.get_column("strategy") != keys.get_column("strategy").shift(1)
-    )
-    starts = np.flatnonzero(changed.fill_null(True).to_numpy()) if n else np.zeros(0, dtype=np.int64)
-    lengths = np.diff(np.append(starts, n))
-    micros = {name: money_micros(rows.get_column(name), 0) for name in ("stake", "net", "bankroll")}
-    needed = ruin_thresholds(
-        starts,
-        lengths,
-        micros["stake"],
-        micros["net"],
-        micros["bankroll"],
-        int(initial * MICROS),
-        int(table_min * MICROS),
-        plays_compiled(n),
-    )
-    found = (keys[starts] if n else keys.clear()).with_columns(pl.Series("micros", needed, dtype=pl.Int64))
-    known = pl.when(pl.col("micros") >= 0).then(pl.col("micros"))
-    return found.select("strategy", "session", (known.cast(MONEY) / 1_000_000).cast(MONEY).alias("bankroll_needed"))
-
-
 def session_table(
     ledger: Ledger,
     initial_bankroll: Decimal | int | str,
     table_min: Decimal | int | str,
-    batch_rows: int = BATCH_ROWS,
+    batch_rows: int | None = None,
     stops: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
-    """Fold the ledger into one row per strategy and session, sorted by strategy order then session.
+    """Deprecated (goes in 0.4): the session table of a ledger; ``baccarat.load(RUN_DIR).sessions`` gives a saved run's.
 
-    Columns: ``strategy``, ``session``, ``rounds_dealt`` (ledger rows),
-    ``rounds`` (rounds with a bet), ``wagered``, ``net``, ``expected_net``
-    (null when the ledger has no ``expected_net``), ``final_bankroll``,
-    ``peak`` (highest bankroll of the session, the initial one included),
-    ``ruined``, ``rounds_to_ruin`` (round after which the bankroll first fell
-    below the table minimum, 0 when it started below, null when never),
-    ``max_drawdown`` (peak-to-trough, the initial bankroll counting as a
-    peak), ``longest_losing_streak`` (pushes and sit-outs skipped),
-    ``max_stake``, ``capped_bets``, ``stopped_by``, ``bankroll_needed``
-    (:func:`bankroll_needed`). Money columns stay exact decimals.
-
-    ``stopped_by``, the stop rule that ended a session's betting, is a fact
-    of the play the ledger does not hold: it is taken from ``stops`` (rows
-    ``strategy``, ``session``, ``stopped_by``, as the engines report them;
-    :func:`stopped_sessions`), null for a session not listed there.
-
-    The ledger is read ``batch_rows`` rows at a time (whole sessions), so a
-    lazy scan of a Parquet file larger than memory works.
+    Returns the ledger replayed through the run's statistics collector
+    (:func:`baccarat.results.statistics.replay.session_table_of`): one row per strategy and
+    session, :data:`SESSION_COLUMNS`, ``stopped_by`` from ``stops``.
+    ``batch_rows`` is ignored.
     """
-    initial, minimum = Decimal(str(initial_bankroll)), Decimal(str(table_min))
-    lf = ledger.lazy()
-    has_expected = "expected_net" in lf.collect_schema().names()
-    strategies = strategy_order(lf)
-    extent = lf.select(pl.len().alias("rows"), pl.col("session").min().alias("lo"), pl.col("session").max().alias("hi")).collect()
-    rows, lo, hi = extent.row(0)
-    aggregates = _session_aggregates(initial, minimum, has_expected)
-    frames = []
-    if rows:
-        span = hi - lo + 1
-        step = max(1, int(batch_rows * span / rows))
-        for first in range(lo, hi + 1, step):
-            batch = lf.filter(pl.col("session").is_between(first, first + step - 1))
-            needed = bankroll_needed(batch.select("strategy", "session", "round", "stake", "net", "bankroll").collect(), initial, minimum)
-            frames.append(batch.group_by("strategy", "session").agg(aggregates).collect().join(needed, on=["strategy", "session"]))
-    if not frames:
-        empty = lf.group_by("strategy", "session").agg(aggregates).collect()
-        frames.append(empty.with_columns(pl.lit(None, dtype=MONEY).alias("bankroll_needed")))
-    table = pl.concat(frames)
-    order = pl.col("strategy").replace_strict(strategies, list(range(len(strategies))), default=len(strategies))
-    table = table.sort(order, "session")
-    if stops is None:
-        table = table.with_columns(pl.lit(None, dtype=pl.String).alias("stopped_by"))
-    else:
-        table = table.join(
-            stops.select("strategy", "session", pl.col("stopped_by").cast(pl.String)),
-            on=["strategy", "session"],
-            how="left",
-            maintain_order="left",
-        )
-    money_columns = [
-        pl.col(name).cast(MONEY) for name in ("wagered", "net", "final_bankroll", "peak", "max_drawdown", "max_stake", "bankroll_needed")
-    ]
-    return table.with_columns(pl.col("rounds_to_ruin").is_not_null().alias("ruined"), *money_columns).select(SESSION_COLUMNS)
+    # Imported here: the replay is built on this module (an import at the top would be circular), and goes in 0.4.
+    from baccarat.results.statistics.replay import session_table_of
+
+    warnings.warn(
+        "baccarat.results.statistics.ledger_stats.session_table is deprecated and goes in baccarat 0.4: "
+        "use baccarat.load(RUN_DIR).sessions (or Result.sessions)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
+    return session_table_of(ledger, strategy_order(ledger), Decimal(str(initial_bankroll)), Decimal(str(table_min)), stops)
 
 
 def stopped_sessions(sessions: pl.DataFrame) -> pl.DataFrame:
@@ -388,47 +274,8 @@ TALLIED_COLUMNS = tuple(name for name in SESSION_COLUMNS if name not in ("strate
 """The session table's columns a :class:`~baccarat.results.statistics.tallies.SessionTally` adds up."""
 
 
-def money_micros(column: pl.Series, missing: int = -1) -> np.ndarray:
-    """Return a money column as integer micro-units (int64), exactly; ``missing`` where it is null."""
-    array = column.cast(MONEY).to_arrow()
-    array = array.combine_chunks() if hasattr(array, "combine_chunks") else array
-    words = np.frombuffer(array.buffers()[1], dtype=np.int64)[2 * array.offset : 2 * (array.offset + len(array))].reshape(-1, 2)
-    if not np.array_equal(words[:, 1], words[:, 0] >> 63):
-        raise ValueError(f"{column.name}: an amount beyond 9.2 million million units")
-    micros = words[:, 0].copy()
-    if column.null_count():
-        micros[column.is_null().to_numpy()] = missing
-    return micros
-
-
-def session_values(rows: pl.DataFrame) -> tuple[np.ndarray, np.ndarray | None]:
-    """Return session-table rows as the integers of :class:`~baccarat.results.statistics.folded.SessionRows` and the
-    ``expected_net`` floats (None when not known)."""
-    from baccarat.results.statistics import tallies
-
-    values = np.zeros((rows.height, 13), dtype=np.int64)
-    integers = {tallies.DEALT: "rounds_dealt", tallies.ROUNDS: "rounds", tallies.STREAK: "longest_losing_streak"}
-    integers |= {tallies.CAPPED: "capped_bets"}
-    for j, name in integers.items():
-        if name in rows.columns:
-            values[:, j] = rows.get_column(name).fill_null(0).to_numpy()
-    values[:, tallies.TO_RUIN] = rows.get_column("rounds_to_ruin").fill_null(-1).to_numpy()
-    money_columns = {tallies.WAGERED: "wagered", tallies.NET: "net", tallies.FINAL: "final_bankroll"}
-    money_columns |= {tallies.DRAWDOWN: "max_drawdown", tallies.STAKE: "max_stake"}
-    for j, name in money_columns.items():
-        values[:, j] = money_micros(rows.get_column(name), 0)
-    if "bankroll_needed" in rows.columns:  # a sessions.parquet written before the column has none: not known
-        values[:, tallies.NEEDED] = money_micros(rows.get_column("bankroll_needed"))
-    else:
-        values[:, tallies.NEEDED] = -1
-    expected = rows.get_column("expected_net").cast(pl.Float64)
-    return values, (None if expected.null_count() == rows.height else expected.fill_null(0.0).to_numpy())
-
-
 def tally_sessions(rows: pl.DataFrame) -> SessionTally:
     """Return the exact aggregates of one strategy's rows of the session table (:data:`TALLIED_COLUMNS`)."""
-    from baccarat.results.statistics.tallies import SessionTally
-
     tally = SessionTally()
     tally.add(*session_values(rows))
     return tally
@@ -473,8 +320,6 @@ def _ratio_se(tally: SessionTally) -> float | None:
 
 def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
     """The summary row of one strategy's tally (see :func:`summary_table`)."""
-    from baccarat.results.statistics.tallies import expected_edge_se, median_of, money_floats
-
     n = tally.sessions
     wagered = units(tally.wagered)
     edge = -units(tally.net) / wagered if tally.wagered > 0 else None
@@ -597,8 +442,3 @@ def by_strategy(
         empty = lazy.clear() if join is None else join(lazy.clear())
         return empty.group_by("strategy", maintain_order=True).agg(aggregations).collect()
     return pl.concat(frames)
-
-
-def summarize(ledger: Ledger, initial_bankroll: Decimal | int | str, table_min: Decimal | int | str) -> pl.DataFrame:
-    """Return ``summary.csv`` of a ledger: :func:`summary_table` of :func:`session_table`."""
-    return summary_table(session_table(ledger, initial_bankroll, table_min))

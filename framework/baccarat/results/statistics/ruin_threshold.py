@@ -1,9 +1,7 @@
 """Each session's ``bankroll_needed``: the least starting bankroll, in whole table minimums, from which it is not ruined.
 
-One kernel serves both ways of making the session table (folded while a run
-plays, :mod:`baccarat.results.statistics.folded`, and from the ledger,
-:func:`baccarat.results.statistics.ledger_stats.session_table`), so both give
-the very same figures. Definitions are in docs/results.md.
+Called by the fold of each chunk's sessions (:func:`baccarat.results.statistics.folded.fold_sessions`),
+compiled or as plain Python: the same figures either way. Definitions are in docs/results.md.
 """
 
 from __future__ import annotations

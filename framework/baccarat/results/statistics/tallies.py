@@ -25,6 +25,7 @@ import numpy as np
 import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT
+from baccarat.results.ledger import money_micros
 
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
@@ -247,23 +248,6 @@ def _interpolate(a: np.ndarray, b: np.ndarray, gamma: np.ndarray) -> np.ndarray:
     return result
 
 
-def percentiles_of_sorted(rows: np.ndarray, percentiles: Sequence[float], scale: float | None = None) -> np.ndarray:
-    """Return ``np.percentile(rows, percentiles, axis=1).T`` (linear method) of rows sorted along axis 1, none empty.
-
-    The same numbers, bit for bit, as numpy computes them (virtual index
-    ``(n - 1) * q``, its neighbours, and numpy's two-sided interpolation),
-    without numpy's partition of every row, which sorted rows do not need.
-    No value may be NaN (there is none in a bankroll). With ``scale``, the
-    percentiles are those of ``rows / scale`` (integers sorted: dividing
-    keeps their order), and only the neighbours read off are divided.
-    """
-    previous, following, gamma = _percentile_ranks(rows.shape[1], percentiles)
-    low, high = rows[:, previous], rows[:, following]
-    if scale is not None:
-        low, high = low / scale, high / scale
-    return _interpolate(low, high, gamma)
-
-
 def percentiles_of_counts(values: np.ndarray, counts: np.ndarray, percentiles: Sequence[float]) -> np.ndarray:
     """Return ``np.percentile`` (linear) of the sorted ``values`` each repeated ``counts`` times, bit for bit (none empty)."""
     n = int(counts.sum())
@@ -475,3 +459,25 @@ def expected_edge_diff_se(tally: PairTally) -> float | None:
     coefficients = [Fraction(-1, w), mine / w, Fraction(1, bw), -theirs / bw]
     spread = combined_squares(coefficients, moments)
     return MICROS_PER_UNIT * math.sqrt(k / (k - 1) * float(spread))
+
+
+def session_values(rows: pl.DataFrame) -> tuple[np.ndarray, np.ndarray | None]:
+    """Return session-table rows as the integers of :class:`~baccarat.results.statistics.folded.SessionRows` and the
+    ``expected_net`` floats (None when not known)."""
+    values = np.zeros((rows.height, 13), dtype=np.int64)
+    integers = {DEALT: "rounds_dealt", ROUNDS: "rounds", STREAK: "longest_losing_streak"}
+    integers |= {CAPPED: "capped_bets"}
+    for j, name in integers.items():
+        if name in rows.columns:
+            values[:, j] = rows.get_column(name).fill_null(0).to_numpy()
+    values[:, TO_RUIN] = rows.get_column("rounds_to_ruin").fill_null(-1).to_numpy()
+    money_columns = {WAGERED: "wagered", NET: "net", FINAL: "final_bankroll"}
+    money_columns |= {DRAWDOWN: "max_drawdown", STAKE: "max_stake"}
+    for j, name in money_columns.items():
+        values[:, j] = money_micros(rows.get_column(name), 0)
+    if "bankroll_needed" in rows.columns:  # a sessions.parquet written before the column has none: not known
+        values[:, NEEDED] = money_micros(rows.get_column("bankroll_needed"))
+    else:
+        values[:, NEEDED] = -1
+    expected = rows.get_column("expected_net").cast(pl.Float64)
+    return values, (None if expected.null_count() == rows.height else expected.fill_null(0.0).to_numpy())
