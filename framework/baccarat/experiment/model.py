@@ -30,7 +30,7 @@ SESSION_KEYS: tuple[str, ...] = (
     "win_goal",
     "stop_loss",
 )
-STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid")
+STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid", "sample")
 SOURCES: tuple[str, ...] = ("seeded", "recorded")
 DEFAULT_RULES = "punto-banco-8"
 DEFAULT_COUNT = 1000

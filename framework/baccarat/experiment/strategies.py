@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 import math
+import random
 import re
 from collections.abc import Callable
 from decimal import Decimal
@@ -22,7 +23,7 @@ import numpy as np
 from baccarat.engine.differences import first_difference
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.errors import ParameterError, RulesError, StrategyError, code_homes, raised_at
-from baccarat.experiment.model import STRATEGY_KEYS, StrategyEntry, yaml_ready
+from baccarat.experiment.model import MAX_SEED, STRATEGY_KEYS, StrategyEntry, yaml_ready
 from baccarat.experiment.values import Checker, is_number, label_value, shown
 from baccarat.files.yamlfile import KeyPath
 from baccarat.money import CENTS_PER_UNIT
@@ -85,12 +86,13 @@ class StrategySection(Checker):
             params = {}
         if not isinstance(params, dict):
             raise self.error(path + ("params",), f"params must be a mapping of parameter names to values, not {shown(params)}")
-        grid = self.grid(path, entry.get("grid"), params)
+        sample = self.sample(path, entry)
+        grid = self.grid(path, entry.get("grid"), params, sampled=sample is not None)
         label = self.text(path + ("name",), entry["name"], "name") if "name" in entry else use
         self.check_name(path + ("name",) if "name" in entry else path + ("use",), label, "the label", label=True)
         out = []
         keys = list(grid)
-        for choice in itertools.product(*(range(len(grid[k])) for k in keys)):
+        for choice in grid_choices([len(grid[k]) for k in keys], sample):
             combo = {k: grid[k][i] for k, i in zip(keys, choice, strict=True)}
             picked = {k: path + ("grid", k, i) for k, i in zip(keys, choice, strict=True)}
 
@@ -115,8 +117,27 @@ class StrategySection(Checker):
             out.append(StrategyEntry(name, use, full, (written.source, written.line, written.column)))
         return out
 
-    def grid(self, path: KeyPath, value: Any, params: dict[str, Any]) -> dict[str, list[Any]]:
-        """Return an entry's ``grid:`` (parameter name to the list of values to try), checked."""
+    def sample(self, path: KeyPath, entry: dict[str, Any]) -> tuple[int, int] | None:
+        """Return an entry's ``sample: {count: N, seed: S}`` (N combinations of its grid drawn at random), checked."""
+        if "sample" not in entry:
+            return None
+        here, value = path + ("sample",), entry["sample"]
+        if "grid" not in entry:
+            raise self.error(here, "sample draws combinations of a grid: give the entry a grid: too, or leave sample out", key=True)
+        section = self.section(here, value, ("count", "seed"), "sample")
+        if "count" not in section:
+            raise self.error(
+                here, "sample needs a count: the number of the grid's combinations to draw, e.g. sample: {count: 100, seed: 1}"
+            )
+        count = self.integer(here + ("count",), section["count"], "sample.count", 1, MAX_GRID)
+        seed = self.integer(here + ("seed",), section.get("seed", 0), "sample.seed", 0, MAX_SEED)
+        return count, seed
+
+    def grid(self, path: KeyPath, value: Any, params: dict[str, Any], sampled: bool = False) -> dict[str, list[Any]]:
+        """Return an entry's ``grid:`` (parameter name to the list of values to try), checked.
+
+        A sampled grid (``sample:``) may be of any size: only its sample is made.
+        """
         if value is None:
             return {}
         if not isinstance(value, dict) or not value:
@@ -131,11 +152,12 @@ class StrategySection(Checker):
                 if item in values[:index]:
                     raise self.error(here + (index,), f"grid.{key} lists {shown(item)} twice")
         combinations = math.prod(len(values) for values in value.values())
-        if combinations > MAX_GRID:
+        if combinations > MAX_GRID and not sampled:
             sizes = " x ".join(f"{len(values):,}" for values in value.values())
             raise self.error(
                 path + ("grid",),
-                f"grid makes {combinations:,} strategies ({sizes} values), more than the {MAX_GRID:,} one entry may make; try fewer values",
+                f"grid makes {combinations:,} strategies ({sizes} values), more than the {MAX_GRID:,} one entry may make; "
+                "try fewer values, or draw some at random with sample: {count: N, seed: S}",
             )
         return value
 
@@ -267,6 +289,29 @@ class StrategySection(Checker):
             check_independent(use, plays)
         except StrategyError as exc:
             raise self.error(at(None)[0], exc.message, cls=StrategyError) from None
+
+
+def grid_choices(sizes: list[int], sample: tuple[int, int] | None) -> list[tuple[int, ...]]:
+    """The combinations of a grid of ``sizes`` values per parameter to make, as value indices, in grid order.
+
+    Without a sample, every combination; with ``(count, seed)``, ``count`` of
+    them drawn without replacement by a generator seeded with ``seed`` (the
+    same every run), never listing the whole grid: a grid of any size may be
+    sampled. A count of at least the grid's size takes every combination.
+    """
+    if sample is None:
+        return list(itertools.product(*(range(n) for n in sizes)))
+    total = math.prod(sizes)
+    count, seed = sample
+    drawn = range(total) if count >= total else sorted(random.Random(seed).sample(range(total), count))
+    choices = []
+    for index in drawn:
+        choice = []
+        for n in reversed(sizes):
+            index, digit = divmod(index, n)
+            choice.append(digit)
+        choices.append(tuple(reversed(choice)))
+    return choices
 
 
 MAX_GRID = 10_000
