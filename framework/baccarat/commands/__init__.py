@@ -32,7 +32,22 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def add_set_option(parser: argparse.ArgumentParser) -> None:
+    """Declare ``--set KEY.PATH=VALUE`` (repeatable) on a command that reads an experiment: its values go to ``overrides``."""
+    parser.add_argument(
+        "--set",
+        metavar="KEY.PATH=VALUE",
+        action="append",
+        default=[],
+        dest="overrides",
+        help="override a value of the experiment, e.g. --set shoes.count=100 --set strategies.0.params.unit=5 (repeatable)",
+    )
 
 
 @contextmanager

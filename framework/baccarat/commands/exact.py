@@ -17,7 +17,7 @@ import argparse
 import json
 from typing import Any
 
-from baccarat.commands import print_json
+from baccarat.commands import add_set_option, print_json
 from baccarat.commands.strategies import add_plugins_dir_option
 
 MEMORY_REMEDY = "analyse fewer rounds (--rounds) or strategies, a smaller bankroll or a larger unit, or allow more memory"
@@ -35,14 +35,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help="rounds per session (default: shoes_per_session for one-round shoes such as single-deck; "
         "else the rounds of an average session of the experiment's seeded shoes)",
     )
-    parser.add_argument(
-        "--set",
-        metavar="KEY.PATH=VALUE",
-        action="append",
-        default=[],
-        dest="overrides",
-        help="override a value of the experiment, as for baccarat run (repeatable)",
-    )
+    add_set_option(parser)
     parser.add_argument(
         "--ruin-at-most",
         metavar="P",

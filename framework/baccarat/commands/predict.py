@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from baccarat.commands import add_set_option
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -17,14 +18,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         metavar="NAME,...",
         help="the predictors to score, by name (default: every registered one; exact is always scored)",
     )
-    parser.add_argument(
-        "--set",
-        metavar="KEY.PATH=VALUE",
-        action="append",
-        default=[],
-        dest="overrides",
-        help="override a value of the experiment, as for baccarat run (repeatable), for example shoes.count=200",
-    )
+    add_set_option(parser)
     add_plugins_dir_option(parser)
     parser.add_argument("--json", action="store_true", help="print every score as JSON")
 

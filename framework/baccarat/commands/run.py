@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from baccarat.commands import print_json, saying_what_was_written
+from baccarat.commands import add_set_option, print_json, saying_what_was_written
 from baccarat.commands.strategies import add_plugins_dir_option
 from baccarat.execution.memorylimit import RUN_REMEDY
 
@@ -27,14 +27,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--force", action="store_true", help="replace the previous run in --out (only a folder holding that run and nothing else)"
     )
-    parser.add_argument(
-        "--set",
-        metavar="KEY.PATH=VALUE",
-        action="append",
-        default=[],
-        dest="overrides",
-        help="override a value of the experiment, e.g. --set shoes.count=100 --set strategies.0.params.unit=5 (repeatable)",
-    )
+    add_set_option(parser)
     parser.add_argument(
         "--workers",
         metavar="N",

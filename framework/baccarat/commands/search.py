@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from baccarat.commands import add_set_option
 from baccarat.commands.shoes import _positive, _seed
 from baccarat.commands.strategies import add_plugins_dir_option
 from baccarat.errors import InputError
@@ -31,14 +32,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         metavar="F",
         help="recorded shoes: the share of the file's shoes, its last ones, held out as fresh shoes (default 0.5)",
     )
-    parser.add_argument(
-        "--set",
-        metavar="KEY.PATH=VALUE",
-        action="append",
-        default=[],
-        dest="overrides",
-        help="override a value of the experiment, as for baccarat run (repeatable)",
-    )
+    add_set_option(parser)
     add_plugins_dir_option(parser)
     parser.add_argument(
         "--chart", metavar="PNG|SVG|JSON", help="also draw the kept candidates, in sample against fresh shoes, to this file"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from baccarat.commands import add_set_option
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -13,14 +14,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("experiment", help="experiment file (YAML)")
     parser.add_argument("--strategy", metavar="LABEL", required=True, help="the label (name:) of one of its strategies")
     parser.add_argument("--session", metavar="N", type=_session, default=1, help="the session to show (default: 1)")
-    parser.add_argument(
-        "--set",
-        metavar="KEY.PATH=VALUE",
-        action="append",
-        default=[],
-        dest="overrides",
-        help="override a value of the experiment, as for baccarat run (repeatable)",
-    )
+    add_set_option(parser)
     add_plugins_dir_option(parser)
 
 
