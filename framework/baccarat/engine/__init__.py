@@ -8,6 +8,8 @@
   play the same seeded shoes.
 - :mod:`~baccarat.engine.reference`: the reference engine: the dealer, which deals every session of a chunk in
   lock-step to a strategy's seat (:mod:`baccarat.players`), cuts and settles its bets.
+- :mod:`~baccarat.engine.sessions`: every session's money, length and rules (``SessionConfig``), and the sessions cut
+  from the rounds dealt: whole shoes or a number of rounds.
 - :mod:`~baccarat.engine.session_loop`: the compiled session loop: one composed strategy over every session of a
   chunk, in one numba pass.
 - :mod:`~baccarat.engine.twin_play`: playing a compiled twin over sessions: the session loop's inputs made, its

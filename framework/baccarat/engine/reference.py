@@ -29,12 +29,12 @@ from typing import Any
 import numpy as np
 
 from baccarat.engine.bet_log import ledger_columns
+from baccarat.engine.sessions import SessionConfig, session_bounds, sessions_of
 from baccarat.errors import StrategyError
-from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
+from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
 from baccarat.players.seat import CARDS_PER_ROUND, LARGEST_CENTS, Opening, Seat, Step, amount_to_cents
 from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import Strategy
-from baccarat.plugin.view import SessionInfo
 from baccarat.shoes.rounds import RoundTable
 from baccarat.streams import strategy_key
 from baccarat.table.rules import BASIS_POINTS, Rules
@@ -61,47 +61,6 @@ def end_names(cls: type[Strategy]) -> tuple[str, ...]:
     is ``len(stop_rule_names(cls)) + 1``, the stop-loss's the next one.
     """
     return stop_rule_names(cls) + SESSION_RULES
-
-
-@dataclasses.dataclass(frozen=True)
-class SessionConfig:
-    """Money, length and session rules of every session, in exact cents.
-
-    A session is ``shoes_per_session`` whole shoes, or, with ``rounds``, that
-    many rounds (:mod:`baccarat.engine.sessions`). ``win_goal_cents`` and
-    ``stop_loss_cents`` are the dealer's session rules: the session bets no
-    more once its bankroll has reached the start plus the goal, or fallen to
-    the start minus the stop-loss or below.
-    """
-
-    bankroll_cents: int
-    table_min_cents: int
-    table_max_cents: int
-    shoes_per_session: int = 1
-    rounds: int | None = None
-    """Rounds of every session (None: whole shoes, ``shoes_per_session`` of them)."""
-    new_shoe: bool = False
-    """With ``rounds``: each session starts on a new shoe (else on the round after the last session's end)."""
-    win_goal_cents: int | None = None
-    stop_loss_cents: int | None = None
-
-    def session_rules(self) -> tuple[int | None, int | None]:
-        """Return the win goal and the stop-loss in micro-units (None where not set)."""
-        return (
-            None if self.win_goal_cents is None else self.win_goal_cents * MICROS_PER_CENT,
-            None if self.stop_loss_cents is None else self.stop_loss_cents * MICROS_PER_CENT,
-        )
-
-    def sample_session(self, rules: Rules) -> SessionInfo:
-        """The first session's information with a fixed generator: what a strategy is made with to check it before a run."""
-        return SessionInfo(
-            1,
-            rules,
-            cents_to_decimal(self.bankroll_cents),
-            cents_to_decimal(self.table_min_cents),
-            cents_to_decimal(self.table_max_cents),
-            np.random.default_rng(0),
-        )
 
 
 @dataclasses.dataclass(frozen=True)
@@ -142,20 +101,6 @@ def session_money_limit(rules: Rules, config: SessionConfig, shoes_per_session: 
     return None
 
 
-def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int, int, int]]:
-    """Return ``(session, start_row, stop_row)`` for each session, sessions numbered from 1.
-
-    Session ``k`` holds shoes ``(k-1)*shoes_per_session+1 .. k*shoes_per_session``
-    counted in the table's order; a last session may hold fewer shoes.
-    """
-    bounds = table.shoe_bounds()
-    out = []
-    for k in range(0, len(bounds), shoes_per_session):
-        group = bounds[k : k + shoes_per_session]
-        out.append((k // shoes_per_session + 1, group[0][0], group[-1][1]))
-    return out
-
-
 SeatMaker = Callable[["StrategyRun", Opening], Any]
 """Makes the seat a strategy plays at: ``seats(run, opening)``, a context manager with ``step(Step) -> Answer``."""
 
@@ -185,8 +130,6 @@ def run_strategy(
     in this process (the framework's own strategies, and tests).
     """
     if sessions is None:
-        from baccarat.engine.sessions import sessions_of
-
         sessions = sessions_of(table, config)
     offered = tuple(multipliers)
     bounds = np.asarray(sessions, dtype=np.int64).reshape(-1, 3)

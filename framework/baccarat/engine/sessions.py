@@ -12,12 +12,71 @@ of the first shoe), so the cut never depends on the chunks.
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
-from baccarat.engine.reference import SessionConfig, session_bounds
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal
+from baccarat.plugin.view import SessionInfo
 from baccarat.shoes.rounds import RoundTable
+from baccarat.table.rules import Rules
 
-__all__ = ["round_windows", "sessions_of", "shoe_lengths"]
+__all__ = ["SessionConfig", "round_windows", "session_bounds", "sessions_of", "shoe_lengths"]
+
+
+@dataclasses.dataclass(frozen=True)
+class SessionConfig:
+    """Money, length and session rules of every session, in exact cents.
+
+    A session is ``shoes_per_session`` whole shoes, or, with ``rounds``, that
+    many rounds (:mod:`baccarat.engine.sessions`). ``win_goal_cents`` and
+    ``stop_loss_cents`` are the dealer's session rules: the session bets no
+    more once its bankroll has reached the start plus the goal, or fallen to
+    the start minus the stop-loss or below.
+    """
+
+    bankroll_cents: int
+    table_min_cents: int
+    table_max_cents: int
+    shoes_per_session: int = 1
+    rounds: int | None = None
+    """Rounds of every session (None: whole shoes, ``shoes_per_session`` of them)."""
+    new_shoe: bool = False
+    """With ``rounds``: each session starts on a new shoe (else on the round after the last session's end)."""
+    win_goal_cents: int | None = None
+    stop_loss_cents: int | None = None
+
+    def session_rules(self) -> tuple[int | None, int | None]:
+        """Return the win goal and the stop-loss in micro-units (None where not set)."""
+        return (
+            None if self.win_goal_cents is None else self.win_goal_cents * MICROS_PER_CENT,
+            None if self.stop_loss_cents is None else self.stop_loss_cents * MICROS_PER_CENT,
+        )
+
+    def sample_session(self, rules: Rules) -> SessionInfo:
+        """The first session's information with a fixed generator: what a strategy is made with to check it before a run."""
+        return SessionInfo(
+            1,
+            rules,
+            cents_to_decimal(self.bankroll_cents),
+            cents_to_decimal(self.table_min_cents),
+            cents_to_decimal(self.table_max_cents),
+            np.random.default_rng(0),
+        )
+
+
+def session_bounds(table: RoundTable, shoes_per_session: int) -> list[tuple[int, int, int]]:
+    """Return ``(session, start_row, stop_row)`` for each session, sessions numbered from 1.
+
+    Session ``k`` holds shoes ``(k-1)*shoes_per_session+1 .. k*shoes_per_session``
+    counted in the table's order; a last session may hold fewer shoes.
+    """
+    bounds = table.shoe_bounds()
+    out = []
+    for k in range(0, len(bounds), shoes_per_session):
+        group = bounds[k : k + shoes_per_session]
+        out.append((k // shoes_per_session + 1, group[0][0], group[-1][1]))
+    return out
 
 
 def shoe_lengths(table: RoundTable) -> np.ndarray:
@@ -69,7 +128,7 @@ def sessions_of(
 ) -> list[tuple[int, int, int]]:
     """Return ``(session, start_row, stop_row)`` of every session of ``table`` under ``config``, numbered from ``first_session``.
 
-    Whole shoes (:func:`baccarat.engine.reference.session_bounds`) without
+    Whole shoes (:func:`session_bounds`) without
     ``config.rounds``; else :func:`round_windows` from row ``offset`` of the
     first shoe, at most ``limit`` sessions.
     """
