@@ -19,7 +19,7 @@ import polars as pl
 
 from baccarat.errors import InputError
 from baccarat.experiment import Experiment, load_experiment
-from baccarat.experiment.report_facts import exact_analysis, run_facts
+from baccarat.experiment.report_facts import exact_analysis, pricing_of, run_facts
 from baccarat.results.collected import replayed
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
 from baccarat.results.report.analysis import Analysis, analyse, write_results
@@ -142,7 +142,16 @@ class Result:
         labels = [entry.name for entry in self.experiment.strategies]
         saved = self.session_file() if isinstance(ledger, Path) else None  # the run's own session rows, replayed as they are
         return replayed(
-            ledger, labels, facts.bankroll, facts.table_min, self.baseline, facts.fixed_bets, self.stops(), folder, sessions=saved
+            ledger,
+            labels,
+            facts.bankroll,
+            facts.table_min,
+            self.baseline,
+            facts.fixed_bets,
+            self.stops(),
+            folder,
+            sessions=saved,
+            pricing=pricing_of(self.experiment),
         )
 
     def fixed_bets(self) -> dict[str, str | None]:

@@ -37,7 +37,7 @@ CASES = {
     "unknown session key": (
         "session:\n  bankroll: 100\n  tablemax: 50\n" + FLAT,
         "FILE:3:3: unknown key 'tablemax' in session (did you mean 'table_max'?); "
-        "the keys are bankroll, shoes_per_session, rounds, new_shoe, table_min, table_max, win_goal, stop_loss",
+        "the keys are bankroll, shoes_per_session, rounds, new_shoe, table_min, table_max, win_goal, stop_loss, hands_per_hour",
     ),
     "unknown shoes key": (
         "shoes: {seed: 1, shoes: 10}\n" + FLAT,
@@ -50,7 +50,7 @@ CASES = {
     "wrong type of a section": (
         "session: 1000\n" + FLAT,
         "FILE:1:10: session must be a mapping of bankroll, shoes_per_session, rounds, new_shoe, table_min, table_max, "
-        "win_goal, stop_loss, not 1000",
+        "win_goal, stop_loss, hands_per_hour, not 1000",
     ),
     "bankroll not a number": (
         "session:\n  bankroll: lots\n" + FLAT,

@@ -19,6 +19,7 @@ import numpy as np
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.plugin.view import SessionInfo
 from baccarat.shoes.rounds import RoundTable
+from baccarat.table.pace import HANDS_PER_HOUR
 from baccarat.table.rules import Rules
 
 __all__ = ["SessionConfig", "round_windows", "session_bounds", "sessions_of", "shoe_lengths"]
@@ -45,6 +46,8 @@ class SessionConfig:
     """With ``rounds``: each session starts on a new shoe (else on the round after the last session's end)."""
     win_goal_cents: int | None = None
     stop_loss_cents: int | None = None
+    hands_per_hour: int = HANDS_PER_HOUR
+    """The table's pace, for the summary's loss per hour (no engine reads it)."""
 
     def session_rules(self) -> tuple[int | None, int | None]:
         """Return the win goal and the stop-loss in micro-units (None where not set)."""

@@ -40,7 +40,7 @@ from baccarat.execution.folder_commit import folder_id, step
 from baccarat.execution.manifest import folder_contents, record_files, write_manifest
 from baccarat.execution.run_folder import atomic_folder
 from baccarat.experiment.model import Experiment
-from baccarat.experiment.report_facts import exact_analysis, fixed_bets, run_facts
+from baccarat.experiment.report_facts import exact_analysis, fixed_bets, pricing_of, run_facts
 from baccarat.interrupts import check
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.odds.fast_evs import expected_values
@@ -365,7 +365,12 @@ class RunWriter:
         """Gather the statistics of every chunk added from now on (session rows, and bankrolls for the plots' bands)."""
         labels = [entry.name for entry in self.experiment.strategies]
         self.statistics = RunStatsCollector(
-            self._open(), labels, bankrolls=bankrolls, baseline=self.baseline, fixed=fixed_bets(self.experiment)
+            self._open(),
+            labels,
+            bankrolls=bankrolls,
+            baseline=self.baseline,
+            fixed=fixed_bets(self.experiment),
+            pricing=pricing_of(self.experiment),
         )
         return self.statistics
 

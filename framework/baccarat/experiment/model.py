@@ -16,6 +16,7 @@ import yaml
 
 from baccarat.engine.reference import SessionConfig
 from baccarat.money import CENTS_PER_UNIT
+from baccarat.table.pace import HANDS_PER_HOUR
 from baccarat.table.rules import Rules
 
 TOP_KEYS: tuple[str, ...] = ("name", "rules", "shoes", "session", "strategies", "plugins_dir", "exact", "report")
@@ -29,6 +30,7 @@ SESSION_KEYS: tuple[str, ...] = (
     "table_max",
     "win_goal",
     "stop_loss",
+    "hands_per_hour",
 )
 STRATEGY_KEYS: tuple[str, ...] = ("name", "use", "params", "grid", "sample")
 SOURCES: tuple[str, ...] = ("seeded", "recorded")
@@ -119,6 +121,8 @@ def session_mapping(config: SessionConfig) -> dict[str, Any]:
         out["win_goal"] = _plain_cents(config.win_goal_cents)
     if config.stop_loss_cents is not None:
         out["stop_loss"] = _plain_cents(config.stop_loss_cents)
+    if config.hands_per_hour != HANDS_PER_HOUR:
+        out["hands_per_hour"] = config.hands_per_hour
     return out
 
 

@@ -11,11 +11,12 @@ import yaml
 from baccarat.engine.reference import SessionConfig
 from baccarat.exact.analysis import analyse_experiment, default_session_rounds
 from baccarat.experiment.model import Experiment
-from baccarat.money import cents_to_decimal
+from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.plugin.compose import fixed_bet
 from baccarat.plugin.manager import registry
 from baccarat.results.formatting import fmt_count
 from baccarat.results.report.run_facts import RunFacts
+from baccarat.results.statistics.ledger_stats import Pricing
 
 
 def experiment_yaml_text(experiment: Experiment) -> str:
@@ -67,6 +68,17 @@ def run_facts(experiment: Experiment, engines: Mapping[str, str] | None = None) 
         session_length=session_length_text(session),
         session_rules=session_rules_text(session),
         engines=played_engines(engines),
+    )
+
+
+def pricing_of(experiment: Experiment) -> Pricing:
+    """The rebates of the experiment's rules and its table's pace, for the summary's rebates and loss per hour."""
+    session = experiment.session
+    return Pricing(
+        session.bankroll_cents * MICROS_PER_CENT,
+        experiment.rules.rolling_rebate,
+        experiment.rules.loss_rebate,
+        session.hands_per_hour,
     )
 
 

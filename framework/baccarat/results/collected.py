@@ -19,7 +19,7 @@ from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
 from baccarat.results.comparisons.strategies import chosen_baseline, comparison_of_tallies
 from baccarat.results.statistics import curves
 from baccarat.results.statistics.folded import RunStatsCollector
-from baccarat.results.statistics.ledger_stats import summary_of_tallies
+from baccarat.results.statistics.ledger_stats import Pricing, summary_of_tallies
 from baccarat.results.statistics.replay import replay
 
 
@@ -30,7 +30,7 @@ def statistics_of(collector: RunStatsCollector) -> dict[str, Any]:
     # A run without a session has nothing to compare (and no baseline to check).
     baseline = chosen_baseline([label for label, _ in played], collector.baseline) if played else collector.baseline or ""
     return {
-        "summary": summary_of_tallies(played),
+        "summary": summary_of_tallies(played, collector.pricing),
         "comparison": comparison_of_tallies(baseline, pairs, collector.fixed),
         "ruin": curves.ruin_curve(played),
         "finals": curves.final_quantiles(played),
@@ -63,6 +63,7 @@ def replayed(
     folder: Path | None = None,
     bankrolls: bool = True,
     sessions: Path | None = None,
+    pricing: Pricing | None = None,
 ) -> dict[str, Any]:
     """Return :func:`results_of` a collector that ``ledger`` (the strategies ``labels``) was replayed through.
 
@@ -76,7 +77,9 @@ def replayed(
     """
     scan = pl.scan_parquet(ledger) if isinstance(ledger, Path) else ledger.lazy()
     has_expected = "expected_net" in scan.collect_schema().names()
-    collector = RunStatsCollector(folder, labels, has_expected=has_expected, bankrolls=bankrolls, baseline=baseline, fixed=fixed)
+    collector = RunStatsCollector(
+        folder, labels, has_expected=has_expected, bankrolls=bankrolls, baseline=baseline, fixed=fixed, pricing=pricing
+    )
     initial_micros = int(Decimal(str(initial_bankroll)) * MICROS_PER_UNIT)
     table_min_cents = int(Decimal(str(table_min)) * MICROS_PER_UNIT) // MICROS_PER_CENT
     try:

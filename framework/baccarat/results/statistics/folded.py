@@ -30,7 +30,7 @@ import pyarrow.parquet as pq
 
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
-from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS
+from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS, Pricing
 from baccarat.results.statistics.round_counts import BAND_PERCENTILES, CURVE_POINTS, RoundCounts, curve_rounds
 from baccarat.results.statistics.ruin_threshold import ruin_thresholds
 from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows
@@ -359,8 +359,11 @@ class RunStatsCollector:
         baseline: str | None = None,
         samples: int = 5,
         fixed: Mapping[str, str | None] | None = None,
+        pricing: Pricing | None = None,
     ) -> None:
         self.labels = list(labels)
+        self.pricing = pricing
+        """The rebates and the table's pace, for the summary (:class:`~baccarat.results.statistics.ledger_stats.Pricing`)."""
         self.fixed = dict(fixed or {})
         """The strategies that back one fixed bet (:data:`baccarat.results.comparisons.verdict.FixedBets`): their rows are exact."""
         self.has_expected = has_expected

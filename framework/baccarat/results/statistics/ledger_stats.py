@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
+from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
@@ -28,6 +30,46 @@ import polars as pl
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.ledger import MONEY
 from baccarat.results.statistics.tallies import SessionTally, expected_edge_se, median_of, money_floats, session_values
+from baccarat.table.pace import HANDS_PER_HOUR
+
+
+@dataclass(frozen=True)
+class Pricing:
+    """What the casino gives back and how fast the table deals: the summary's rebates and loss per hour.
+
+    ``rolling_rebate``: a share of every amount wagered; ``loss_rebate``: a
+    share of what a session lost (its starting ``bankroll_micros`` less its
+    final bankroll, where positive); both exact fractions of the rules.
+    """
+
+    bankroll_micros: int
+    rolling_rebate: Fraction = Fraction(0)
+    loss_rebate: Fraction = Fraction(0)
+    hands_per_hour: int = HANDS_PER_HOUR
+
+
+def rebates_of(tally: SessionTally, pricing: Pricing) -> int:
+    """The rebates a strategy's sessions earned, in micro-units: the rolling rebate on its wagers, the loss rebate on
+    each session's loss (exact: whole cents times whole basis points are whole micro-units; a remainder is dropped)."""
+    losses = np.maximum(pricing.bankroll_micros - tally.finals.values, 0)
+    lost = int((losses.astype(object) * tally.finals.counts.astype(object)).sum()) if len(losses) else 0
+    return int(pricing.rolling_rebate * tally.wagered + pricing.loss_rebate * lost)
+
+
+def _pace_figures(tally: SessionTally, pricing: Pricing | None, expected: float | None) -> dict[str, object]:
+    """The rebates, and the expected loss per session and per hour after them (at the table's pace)."""
+    rebates = rebates_of(tally, pricing) if pricing is not None else 0
+    if expected is None or not tally.sessions:
+        return {"rebates": decimal(rebates), "expected_loss_per_session": None, "expected_loss_per_hour": None}
+    per_session = (-expected - units(rebates)) / tally.sessions
+    hands = tally.rounds_dealt / tally.sessions
+    pace = pricing.hands_per_hour if pricing is not None else HANDS_PER_HOUR
+    return {
+        "rebates": decimal(rebates),
+        "expected_loss_per_session": per_session,
+        "expected_loss_per_hour": per_session * pace / hands if hands else None,
+    }
+
 
 Z95 = NormalDist().inv_cdf(0.975)
 """Two-sided 95% quantile of the standard normal distribution (1.95996...)."""
@@ -158,6 +200,9 @@ SUMMARY_COLUMNS = (
     "sessions_in_profit",
     "sessions_in_profit_ci_low",
     "sessions_in_profit_ci_high",
+    "rebates",
+    "expected_loss_per_session",
+    "expected_loss_per_hour",
     "bankroll_for_ruin_1pct",
     "bankroll_for_ruin_1pct_ci_low",
     "bankroll_for_ruin_1pct_ci_high",
@@ -318,7 +363,7 @@ def _ratio_se(tally: SessionTally) -> float | None:
     return math.sqrt(k / (k - 1) * spread) / abs(units(w))
 
 
-def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
+def _summary_row(label: str, tally: SessionTally, pricing: Pricing | None = None) -> dict[str, object]:
     """The summary row of one strategy's tally (see :func:`summary_table`)."""
     n = tally.sessions
     wagered = units(tally.wagered)
@@ -358,6 +403,7 @@ def _summary_row(label: str, tally: SessionTally) -> dict[str, object]:
         "sessions_in_profit": tally.in_profit / n,
         "sessions_in_profit_ci_low": profit_low,
         "sessions_in_profit_ci_high": profit_high,
+        **_pace_figures(tally, pricing, expected),
     }
     notes = small_sample_notes(n)
     for p in RUIN_TARGETS:
@@ -379,19 +425,23 @@ SUMMARY_SCHEMA = {
     else pl.Int64
     if name in ("sessions", "rounds", "longest_losing_streak", "capped_bets")
     else MONEY
-    if name in ("wagered", "net", "max_drawdown", "max_stake") or name.startswith("bankroll_for_ruin")
+    if name in ("wagered", "net", "max_drawdown", "max_stake", "rebates") or name.startswith("bankroll_for_ruin")
     else pl.Float64
     for name in SUMMARY_COLUMNS
 }
 """Types of the columns of ``summary.csv``."""
 
 
-def summary_of_tallies(tallies: Sequence[tuple[str, SessionTally]]) -> pl.DataFrame:
-    """Return :func:`summary_table` from each strategy's exact aggregates (strategies without a session give no row)."""
-    rows = [_summary_row(label, tally) for label, tally in tallies if tally.sessions]
+def summary_of_tallies(tallies: Sequence[tuple[str, SessionTally]], pricing: Pricing | None = None) -> pl.DataFrame:
+    """Return :func:`summary_table` from each strategy's exact aggregates (strategies without a session give no row).
+
+    ``pricing`` gives the rebates and the table's pace (without it: no rebate, :data:`HANDS_PER_HOUR`).
+    """
+    rows = [_summary_row(label, tally, pricing) for label, tally in tallies if tally.sessions]
     summary = pl.DataFrame(rows, schema=SUMMARY_SCHEMA, orient="row")
     # NaN: a bet whose expected value is not known (docs/results.md); shown empty, as any unknown figure
-    return summary.with_columns(pl.col("expected_net", "expected_edge", "expected_edge_ci_low", "expected_edge_ci_high").fill_nan(None))
+    unknown = ("expected_net", "expected_edge", "expected_edge_ci_low", "expected_edge_ci_high", "expected_loss_per_session")
+    return summary.with_columns(pl.col(*unknown, "expected_loss_per_hour").fill_nan(None))
 
 
 def strategies_of(frame: pl.DataFrame | pl.LazyFrame) -> list[str]:
