@@ -6,8 +6,8 @@ For each number of shoes, ``baccarat run configs/quickstart.yaml`` (1,000
 shoes; other counts by ``--set shoes.count=N``) in its own process, once as
 shipped and once with the report's patterns test left out (the yardstick: the
 same run, its ``run_against_fair`` replaced by one returning nothing), taken
-in turn ``--repeat`` times. Printed: the least CPU time (user + sys of the
-process tree) of each, and the ratio with / without. The machine may be
+in turn ``--repeat`` times. Printed: the least and the median CPU time
+(user + sys of the process tree) of each, and the ratios with / without. The machine may be
 loaded: the CPU ratios move much less than the wall times.
 """
 
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,18 +57,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=2)
     args = parser.parse_args()
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start")
-    print(f"{'shoes':>8} {'without (s CPU)':>16} {'with (s CPU)':>13} {'with / without':>15}")
+    print(f"{'shoes':>8} {'':>6} {'without (s CPU)':>16} {'with (s CPU)':>13} {'with / without':>15}")
     with tempfile.TemporaryDirectory(prefix="bench-report-patterns-") as tmp:
         for shoes in args.shoes:
-            best = {"without": float("inf"), "with": float("inf")}
+            times: dict[str, list[float]] = {"without": [], "with": []}
             for i in range(args.repeat):
                 for kind, code in (("without", WITHOUT), ("with", WITH)):
                     out = Path(tmp) / f"{kind}-{shoes}-{i}"
                     command = [sys.executable, "-c", code, "run", str(QUICKSTART), "--out", str(out), "--quiet"]
                     if shoes != 1_000:
                         command += ["--set", f"shoes.count={shoes}"]
-                    best[kind] = min(best[kind], tree_cpu(command))
-            print(f"{shoes:>8} {best['without']:>16.2f} {best['with']:>13.2f} {best['with'] / best['without']:>15.2f}")
+                    times[kind].append(tree_cpu(command))
+            for name, pick in (("least", min), ("median", statistics.median)):
+                without, with_ = pick(times["without"]), pick(times["with"])
+                print(f"{shoes:>8} {name:>6} {without:>16.2f} {with_:>13.2f} {with_ / without:>15.2f}")
     print(f"load average {os.getloadavg()[0]:.2f} at the end")
 
 

@@ -65,6 +65,7 @@ def patterns_html(data: Mapping[str, Any] | None) -> str:
         "patterns",
         patterns_chart(data["statistics"]),
         "Each statistic of the run's shoes (point, red when flagged) against fair shoes: the middle 95% (bar) and the mean (tick).",
+        wide=True,
     )
     embedded = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     return (
