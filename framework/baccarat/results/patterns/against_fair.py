@@ -7,7 +7,7 @@ from typing import Any
 
 from baccarat.results.patterns.fair_shoes import DRAWS, MIN_POOL, POOL_PER_SHOE, POOL_SEED, fair_samples
 from baccarat.results.patterns.fairness import patterns_against_fair
-from baccarat.results.patterns.sources import Sample, run_sample
+from baccarat.results.patterns.sources import Sample, run_sample, run_shoes
 from baccarat.table.rules import Rules
 
 REPORT_MAX_SHOES = MIN_POOL // POOL_PER_SHOE
@@ -32,11 +32,11 @@ def run_against_fair(folder: str | Path, rules: Rules, described: str | None = N
     replaces the source's name (a run folder is written under a temporary
     name). None when the run holds more than :data:`REPORT_MAX_SHOES` shoes.
     """
+    if run_shoes(folder) > REPORT_MAX_SHOES:
+        return None
     sample = run_sample(folder)
     if described is not None:
         sample = Sample(sample.counts, sample.has_cards, described)
-    if len(sample.counts) > REPORT_MAX_SHOES:
-        return None
     return sample_against_fair(sample, rules, rules.name)
 
 
