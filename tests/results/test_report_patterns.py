@@ -44,7 +44,8 @@ def run(capsys: pytest.CaptureFixture[str], path: Path, out: Path) -> dict:
 def section(report: Path) -> str:
     """The report's section on the shoes against fair shoes, from its title to its embedded figures."""
     text = report.read_text(encoding="utf-8")
-    found = re.search(r'<h2 id="patterns">.*?<script type="application/json" id="patterns-data">.*?</script>', text, re.S)
+    pattern = r'<h2>The shoes against fair shoes</h2>.*?<script type="application/json" id="patterns-data">.*?</script>'
+    found = re.search(pattern, text, re.S)
     assert found, "the report has no section on the shoes against fair shoes"
     return found.group(0)
 

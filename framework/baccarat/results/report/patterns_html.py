@@ -69,6 +69,6 @@ def patterns_html(data: Mapping[str, Any] | None) -> str:
     )
     embedded = json.dumps(data, separators=(",", ":"), allow_nan=False).replace("</", "<\\/")
     return (
-        f'<h2 id="patterns">{TITLE}</h2>\n<p class="verdict"><b>{_e(data["verdict"])}</b></p>\n{how}\n{table}\n{figure}\n'
+        f'<h2>{TITLE}</h2>\n<p class="verdict"><b>{_e(data["verdict"])}</b></p>\n{how}\n{table}\n{figure}\n'
         f'<script type="application/json" id="patterns-data">{embedded}</script>\n'
     )
