@@ -285,6 +285,7 @@ class Result:
             exact_analysis(self.experiment) if show_exact else None,
             manifest=manifest,
             formats=formats,
+            rules=self.experiment.rules,
         )
         files = dict(manifest.get("files") or {})
         now = folder_contents(new)[0]

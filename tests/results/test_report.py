@@ -240,9 +240,12 @@ def test_report_is_self_contained(run_dir) -> None:
     # The Vega JavaScript once, the script drawing the charts, and one JSON specification per chart; none loaded from elsewhere.
     assert html.count(javascript_bundle()) == 1
     assert all("src" not in attrs for attrs in page.scripts)
-    specs = [a["id"] for a in page.scripts if a.get("type") == "application/json"]
-    assert specs == ["spec-bankroll", "spec-strategies", "spec-ruin", "spec-final", "spec-comparison", "spec-drawdown"]
-    assert len(page.scripts) == len(specs) + 2
+    data = [a["id"] for a in page.scripts if a.get("type") == "application/json"]
+    specs = [name for name in data if name.startswith("spec-")]
+    charts = ["spec-bankroll", "spec-strategies", "spec-ruin", "spec-final", "spec-comparison", "spec-drawdown", "spec-patterns"]
+    assert specs == charts
+    assert [name for name in data if name not in specs] == ["patterns-data"]  # the figures of the shoes against fair shoes
+    assert len(page.scripts) == len(data) + 2
     outside = html.replace(javascript_bundle(), "")
     assert not re.search(r"(src|href)\s*=\s*\"(https?:)?//", outside)
     assert "<link" not in outside and "@import" not in outside and "url(" not in outside

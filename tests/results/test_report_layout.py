@@ -228,7 +228,7 @@ def probed(tmp_path_factory) -> dict[int, tuple[Path, dict]]:
 @pytest.mark.parametrize("count", COUNTS)
 def test_every_chart_is_drawn_offline_without_an_error(probed, count: int) -> None:
     page, found = probed[count]
-    expected = {"bankroll", "strategies", "ruin", "final", "drawdown"} | ({"comparison"} if count > 1 else set())
+    expected = {"bankroll", "strategies", "ruin", "final", "drawdown", "patterns"} | ({"comparison"} if count > 1 else set())
     if grid_params([s["name"] for s in strategies(count)]) is not None:  # names of the form label[key=value,...]
         expected.add("grid")
     assert set(found["charts"]) == {f"chart-{kind}" for kind in expected}
@@ -339,7 +339,8 @@ def test_the_exact_analysis_grid_and_roads_charts_are_drawn_offline_too(tmp_path
     result = baccarat.run(experiment, out=tmp_path / "run")
     result.save_results(roads=[1, 2])
     found = probe(tmp_path / "run" / "report.html", tmp_path / "browser")
-    kinds = {"bankroll", "strategies", "ruin", "final", "comparison", "drawdown", "grid", "exact", "roads-shoe-1", "roads-shoe-2"}
+    kinds = {"bankroll", "strategies", "ruin", "final", "comparison", "drawdown", "grid", "exact", "patterns"}
+    kinds |= {"roads-shoe-1", "roads-shoe-2"}
     assert set(found["charts"]) == {f"chart-{kind}" for kind in kinds}
     for name, chart in found["charts"].items():
         assert chart["view"] and chart["marks"] > 0, name

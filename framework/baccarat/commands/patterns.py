@@ -44,8 +44,8 @@ def run(args: argparse.Namespace) -> int:
     """Test the shoes against fair shoes of the same rules and shoe count; print the table and the verdict."""
     from baccarat.commands import chart_file, print_json, saying_what_was_written
     from baccarat.errors import InputError
-    from baccarat.results.patterns.fair_shoes import DRAWS, POOL_SEED, fair_samples
-    from baccarat.results.patterns.fairness import patterns_against_fair
+    from baccarat.results.patterns.against_fair import sample_against_fair
+    from baccarat.results.patterns.fair_shoes import DRAWS, POOL_SEED
     from baccarat.results.patterns.sources import recorded_sample, run_sample, seeded_sample
     from baccarat.table.rules import load_rules
 
@@ -71,10 +71,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"{args.source} is a shoe file: name its format with --format (cards, outcomes or rounds)")
     else:
         sample = recorded_sample(args.source, args.fmt, rules)
-    shoes = len(sample.counts)
-    fair = fair_samples(rules, shoes, DRAWS if args.draws is None else args.draws, fair_seed)
-    result = patterns_against_fair(sample.counts.sum(axis=0), sample.has_cards, fair, rules)
-    data = {"source": sample.described, "rules": rules_name, **result.to_dict()}
+    data = sample_against_fair(sample, rules, rules_name, DRAWS if args.draws is None else args.draws, fair_seed)
     if chart is not None:
         _write_chart(chart, data)
     with saying_what_was_written(f"the chart is drawn in {chart}" if chart else "nothing was written"):
@@ -113,9 +110,7 @@ def _write_chart(path: Path, data: dict) -> None:
 
 def render_text(data: dict) -> str:
     """The test as a table: each statistic, seen, fair mean and middle 95%, exact chance, p-values; then the verdict."""
-
-    def num(x: float | None, digits: int = 4) -> str:
-        return "-" if x is None else f"{x:.{digits}f}" if abs(x) < 10 else f"{x:.2f}"
+    from baccarat.results.patterns.against_fair import fmt_figure as num
 
     lines = [
         f"{data['source']}: {data['shoes']} shoe{'s' if data['shoes'] != 1 else ''}, {data['rounds']} rounds, rules {data['rules']}",

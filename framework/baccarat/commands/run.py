@@ -227,6 +227,7 @@ def summary_json(result: Any, seconds: float) -> dict[str, Any]:
         "conclusion": conclusion(analysis.summary, analysis.comparison),
         "summary": frame_records(analysis.summary),
         "comparison": frame_records(analysis.comparison),
+        "patterns": analysis.patterns,
     }
 
 

@@ -409,6 +409,7 @@ class RunWriter:
             plots=self.plots,
             manifest=manifest,
             formats=self.experiment.chart_formats,
+            rules=self.experiment.rules,
         )
         # Parts described as they were written are not read back; a run written from memory is.
         details = None if self.parts.files else _ledger_rows_by_strategy(folder, self.experiment)

@@ -1,5 +1,7 @@
 """Patterns players read in shoes, tested against fair shoes (``baccarat patterns``), and predictors scored (``baccarat predict``).
 
+- :mod:`~baccarat.results.patterns.against_fair`: a sample of shoes tested against fair shoes as plain data, for
+  ``baccarat patterns --json`` and for a run's report (the run's own rounds, up to 1,000 shoes).
 - :mod:`~baccarat.results.patterns.shoe_counts`: what each shoe shows as integer counts: outcomes, pairs, streaks,
   chops, what follows a streak of k, the derived roads' colours.
 - :mod:`~baccarat.results.patterns.fair_shoes`: a pool of seeded fair shoes under the same rules, resampled to the
@@ -13,4 +15,4 @@
 - :mod:`~baccarat.results.patterns.sources`: the shoes to test, from a recorded file, a run folder or a seed.
 """
 
-__all__ = ["fair_shoes", "fairness", "predictions", "search_luck", "shoe_counts", "sources"]
+__all__ = ["against_fair", "fair_shoes", "fairness", "predictions", "search_luck", "shoe_counts", "sources"]

@@ -9,6 +9,7 @@ is small beside the sample's.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,6 +76,18 @@ def resample(pool: np.ndarray, shoes: int, draws: int = DRAWS, seed: int = POOL_
     return FairSamples(sums, pool.sum(axis=0), len(pool), pool_seed, shoes, draws)
 
 
+_LAST_POOL: dict[tuple[str, int, int], np.ndarray] = {}
+"""The last pool dealt, by rules, size and seed: a process testing shoes under the same rules again (a run and its
+report rebuilt, a notebook, the tests) deals it once."""
+
+
 def fair_samples(rules: Rules, shoes: int, draws: int = DRAWS, seed: int = POOL_SEED) -> FairSamples:
     """Fair samples of ``shoes`` shoes under ``rules``: a pool of :func:`pool_size` seeded shoes, resampled ``draws`` times."""
-    return resample(fair_pool(rules, pool_size(shoes), seed), shoes, draws, seed, seed)
+    key = (json.dumps(rules.to_mapping(), sort_keys=True, default=str), pool_size(shoes), seed)
+    pool = _LAST_POOL.get(key)
+    if pool is None:
+        pool = fair_pool(rules, key[1], seed)
+        pool.flags.writeable = False
+        _LAST_POOL.clear()
+        _LAST_POOL[key] = pool
+    return resample(pool, shoes, draws, seed, seed)

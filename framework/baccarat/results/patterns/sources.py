@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -37,19 +38,29 @@ def recorded_sample(path: str | Path, fmt: str, rules: Rules) -> Sample:
 
 def run_sample(folder: str | Path) -> Sample:
     """The shoes of a run folder's ``rounds.parquet``."""
-    rounds_file = Path(folder) / "rounds.parquet"
-    if not rounds_file.exists():
-        raise InputError(f"{folder} is not a run folder: it has no rounds.parquet")
-    try:
-        frame = pl.scan_parquet(rounds_file).select("shoe", "hand", "outcome", "player_pair", "banker_pair").sort("shoe", "hand").collect()
-    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
-        raise InputError(f"cannot read {rounds_file}: {read_error_reason(exc)}") from None
+    frame = _read_rounds(folder, lambda rounds: rounds.select("shoe", "hand", "outcome", "player_pair", "banker_pair").sort("shoe", "hand"))
     if frame.height == 0:
-        raise InputError(f"{rounds_file} holds no round")
+        raise InputError(f"{Path(folder) / 'rounds.parquet'} holds no round")
     codes = frame["outcome"].cast(pl.String).replace_strict(OUTCOME_CODE, return_dtype=pl.Int8).to_numpy()
     has_cards = frame["player_pair"].null_count() == 0
     pairs = (frame["player_pair"].to_numpy(), frame["banker_pair"].to_numpy()) if has_cards else None
     return Sample(counts_of(frame["shoe"].to_numpy(), codes, pairs), has_cards, f"the rounds of {Path(folder).name}")
+
+
+def run_shoes(folder: str | Path) -> int:
+    """The number of shoes in a run folder's ``rounds.parquet`` (its ``shoe`` column alone is read)."""
+    return int(_read_rounds(folder, lambda rounds: rounds.select(pl.col("shoe").n_unique())).item())
+
+
+def _read_rounds(folder: str | Path, query: Callable[[pl.LazyFrame], pl.LazyFrame]) -> pl.DataFrame:
+    """``query`` on a scan of the run folder's ``rounds.parquet``, collected; a folder without it or unreadable is bad input."""
+    rounds_file = Path(folder) / "rounds.parquet"
+    if not rounds_file.exists():
+        raise InputError(f"{folder} is not a run folder: it has no rounds.parquet")
+    try:
+        return query(pl.scan_parquet(rounds_file)).collect()
+    except (pl.exceptions.PolarsError, pl.exceptions.PanicException, OSError) as exc:
+        raise InputError(f"cannot read {rounds_file}: {read_error_reason(exc)}") from None
 
 
 def seeded_sample(rules: Rules, count: int, seed: int) -> Sample:

@@ -24,15 +24,20 @@ import polars as pl
 from baccarat.results.charts.export import chart_files
 from baccarat.results.charts.scoreboard import run_roads_charts
 from baccarat.results.ledger import READ_ERRORS
+from baccarat.results.patterns.against_fair import run_against_fair
 from baccarat.results.report.html import exact_html, render_html
+from baccarat.results.report.patterns_html import patterns_html
 from baccarat.results.report.run_analysis import CHART_KINDS, SESSIONS_FILE, Analysis
 from baccarat.results.report.run_facts import RunFacts
 from baccarat.results.statistics import ledger_stats as stats
 from baccarat.results.statistics.folded import SESSION_FILE_COLUMNS
+from baccarat.table.rules import Rules
 
 SUMMARY_FILE = "summary.csv"
 COMPARISON_FILE = "comparison.csv"
 REPORT_FILE = "report.html"
+PATTERNS_SOURCE = "the run's rounds"
+"""The source the report's test of the shoes names (the folder is written under a temporary name)."""
 
 
 CHART_FILES = frozenset({f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in ("png", "svg")} | {"final_bankroll.png"})
@@ -79,6 +84,7 @@ def write_results(
     plots: bool = True,
     manifest: Mapping[str, Any] | None = None,
     formats: Sequence[str] = (),
+    rules: Rules | None = None,
 ) -> Analysis:
     """Write ``sessions.parquet``, ``summary.csv``, ``comparison.csv`` and the interactive ``report.html`` into ``out_dir``.
 
@@ -92,6 +98,8 @@ def write_results(
     With ``exact`` (the run's exact analysis, called with the run's ``run_average=`` rounds per session: see
     :func:`baccarat.experiment.report_facts.exact_analysis`), the report sets it
     beside the simulation (:func:`baccarat.results.report.html.exact_html`).
+    With the run's ``rules``, the report tests the folder's ``rounds.parquet`` against fair shoes of those rules
+    (:func:`baccarat.results.patterns.against_fair.run_against_fair`; the figures are also the analysis's ``patterns``).
     Each file is replaced atomically, once everything is ready, so that an error leaves every file as it was.
     """
     out = Path(out_dir)
@@ -104,10 +112,14 @@ def write_results(
     if plots:
         charts = analysis.charts()
         exact_section = exact_html(analysis, exact) if exact is not None else ""
+        patterns_section = ""
+        if rules is not None:
+            analysis.patterns = run_against_fair(out, rules, described=PATTERNS_SOURCE)
+            patterns_section = patterns_html(analysis.patterns)
         files = chart_files(charts, tuple(formats)) if formats else {}
         yaml_path = out / "experiment.yaml"
         experiment_text = yaml_path.read_text(encoding="utf-8") if yaml_path.is_file() else facts.experiment_yaml
-        page = render_html(analysis, facts, charts, experiment_text, manifest, road_charts, exact_section)
+        page = render_html(analysis, facts, charts, experiment_text, manifest, road_charts, exact_section, patterns_section)
         files[REPORT_FILE] = page.encode("utf-8")
     if sessions_parquet is not None:
         _write_atomic(out / SESSIONS_FILE, sessions_parquet)

@@ -494,11 +494,14 @@ def render_html(
     manifest: Mapping[str, Any] | None = None,
     roads: Mapping[int, Any] | None = None,
     exact: str = "",
+    patterns: str = "",
 ) -> str:
     """Return the self-contained HTML report: interactive charts drawn by the Vega JavaScript inlined once, no external resource.
 
     ``charts`` maps kinds to Altair charts (:meth:`Analysis.charts`); ``roads`` maps shoe ids to their roads
-    as charts, shown in a Roads section; ``exact`` is the exact-analysis section (:func:`exact_html`), shown after the charts.
+    as charts, shown in a Roads section; ``exact`` is the exact-analysis section (:func:`exact_html`), shown after the charts;
+    ``patterns`` is the section testing the run's shoes against fair shoes
+    (:func:`baccarat.results.report.patterns_html.patterns_html`), shown after it.
     """
     from baccarat import __version__
 
@@ -529,7 +532,7 @@ def render_html(
 <p>Hover a chart for its values; click a strategy in a legend to isolate it (shift-click adds one, double-click resets);
 the mouse wheel zooms the rounds and dragging pans them. The menu of each chart saves it as PNG or SVG.</p>
 {"".join(figures)}
-{exact}{_roads_html(roads)}<h2>Definitions</h2>
+{exact}{patterns}{_roads_html(roads)}<h2>Definitions</h2>
 <dl>{definitions}</dl>
 <h2>Experiment</h2>
 <pre>{_e(experiment_yaml)}</pre>

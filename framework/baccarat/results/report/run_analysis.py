@@ -43,6 +43,10 @@ class Analysis:
     initial_bankroll: Decimal
     table_min: Decimal
     _finals: Pending = dataclasses.field(default=None, repr=False)
+    patterns: dict[str, Any] | None = None
+    """The run's shoes tested against fair shoes, as its report shows them
+    (:func:`baccarat.results.patterns.against_fair.run_against_fair`); None when the report was not written or
+    the run is too large for the test."""
 
     @property
     def sessions(self) -> pl.DataFrame:
