@@ -161,7 +161,7 @@ def numba_loaded_by_a_run(tmp_path: Path, env: dict[str, str]) -> bool:
     code = (
         "import sys\nfrom baccarat.cli import main\n"
         f"assert main(['run', {str(tmp_path / 'small.yaml')!r}, '--out', {str(tmp_path / env.get('out', 'out'))!r}, "
-        "'--quiet', '--workers', '1']) == 0\nprint('numba' in sys.modules)\n"
+        "'--quiet', '--workers', '1', '--no-report']) == 0\nprint('numba' in sys.modules)\n"
     )
     done = subprocess.run(
         [sys.executable, "-c", code],
@@ -176,6 +176,7 @@ def numba_loaded_by_a_run(tmp_path: Path, env: dict[str, str]) -> bool:
 
 @pytest.mark.slow
 def test_a_small_run_does_not_even_import_numba_and_a_large_one_does(tmp_path: Path) -> None:
+    """The run itself: its report's test of the shoes against fair shoes deals 20,000 fair shoes with the compiled dealer."""
     (tmp_path / "small.yaml").write_text(EXPERIMENT)
     assert not numba_loaded_by_a_run(tmp_path, {"out": "small"})
     assert numba_loaded_by_a_run(tmp_path, {"out": "kernels", COMPILED_FROM_ENV: "0"})

@@ -24,6 +24,18 @@ from typing import Any
 
 from baccarat.errors import InputError
 
+DISABLE_ENV = "BACCARAT_NO_COMPILED_PATH"
+"""Set (to anything) in the environment, every strategy plays on the reference engine."""
+
+DISABLE_ENV_0_2 = "BACCARAT_NO_FAST_PATH"
+"""The 0.2 name of :data:`DISABLE_ENV`, still honoured (deprecated, removed in 0.5)."""
+
+
+def compiled_path_disabled() -> bool:
+    """Tell whether the environment turns the compiled path off (:data:`DISABLE_ENV`, or its 0.2 name)."""
+    return bool(os.environ.get(DISABLE_ENV) or os.environ.get(DISABLE_ENV_0_2))
+
+
 COMPILED_FROM = 50_000
 """Strategy-rounds (rounds x strategies, every seed) from which a run deals and plays with compiled kernels.
 

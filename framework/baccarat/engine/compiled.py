@@ -23,13 +23,13 @@ returns ``None`` and the caller plays the reference. Set
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
+from baccarat.compiling import DISABLE_ENV, compiled_path_disabled
 from baccarat.engine.differences import first_difference
 from baccarat.engine.parity import parity_failure
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
@@ -38,17 +38,6 @@ from baccarat.engine.twin_play import play_twin
 from baccarat.errors import StrategyError
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.rules import Rules
-
-DISABLE_ENV = "BACCARAT_NO_COMPILED_PATH"
-"""Set (to anything) in the environment, every strategy plays on the reference engine."""
-
-DISABLE_ENV_0_2 = "BACCARAT_NO_FAST_PATH"
-"""The 0.2 name of :data:`DISABLE_ENV`, still honoured (deprecated, removed in 0.5)."""
-
-
-def compiled_path_disabled() -> bool:
-    """Tell whether the environment turns the compiled path off (:data:`DISABLE_ENV`, or its 0.2 name)."""
-    return bool(os.environ.get(DISABLE_ENV) or os.environ.get(DISABLE_ENV_0_2))
 
 
 def twin_warnings(runs: Sequence[StrategyRun], rules: Rules, config: SessionConfig, seed: int, bets: Sequence[str]) -> list[str]:

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from baccarat.compiling import DISABLE_ENV, compiled_path_disabled
 from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, end_names
 from baccarat.engine.sessions import played_rows, sessions_of
 from baccarat.errors import StrategyError
@@ -122,8 +123,6 @@ def placed(error: StrategyError, where: tuple[str | None, int | None, int | None
 
 def engine_played(in_player: bool, compiled: bool, played_compiled: bool) -> str:
     """Say which engine played a strategy, and why: what ``--json``, the manifest and the report's run facts say of it."""
-    from baccarat.engine.compiled import DISABLE_ENV, compiled_path_disabled
-
     if played_compiled:
         return "compiled"
     if in_player:

@@ -9,7 +9,6 @@ from typing import Any
 import yaml
 
 from baccarat.engine.reference import SessionConfig
-from baccarat.exact.analysis import analyse_experiment, default_session_rounds
 from baccarat.experiment.model import Experiment
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal
 from baccarat.plugin.compose import fixed_bet
@@ -116,6 +115,9 @@ def exact_analysis(experiment: Experiment) -> Callable[..., Any]:
     """
 
     def analyse(run_average: float | None = None) -> Any:
+        # Imported here: the exact analysis loads numba (about 1 s), which a small run never needs.
+        from baccarat.exact.analysis import analyse_experiment, default_session_rounds
+
         rounds, source = default_session_rounds(experiment, run_average)
         return dataclasses.replace(analyse_experiment(experiment, rounds=rounds, bands=True), rounds_from=source)
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from baccarat.results.patterns.shoe_counts import COUNTS, shoe_counts
-from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.table.rules import Rules
 
 MIN_POOL = 20_000
@@ -55,6 +54,9 @@ def pool_size(shoes: int) -> int:
 
 def fair_pool(rules: Rules, size: int, seed: int = POOL_SEED) -> np.ndarray:
     """Deal ``size`` seeded shoes under ``rules`` (seed ``seed``) and return their counts, one row per shoe."""
+    # Imported here: the compiled dealer loads numba (about 1 s), which nothing else of a small run needs.
+    from baccarat.shoes.compiled_deal import seeded_table_compiled
+
     parts = []
     for first in range(1, size + 1, DEAL_BATCH):
         count = min(DEAL_BATCH, size + 1 - first)

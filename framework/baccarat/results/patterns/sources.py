@@ -13,7 +13,6 @@ import polars as pl
 from baccarat.errors import InputError
 from baccarat.results.ledger import read_error_reason
 from baccarat.results.patterns.shoe_counts import counts_of, shoe_counts
-from baccarat.shoes.compiled_deal import seeded_table_compiled
 from baccarat.shoes.recorded import read_shoes
 from baccarat.shoes.rounds import OUTCOME_CODE
 from baccarat.table.rules import Rules
@@ -65,4 +64,6 @@ def _read_rounds(folder: str | Path, query: Callable[[pl.LazyFrame], pl.LazyFram
 
 def seeded_sample(rules: Rules, count: int, seed: int) -> Sample:
     """``count`` seeded shoes under ``rules`` with seed ``seed`` (the shoes of a run with that seed)."""
+    from baccarat.shoes.compiled_deal import seeded_table_compiled  # here: it loads numba, which a run's report may not need
+
     return Sample(shoe_counts(seeded_table_compiled(rules, seed, 1, count)), True, f"{count} seeded shoes (seed {seed})")
