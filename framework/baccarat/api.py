@@ -127,8 +127,8 @@ class Result:
         """Every statistic of the run (see :class:`baccarat.results.report.analysis.Analysis`), its ledger replayed
         through the statistics collector (:func:`baccarat.results.collected.replayed`) when first asked for."""
         if self._analysis is None:
-            ledger = self._file("ledger.parquet") if self._ledger is None and self.out_dir is not None else self.ledger
-            with self._reading():  # every file read under the lock: no commit swaps in another run halfway
+            with self._reading():  # the run checked and every file read under the lock: no commit swaps in another run
+                ledger = self._file("ledger.parquet") if self._ledger is None and self.out_dir is not None else self.ledger
                 self._analysis = analyse(self._replayed(ledger), *self._money())
         return self._analysis
 
