@@ -247,6 +247,19 @@ def test_the_lock_made_by_a_command_is_removed_by_it(work: Path) -> None:
     assert not (work / ".out.lock").exists()
 
 
+def test_a_lock_left_by_a_killed_command_is_taken_over_and_names_its_new_holder(work: Path) -> None:
+    """A refused command names the live holder, never the killed one whose file was taken over."""
+    from baccarat.execution.folder_lock import NOTE, folder_lock
+
+    lock = work / ".out.lock"
+    lock.write_text(NOTE.format(pid=4_000_000))  # left by a command killed with kill -9: its flock went with it
+    with folder_lock(work / "out"):
+        assert lock.read_text() == NOTE.format(pid=os.getpid())
+        refused = cli(work, "run", "exp.yaml", "--out", "out", "--quiet", "--force")
+        assert refused.returncode == 1 and f"(process {os.getpid()})" in refused.stderr
+    assert not lock.exists()
+
+
 # 7: what the data says ------------------------------------------------------------------------------------------
 
 PART = "ledger.parquet/00001-0000000.parquet"

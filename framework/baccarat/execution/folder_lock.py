@@ -135,7 +135,7 @@ def _open_lock(path: Path, shown: str) -> tuple[int, bool] | None:
             return None  # no lock where no folder can be made: the command then says why with its own message
         raise OutputError.from_os_error(exc, shown, "the lock of the run folder") from None
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK)
+        fd = _open_existing(path)
     except FileNotFoundError:
         return -1, False  # removed meanwhile: try again
     except OSError as exc:
@@ -150,6 +150,15 @@ def _open_lock(path: Path, shown: str) -> tuple[int, bool] | None:
         os.close(fd)
         raise InputError(f"{path.name} beside the run folder is not a regular file, so it cannot be its lock; move it away", path=shown)
     return fd, False
+
+
+def _open_existing(path: Path) -> int:
+    """Open the lock file already there: for writing when allowed (to take a dead command's over), else for reading."""
+    flags = os.O_CLOEXEC | os.O_NOFOLLOW | os.O_NONBLOCK
+    try:
+        return os.open(path, os.O_RDWR | flags)
+    except PermissionError:
+        return os.open(path, os.O_RDONLY | flags)
 
 
 def _take(out: Path, shown: str) -> tuple[int, bool] | None:
@@ -184,7 +193,18 @@ def _take(out: Path, shown: str) -> tuple[int, bool] | None:
             remove_at_hard_stop(path)
         elif _NOTE.fullmatch(_note_of(fd)) and there.st_nlink == 1 and there.st_uid == os.getuid():
             owned = True  # a lock file a killed command made (its flock is gone with it): this command removes it
+            _rewrite_note(fd)
         return fd, owned
+
+
+def _rewrite_note(fd: int) -> None:
+    """Name this process in a lock file taken over, so that a command refused meanwhile names the live holder."""
+    note = NOTE.format(pid=os.getpid()).encode("ascii")
+    try:
+        os.pwrite(fd, note, 0)
+        os.ftruncate(fd, len(note))
+    except OSError:
+        pass  # opened for reading only: the old note stays, the lock holds all the same
 
 
 READ_WAIT_NOTE_SECONDS = 2.0

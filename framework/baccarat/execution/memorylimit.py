@@ -5,7 +5,11 @@ far beyond what they use (about 1 GB and 1 GB for a small run); under a
 limit of a few GB that alone can exhaust it, and a native library that
 cannot allocate aborts the process without a word. When the address space
 is limited, :func:`fit_address_space_limit` (called before those libraries
-load) makes them reserve only what they use. Whatever still runs out is a
+load) makes them reserve only what they use. OpenBLAS (loaded by numba
+when SciPy is installed) is kept to one thread: its thread buffers are
+allocated in a loop that retries for ever when the allocation fails, so under
+a tight limit the run would hang instead of saying that memory ran out; a run
+needs no BLAS (its parallelism is its worker processes). Whatever still runs out is a
 ``MemoryError``, a thread that cannot start or a shared library that cannot be
 mapped, which the command line reports
 as one line (:func:`ran_out`, :func:`describe`).
@@ -32,7 +36,9 @@ M_ARENA_MAX = -8
 
 
 def fit_address_space_limit() -> None:
-    """Under an address-space limit, make Arrow use the system allocator and glibc keep two arenas (here and in workers).
+    """Under an address-space limit, make Arrow use the system allocator, glibc keep two arenas and OpenBLAS one thread.
+
+    Each holds here and in worker processes; a value the user set is kept.
 
     Call it before pyarrow and polars are imported; without a limit it does nothing.
     """
@@ -40,6 +46,7 @@ def fit_address_space_limit() -> None:
         return
     os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", "system")
     os.environ.setdefault("MALLOC_ARENA_MAX", "2")  # read by worker processes when they start
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # read when numba loads SciPy's OpenBLAS
     try:
         import ctypes
 
