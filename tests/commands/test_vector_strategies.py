@@ -9,6 +9,7 @@ strategies``, ``trace`` and ``exact`` know the kind.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -180,6 +181,27 @@ def test_a_vectorised_strategy_gives_the_ledger_of_the_same_strategy_per_session
     )
 
 
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "plugins.md"
+
+
+def docs_block(first_line: str) -> str:
+    """The code block of docs/plugins.md whose first line is ``first_line``."""
+    found = re.search(rf"```\w+\n({re.escape(first_line)}\n.*?)```", DOCS.read_text(encoding="utf-8"), re.S)
+    assert found is not None, first_line
+    return found.group(1)
+
+
+def test_the_docs_strategy_per_session_vectorised_and_compiled_gives_one_ledger(tmp_path: Path) -> None:
+    (tmp_path / "vectorised").mkdir()
+    (tmp_path / "vectorised" / "follow_martingale.py").write_text(docs_block("# vectorised/follow_martingale.py"))
+    (tmp_path / "follow.yaml").write_text(docs_block("# follow.yaml"))
+    done = baccarat(tmp_path, "run", "follow.yaml", "--plugins-dir", "vectorised", "--out", "out", "--quiet", "--no-report")
+    assert done.returncode == 0, done.stderr
+    per_session, vectorised, compiled = (ledger_of(tmp_path, label) for label in ("per session", "vectorised", "compiled"))
+    assert per_session.height > 10_000 and per_session.equals(vectorised) and per_session.equals(compiled)
+    assert per_session["stake"].max() >= 160 and (per_session["stake"] == 0).any()  # doubled; sat out before a decided round
+
+
 SMALL_CHUNKS = (
     "import sys; from baccarat.execution import chunks; from baccarat.cli import main; "
     "chunks.LEDGER_ROWS_PER_CHUNK = 3000; sys.exit(main())"
@@ -234,7 +256,9 @@ def test_strategies_lists_it_trace_plays_one_session_of_it_and_exact_says_it_has
     where = folder(tmp_path, PAIRS)
     listed = baccarat(where, "strategies", "--plugins-dir", "plugins", "--json")
     assert listed.returncode == 0, listed.stderr
-    assert "vec-follow-martingale" in listed.stdout
+    described = {entry["name"]: entry["description"] for entry in json.loads(listed.stdout)}
+    assert described["vec-follow-martingale"] == "(vectorised) The same, every session of the chunk at once."
+    assert described["follow-martingale"].startswith("Back this shoe's last winner")
     traces = []
     for label in ("per-session", "vectorised"):
         traced = baccarat(where, "trace", "exp.yaml", "--plugins-dir", "plugins", "--strategy", label, "--session", "2")

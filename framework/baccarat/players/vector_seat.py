@@ -122,8 +122,8 @@ class VectorSeat:
         nets = step.nets
         net = np.zeros(n, np.int64)
         if len(nets):
-            playing = nets[nets[:, 0] < n]
-            np.add.at(net, playing[:, 0], playing[:, 2])
+            nets = nets[nets[:, 0] < n]  # the sessions still playing (those that just ended are done)
+            np.add.at(net, nets[:, 0], nets[:, 2])
         if len(step.outcome):
             outcome = step.outcome[:n]
             cards = None if step.cards is None else step.cards[:n]

@@ -129,7 +129,7 @@ class Rounds:
     net: np.ndarray
     """int64: each session's net over its bets of the round just dealt, micro-units (0: no bet, or a push)."""
     nets: np.ndarray
-    """int64 rows ``(session position, side index, net micro-units)``: every bet settled in the round just dealt."""
+    """int64 rows ``(session position, side index, net micro-units)``: every bet of these sessions settled in the round just dealt."""
     hand: np.ndarray
     """int64: the next round's hand number in its shoe, from 1."""
     shoe: np.ndarray
