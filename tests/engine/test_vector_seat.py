@@ -169,6 +169,8 @@ class Faulty(VectorStrategy):
             return sides[:-1], amounts
         elif self.fault == "text":
             return ["banker"] * n, amounts
+        elif self.fault == "ragged":
+            return [[0], [0, 1]], amounts
         elif self.fault == "raises":
             raise KeyError("boom")
         return sides, amounts
@@ -183,6 +185,7 @@ class Faulty(VectorStrategy):
         ("below", "bet 5.00 on banker, below the table minimum 10.00"),
         ("short", "returned sides of shape (3,), not (4,): one per session still playing"),
         ("text", "returned sides of <U6, not side indices (integers)"),
+        ("ragged", "returned (sides, amounts) that are no arrays: raised ValueError"),
         ("raises", "raised KeyError: 'boom'"),
     ],
 )
@@ -195,7 +198,7 @@ def test_a_bad_return_is_refused_in_one_sentence_naming_the_strategy_and_the_pla
     assert message.startswith(f"strategy 'bad' {said}"), message
     assert "\n" not in message
     order = [s for s, _, _ in sorted(sessions_of(table, config), key=lambda b: -(b[2] - b[1]))]  # longest first, stable
-    where = order[0] if fault in ("short", "text", "raises") else order[2]
+    where = order[0] if fault in ("short", "text", "ragged", "raises") else order[2]
     assert message.endswith(f"(session {where}, shoe {where}, hand 3, round 3)"), message
 
 

@@ -151,7 +151,10 @@ class VectorSeat:
         n = rounds.n
         if not isinstance(wanted, tuple | list) or len(wanted) != 2:
             raise self._refused(0, f"returned {type(wanted).__name__}, not (sides, amounts) or None")
-        sides, amounts = (np.asarray(part) for part in wanted)
+        try:
+            sides, amounts = (np.asarray(part) for part in wanted)
+        except Exception as exc:  # ragged lists, objects numpy cannot read
+            raise self._refused(0, f"returned (sides, amounts) that are no arrays: {said(exc, self.cls)}") from None
         for what, array in (("sides", sides), ("amounts", amounts)):
             if array.shape != (n,):
                 raise self._refused(0, f"returned {what} of shape {array.shape}, not ({n},): one per session still playing")
