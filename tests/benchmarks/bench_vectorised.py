@@ -15,7 +15,10 @@ number of shoes, one shoe a session:
 
 Wall time of each whole command with the default workers (start-up, dealing,
 the strategies, rounds, ledger and session table written), with the report
-and with ``--no-report``, ``--repeat`` times interleaved, the best kept. It
+and with ``--no-report``, ``--repeat`` times interleaved, the best kept; beside
+each, the CPU seconds of its processes (the lock-step's waits, the dealer for
+a player's answer and back, count in the wall time only: on a loaded machine
+each wake-up waits for a core, so the two tell apart the work and the waits). It
 prints each rate in strategy-rounds per second and its ratio to the naive
 loop (target for the vectorised plugin: at least 3x, aim 5x), at 10,000 shoes
 and, with ``--large``, 100,000 too. It first checks that the per-session and
@@ -26,6 +29,8 @@ work.
 from __future__ import annotations
 
 import argparse
+import re
+import subprocess
 import sys
 import tempfile
 import textwrap
@@ -34,8 +39,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_plain_python import BUILT_IN, EXPERIMENT, NAIVE, PLUGIN  # noqa: E402
-from bench_players import naive_run  # noqa: E402
+from bench_plain_python import BUILT_IN, EXPERIMENT, NAIVE, PLUGIN, children_cpu  # noqa: E402
 
 VECTORISED = """
 import numpy as np
@@ -117,22 +121,35 @@ VECTORISED_EXPERIMENT = EXPERIMENT.replace("use: py-", "use: vec-")
 WAYS = {"per-session": "experiment.yaml", "vectorised": "vectorised.yaml", "built-in": "built-in.yaml"}
 
 
-def baccarat_run(folder: Path, experiment: str, report: bool) -> tuple[int, float]:
-    """Strategy-rounds and wall seconds of ``baccarat run`` with the default workers, with the report or ``--no-report``."""
-    import subprocess
+Timing = tuple[int, float, float]
+"""Strategy-rounds, wall seconds and CPU seconds (every process of the command, waited for) of one command."""
 
+
+def naive_run(naive: Path, shoes: int) -> Timing:
+    """Strategy-rounds, wall and CPU seconds of the naive loop's whole process."""
+    before, started = children_cpu(), time.perf_counter()
+    done = subprocess.run([sys.executable, str(naive), str(shoes)], capture_output=True, text=True, check=True)
+    seconds, cpu = time.perf_counter() - started, children_cpu() - before
+    found = re.search(r"strategy_rounds=(\d+)", done.stdout)
+    if found is None:
+        sys.exit(f"unexpected output of {naive}: {done.stdout}")
+    return int(found.group(1)), seconds, cpu
+
+
+def baccarat_run(folder: Path, experiment: str, report: bool) -> Timing:
+    """Strategy-rounds, wall and CPU seconds of ``baccarat run`` with the default workers, with the report or ``--no-report``."""
     out = folder / f"out-{experiment}"
     command = [sys.executable, "-m", "baccarat", "run", experiment, "--plugins-dir", "plugins", "--quiet", "--force", "--out", str(out)]
     if not report:
         command.append("--no-report")
-    started = time.perf_counter()
+    before, started = children_cpu(), time.perf_counter()
     done = subprocess.run(command, cwd=folder, capture_output=True, text=True)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, children_cpu() - before
     if done.returncode:
         sys.exit(f"baccarat run failed:\n{done.stderr}")
     import polars as pl
 
-    return pl.scan_parquet(out / "ledger.parquet").select(pl.len()).collect().item(), seconds
+    return pl.scan_parquet(out / "ledger.parquet").select(pl.len()).collect().item(), seconds, cpu
 
 
 def same_sessions(folder: Path) -> bool:
@@ -147,9 +164,9 @@ def measure(folder: Path, shoes: int, repeat: int, naive: Path) -> None:
     """Time the naive loop and the three ways, with and without the report, interleaved; print rates and ratios."""
     for name, text in (("experiment", EXPERIMENT), ("vectorised", VECTORISED_EXPERIMENT), ("built-in", BUILT_IN)):
         (folder / f"{name}.yaml").write_text(textwrap.dedent(text.format(shoes=shoes)), encoding="utf-8")
-    best: dict[str, tuple[int, float]] = {}
+    best: dict[str, Timing] = {}
 
-    def keep(what: str, result: tuple[int, float]) -> None:
+    def keep(what: str, result: Timing) -> None:
         if what not in best or result[1] < best[what][1]:
             best[what] = result
 
@@ -159,12 +176,19 @@ def measure(folder: Path, shoes: int, repeat: int, naive: Path) -> None:
             for way, experiment in WAYS.items():
                 keep(f"{way}, {'report' if report else '--no-report'}", baccarat_run(folder, experiment, report))
     alike = same_sessions(folder)
-    rate = {what: rows / seconds for what, (rows, seconds) in best.items()}
-    print(f"{shoes:,} shoes, wall time of each whole command, default workers, best of {repeat}")
-    print(f"  naive hand-written loop ({naive.name}): {rate['naive']:,.0f} strategy-rounds/s ({best['naive'][1]:.1f} s)")
+    rate = {what: rows / seconds for what, (rows, seconds, _) in best.items()}
+    cpu_rate = {what: rows / cpu for what, (rows, _, cpu) in best.items()}
+    print(f"{shoes:,} shoes, wall time of each whole command, default workers, best of {repeat} (CPU of its processes beside it)")
+    print(
+        f"  naive hand-written loop ({naive.name}): {rate['naive']:,.0f} strategy-rounds/s "
+        f"({best['naive'][1]:.1f} s; CPU {best['naive'][2]:.1f} s)"
+    )
     for what in best:
         if what != "naive":
-            print(f"  baccarat run, {what}: {rate[what]:,.0f} strategy-rounds/s ({best[what][1]:.1f} s): {rate[what] / rate['naive']:.2f}x")
+            print(
+                f"  baccarat run, {what}: {rate[what]:,.0f} strategy-rounds/s ({best[what][1]:.1f} s): "
+                f"{rate[what] / rate['naive']:.2f}x (CPU {best[what][2]:.1f} s: {cpu_rate[what] / cpu_rate['naive']:.2f}x)"
+            )
     print(f"  per-session and vectorised session tables identical: {'yes' if alike else 'NO'}")
     for report in ("report", "--no-report"):
         vectorised, per_session = rate[f"vectorised, {report}"], rate[f"per-session, {report}"]
