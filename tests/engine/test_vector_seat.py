@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers.vector_plugin import plugin_classes
 
 from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
 from baccarat.engine.sessions import sessions_of
@@ -16,10 +17,9 @@ from baccarat.errors import StrategyError
 from baccarat.odds.settlement import settlement_table
 from baccarat.players.seat import Seat
 from baccarat.players.vector_seat import VectorSeat, seat_for
-from baccarat.plugin import Strategy, VectorStrategy
+from baccarat.plugin import VectorStrategy
 from baccarat.plugin.vector import NO_BET
 from baccarat.shoes.seeded import seeded_table
-from baccarat.table.dealer import OUTCOMES
 from baccarat.table.rules import preset
 
 RULES = preset("punto-banco-8")
@@ -28,54 +28,8 @@ SETTLED = settlement_table(TABLE, RULES)
 CONFIG = SessionConfig(30_000, 1_000, 50_000, 3)  # 300 units, 10 to 500: Martingale runs into the maximum and into ruin
 
 
-class FollowMartingale(Strategy):
-    """Back this shoe's last winner (banker first); double after a loss, one unit after a win, one unit above the maximum."""
-
-    name = "follow-martingale"
-    params = {"unit": 10}
-
-    def __init__(self, session, unit=10):
-        super().__init__(session)
-        self.unit = self.stake = unit
-        self.limit = session.table_max
-
-    def bets(self, view):
-        if self.stake > self.limit:
-            self.stake = self.unit
-        return {view.last_decided or "banker": self.stake}
-
-    def settle(self, view, nets):
-        net = sum(nets.values())
-        if net > 0:
-            self.stake = self.unit
-        elif net < 0:
-            self.stake *= 2
-
-
-class VecFollowMartingale(VectorStrategy):
-    """:class:`FollowMartingale`, every session of the chunk at once."""
-
-    name = "vec-follow-martingale"
-    params = {"unit": 10}
-
-    def __init__(self, chunk, unit=10):
-        super().__init__(chunk)
-        self.unit = unit
-        self.stake = np.full(chunk.size, unit, np.int64)
-        self.last = np.full(chunk.size, NO_BET, np.int64)  # this shoe's last winner, an outcome code (-1: none yet)
-        self.limit = int(chunk.table_max)
-        self.banker, self.player = chunk.side("banker"), chunk.side("player")
-
-    def bets(self, rounds):
-        n = rounds.n
-        stake, last = self.stake[:n], self.last[:n]
-        stake[rounds.net > 0] = self.unit
-        stake[rounds.net < 0] *= 2
-        decided = (rounds.outcome == OUTCOMES.index("banker")) | (rounds.outcome == OUTCOMES.index("player"))
-        last[decided] = rounds.outcome[decided]
-        last[rounds.new_shoe] = NO_BET
-        stake[stake > self.limit] = self.unit
-        return np.where(last == OUTCOMES.index("player"), self.player, self.banker), stake
+CLASSES = plugin_classes()
+FollowMartingale, VecFollowMartingale = CLASSES["FollowMartingale"], CLASSES["VecFollowMartingale"]
 
 
 def play(cls, params=None, table=TABLE, config=CONFIG, label="s"):
