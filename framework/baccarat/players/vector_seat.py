@@ -16,14 +16,13 @@ one sentence, as the per-session seat names it.
 
 from __future__ import annotations
 
-import decimal
 from typing import Any
 
 import numpy as np
 
 from baccarat.errors import plugin_traceback
 from baccarat.interrupts import is_stop
-from baccarat.money import CENTS_PER_UNIT, EXACT, MICROS_PER_CENT, cents_to_decimal
+from baccarat.money import CENTS_PER_UNIT, MICROS_PER_CENT, cents_to_decimal
 from baccarat.players.seat import LARGEST_CENTS, Answer, Opening, Refused, Seat, Step, no_bets, said
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.vector import NO_BET, ChunkFacts, Rounds, VectorStrategy, chunk_rng, is_vector, read_only
@@ -53,21 +52,10 @@ class VectorSeat:
         """Each session's current shoe (where a fault is said to be)."""
         self.hand = np.zeros(len(self.sessions), np.int64)
 
-    def __enter__(self) -> VectorSeat:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        pass
-
-    def step(self, step: Step) -> Answer:
-        """Show the round just dealt and return every session's bets for the next, from one call of the strategy."""
-        try:
-            with decimal.localcontext(EXACT):
-                return self._step(step)
-        except Refused as refused:
-            return no_bets(refused.message, refused.detail, refused.at_start)
-        finally:
-            self.steps += 1
+    # The frame of a step is the per-session seat's: ``_step`` runs in the exact decimal context, a refusal is the answer.
+    __enter__ = Seat.__enter__
+    __exit__ = Seat.__exit__
+    step = Seat.step
 
     def _step(self, step: Step) -> Answer:
         if self.steps == 0:
