@@ -165,6 +165,15 @@ def test_what_the_dynamic_program_cannot_analyse_is_listed_with_the_reason(capsy
     assert "no exact form" in plan["skipped"][0]["reason"]
 
 
+def test_a_strategy_without_an_exact_form_is_simulated_within_what_its_bets_allow(capsys) -> None:
+    """The fast tier's run of the simulation: 100 sessions of at most 20 flat bets of 10 can neither be ruined nor wager 200."""
+    (follow,) = plan_json(capsys, "--strategy", "flat side=follow-last", "--hands", "20", "--simulate", "100")["strategies"]
+    assert follow["method"] == "simulation" and follow["simulated_sessions"] == 100
+    assert follow["risk_of_ruin"] == 0 and 0 < follow["expected_wagered"] < 200
+    low, high = follow["ci95"]["risk_of_ruin"]
+    assert low == 0 < high < 0.05  # none ruined in 100: the interval's top is below 3.7% (the rule of three)
+
+
 @pytest.mark.slow
 def test_what_the_dynamic_program_cannot_analyse_is_simulated_and_says_so(capsys) -> None:
     plan = plan_json(capsys, "--strategy", "flat", "--strategy", "flat side=follow-last", "--hands", "30", "--simulate", "300")
