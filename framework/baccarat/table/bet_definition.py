@@ -22,8 +22,7 @@ the first two cards of each hand (ranks, suits), not both: exact odds
 enumerate the two separately (:mod:`baccarat.odds.exact_odds`). ``facts.rules`` gives
 the table's rules to bets whose pay depends on them (Banker's commission).
 
-The registry of bets (:mod:`baccarat.table.bet_registry`) holds these
-definitions and re-exports every name of this module.
+The registry of bets (:mod:`baccarat.table.bet_registry`) holds these definitions.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """The registry of bets: each bet defined once, by the plugin that registers it.
 
-What a bet is -- :class:`BetDefinition`, the facts of a round it may read
-(:data:`FACTS`) -- is defined in :mod:`baccarat.table.bet_definition`, and
-importable from here too.
+What a bet is -- :class:`~baccarat.table.bet_definition.BetDefinition`, the
+facts of a round it may read -- is defined in :mod:`baccarat.table.bet_definition`.
 
 The built-in bets (:mod:`baccarat.table.builtin_bets`) and every plugin's are
 registered through the ``register_bets`` hook, into the :class:`BetRegistry`
@@ -25,43 +24,9 @@ import numpy as np
 
 from baccarat.money import BASIS_POINTS
 from baccarat.table.bet_definition import (
-    CARD_NEEDS,
-    END_NEEDS,
-    FACTS,
-    LINE_NAME_CHARS,
-    WINNER_FACTS,
     BetDefinition,
-    Lines,
-    Pushes,
     RoundFacts,
-    allowed_facts,
-    pay_table_of,
 )
-
-__all__ = [
-    "BUILT_IN_ORIGIN",
-    "CARD_NEEDS",
-    "END_NEEDS",
-    "FACTS",
-    "LINE_NAME_CHARS",
-    "WINNER_FACTS",
-    "BetDefinition",
-    "BetRegistry",
-    "Lines",
-    "Pushes",
-    "RegisteredBet",
-    "RoundFacts",
-    "allowed_facts",
-    "bet_names",
-    "built_in_bets",
-    "definition",
-    "known_bets",
-    "multipliers",
-    "net_column",
-    "pay_table_of",
-    "side_bet_names",
-    "stake_column",
-]
 
 
 def multipliers(bet: BetDefinition, facts: RoundFacts, table: Mapping[str, int], size: int) -> np.ndarray:
