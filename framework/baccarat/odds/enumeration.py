@@ -35,13 +35,14 @@ from functools import cache
 import numpy as np
 
 from baccarat.errors import InputError
+from baccarat.money import BASIS_POINTS
 from baccarat.odds.compositions import SUITED, check_counts
 from baccarat.table.bet_definition import BetDefinition, RoundFacts, allowed_facts
 from baccarat.table.bet_registry import multipliers
 from baccarat.table.cards import RANKS, SUITS
 from baccarat.table.dealer import banker_draws, player_draws
 from baccarat.table.payouts import bet_multipliers, reads_first_cards
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 CELLS = 400  # player total x banker total x player drew x banker drew
 _DISCARD = CELLS  # bincount slot for terms that end no round

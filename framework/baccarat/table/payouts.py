@@ -22,9 +22,10 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.errors import RulesError, StrategyError, raised_at
+from baccarat.money import BASIS_POINTS
 from baccarat.table.bet_definition import CARD_NEEDS, BetDefinition, RoundFacts, allowed_facts
 from baccarat.table.bet_registry import multipliers
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 LOSE = -BASIS_POINTS
 """Multiplier of a lost bet."""
