@@ -18,7 +18,7 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from baccarat.commands import print_json
+from baccarat.commands import number_argument, print_json
 from baccarat.commands.exact import MEMORY_REMEDY as MEMORY_REMEDY
 from baccarat.commands.exact import _rounds, _share
 from baccarat.commands.odds import add_rebate_options, with_rebates
@@ -98,23 +98,15 @@ def _amount(text: str) -> Decimal:
 
 
 def _sessions(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"expected a number of sessions from 0 to 10000000, such as 10000, not {text!r}")
-    return value
+    return number_argument(
+        text, int, lambda value: 0 <= value <= 10_000_000, "expected a number of sessions from 0 to 10000000, such as 10000"
+    )
 
 
 def _pace(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= 10_000:
-        raise argparse.ArgumentTypeError(f"expected hands per hour, more than 0 and at most 10000, such as 72, not {text!r}")
-    return value
+    return number_argument(
+        text, float, lambda value: 0 < value <= 10_000, "expected hands per hour, more than 0 and at most 10000, such as 72"
+    )
 
 
 def run(args: argparse.Namespace) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from baccarat.commands import add_set_option
+from baccarat.commands import add_set_option, number_argument
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -19,13 +19,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def _session(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a session number, 1 or more, not {text!r}")
-    return value
+    return number_argument(text, int, lambda value: value >= 1, "expected a session number, 1 or more")
 
 
 def run(args: argparse.Namespace) -> int:
