@@ -148,6 +148,43 @@ def test_the_goal_first_the_rebates_and_the_hour_against_a_flat_walk(capsys) -> 
     assert "reaches its goal of +50.00 first in" in s["conclusion"]
 
 
+def test_win_goal_and_stop_loss_are_the_session_rules_run_plays(tmp_path: Path, capsys) -> None:
+    """``--win-goal``/``--stop-loss`` are ``session.win_goal``/``session.stop_loss``, as ``baccarat run`` and ``exact`` take them.
+
+    A session rule ends the betting whatever the strategy, beside the strategy's own
+    stop rules: "martingale small goal" keeps its own goal of 50 under a session goal
+    of 100, so it almost never reaches 100 (it reaches it only from 90 up, by a win of
+    10 or more at once). Plan's figures are ``baccarat exact``'s for the same session,
+    whether the goal comes from the options or from the experiment file.
+    """
+    entries = [
+        {"name": "martingale side=player", "use": "martingale", "params": {"side": "player"}},
+        {"name": "martingale small goal", "use": "martingale", "params": {"side": "player", "stop_win": 50}},
+        {"name": "flat side=player", "use": "flat", "params": {"side": "player"}},
+    ]
+    bare = write(tmp_path, entries)
+    ruled = tmp_path / "ruled.yaml"
+    data = yaml.safe_load(bare.read_text(encoding="utf-8"))
+    data["session"].update({"win_goal": 100, "stop_loss": 300})
+    ruled.write_text(yaml.safe_dump(data), encoding="utf-8")
+    exact = {s["strategy"]: s for s in exact_json(capsys, str(ruled))["strategies"]}
+    goals = ["--win-goal", "100", "--stop-loss", "300"]
+    plans = [
+        plan_json(capsys, "--experiment", str(ruled)),  # the session rules of the file
+        plan_json(capsys, "--experiment", str(bare), *goals),  # the options, over a file without them
+        plan_json(capsys, "--strategy", "martingale side=player", "--strategy", "flat side=player", "--rules", "single-deck", *goals),
+    ]
+    for plan in plans:
+        assert plan["rounds"] == 60 and plan["exact"] is True
+        for s in plan["strategies"]:
+            truth = exact[s["strategy"]]
+            assert (s["win_goal"], s["stop_loss"]) == (100, 300)
+            assert s["p_goal_first"] == truth["p_win_goal"] and s["p_stop_loss"] == truth["p_stop_loss"], s["strategy"]
+            for key in ("risk_of_ruin", "expected_net", "expected_wagered"):
+                assert s[key] == truth[key], (s["strategy"], key)
+    assert exact["martingale small goal"]["p_win_goal"] < 0.01 < 0.5 < exact["martingale side=player"]["p_win_goal"]
+
+
 def test_the_text_says_each_strategys_conclusion_and_which_lasts_longest(capsys) -> None:
     capsys.readouterr()
     assert main(["plan", "--strategy", "martingale", "--strategy", "flat", "--rules", "single-deck", "--hands", "24"]) == 0
