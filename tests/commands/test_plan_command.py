@@ -185,6 +185,33 @@ def test_win_goal_and_stop_loss_are_the_session_rules_run_plays(tmp_path: Path, 
     assert exact["martingale small goal"]["p_win_goal"] < 0.01 < 0.5 < exact["martingale side=player"]["p_win_goal"]
 
 
+def test_a_pace_with_decimals_is_the_same_from_the_option_and_the_experiment(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, [{"name": "flat", "use": "flat"}])
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["session"]["hands_per_hour"] = 72.5
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    from_file = plan_json(capsys, "--experiment", str(path))
+    from_option = plan_json(capsys, "--strategy", "flat", "--rules", "single-deck", "--hands-per-hour", "72.5")
+    for plan in (from_file, from_option):
+        (s,) = plan["strategies"]
+        assert plan["hands_per_hour"] == 72.5 and plan["hours"] == 60 / 72.5
+        assert s["loss_per_hour"] == pytest.approx(s["expected_loss"] * 72.5 / 60, rel=1e-12)
+    assert from_file["strategies"][0]["loss_per_hour"] == from_option["strategies"][0]["loss_per_hour"]
+    overridden = plan_json(capsys, "--experiment", str(path), "--hands-per-hour", "90")
+    assert overridden["hands_per_hour"] == 90
+
+
+@pytest.mark.parametrize("value", ["0", "-72", "nan", "inf", "10001", "fast"])
+def test_a_bad_pace_is_refused_in_the_words_of_the_experiments(capsys, value: str) -> None:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--strategy", "flat", "--hands-per-hour", value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    rule = "more than 0 and at most 10,000, such as 72 or 72.5"  # session.hands_per_hour's (tests/results)
+    assert f"argument --hands-per-hour: expected hands per hour, {rule}, not {value!r}" in err[-1]
+
+
 def test_the_text_says_each_strategys_conclusion_and_which_lasts_longest(capsys) -> None:
     capsys.readouterr()
     assert main(["plan", "--strategy", "martingale", "--strategy", "flat", "--rules", "single-deck", "--hands", "24"]) == 0
