@@ -63,10 +63,16 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help=f"the target risk of ruin whose bankroll is found, e.g. 0.05 (default: {DEFAULT_RUIN_AT_MOST})",
     )
     parser.add_argument(
-        "--win-goal", metavar="AMOUNT", type=_amount, help="every strategy stops betting once the session has won this much"
+        "--win-goal",
+        metavar="AMOUNT",
+        type=_amount,
+        help="the session's win goal (session.win_goal, as baccarat run plays it): betting stops once the session has won this much",
     )
     parser.add_argument(
-        "--stop-loss", metavar="AMOUNT", type=_amount, help="every strategy stops betting once the session has lost this much"
+        "--stop-loss",
+        metavar="AMOUNT",
+        type=_amount,
+        help="the session's stop-loss (session.stop_loss, as baccarat run plays it): betting stops once the session has lost this much",
     )
     parser.add_argument(
         "--hands-per-hour",
