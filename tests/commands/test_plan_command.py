@@ -346,3 +346,41 @@ def test_single_deck_simulation_of_60_rounds_agrees_with_plan_within_4_standard_
             assert abs(simulated - p) <= 4 * error, (name, simulated, p)
         for values, mean in ((net, figures["expected_net"]), (mine["wagered"].cast(float).to_numpy(), figures["expected_wagered"])):
             assert abs(values.mean() - mean) <= 4 * values.std(ddof=1) / math.sqrt(sessions), (name, values.mean(), mean)
+
+
+@pytest.mark.slow
+def test_plans_win_goal_and_stop_loss_agree_with_a_run_of_the_session_rules_within_4_standard_errors(tmp_path: Path, capsys) -> None:
+    """``plan --win-goal 100 --stop-loss 300`` against 4,000 sessions of ``session: {win_goal: 100, stop_loss: 300}`` run."""
+    sessions, rounds = 4000, 60
+    entries = [{"name": "martingale", "use": "martingale"}, {"name": "paroli", "use": "paroli"}, {"name": "flat", "use": "flat"}]
+    planned = plan_json(
+        capsys,
+        *[x for e in entries for x in ("--strategy", e["name"])],
+        "--rules",
+        "single-deck",
+        "--hands",
+        str(rounds),
+        "--win-goal",
+        "100",
+        "--stop-loss",
+        "300",
+    )
+    path = write(tmp_path, entries, rounds=rounds, count=sessions * rounds, seed=20261208)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["session"] = {"bankroll": 1000, "rounds": rounds, "table_min": 10, "table_max": 1000, "win_goal": 100, "stop_loss": 300}
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1", "--no-report"]) == 0
+    table = load(tmp_path / "run").sessions
+    for figures in planned["strategies"]:
+        mine = table.filter(table["strategy"] == figures["strategy"])
+        assert mine.height == sessions
+        ended = mine["stopped_by"].to_list()
+        shares = [
+            (ended.count("session.win_goal") / sessions, figures["p_goal_first"]),
+            (ended.count("session.stop_loss") / sessions, figures["p_stop_loss"]),
+            (mine["ruined"].to_numpy().mean(), figures["risk_of_ruin"]),
+        ]
+        for simulated, p in shares:
+            assert abs(simulated - p) <= 4 * math.sqrt(p * (1 - p) / sessions), (figures["strategy"], simulated, p)
+        net = mine["net"].cast(float).to_numpy()
+        assert abs(net.mean() - figures["expected_net"]) <= 4 * net.std(ddof=1) / math.sqrt(sessions), figures["strategy"]
