@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from baccarat.commands import add_set_option, number_argument
-from baccarat.commands.shoes import _positive, _seed
+from baccarat.commands.shoes import _samples, _seed
 from baccarat.commands.strategies import add_plugins_dir_option
 from baccarat.errors import InputError
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat search``."""
     parser.add_argument("experiment", help="experiment file (YAML): its strategies and grids are the candidates; its shoes train them")
-    parser.add_argument("--top", type=_positive, default=10, metavar="K", help="candidates replayed on fresh shoes (default 10)")
+    parser.add_argument("--top", type=_samples, default=10, metavar="K", help="candidates replayed on fresh shoes (default 10)")
     parser.add_argument(
         "--fresh-seed", type=_seed, default=None, metavar="S", help="seed of the fresh shoes (default: the experiment's + 1)"
     )

@@ -16,6 +16,13 @@ def _positive(text: str) -> int:
     return _whole(text, 1, MAX_SHOES, "expected a whole number from 1", f"expected at most {MAX_SHOES:,} shoes")
 
 
+def _samples(text: str) -> int:
+    """A count of samples or candidates (``patterns --draws``, ``search --top``): a whole number from 1, bounded as shoes are."""
+    from baccarat.experiment.model import MAX_SHOES
+
+    return _whole(text, 1, MAX_SHOES, "expected a whole number from 1", f"expected at most {MAX_SHOES:,}")
+
+
 def _seed(text: str) -> int:
     from baccarat.experiment.model import MAX_SEED
 

@@ -23,7 +23,8 @@ def _session(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round."""
+    """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round; then what
+    ended the session (a stop rule or session rule, as ``stopped_by`` names it, or ruin) and in which round."""
     from baccarat.execution.trace import format_trace, trace_session
     from baccarat.experiment import load_experiment
     from baccarat.plugin.manager import registry
@@ -32,5 +33,6 @@ def run(args: argparse.Namespace) -> int:
     for warning in registry(experiment.plugins_dirs).warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     rounds = trace_session(experiment, args.strategy, args.session)
-    print(format_trace(args.strategy, args.session, rounds, experiment.session.bankroll_cents))
+    session = experiment.session
+    print(format_trace(args.strategy, args.session, rounds, session.bankroll_cents, session.table_min_cents))
     return 0

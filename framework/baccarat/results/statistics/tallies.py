@@ -285,7 +285,7 @@ class Pricing:
     bankroll_micros: int
     rolling_rebate: Fraction = Fraction(0)
     loss_rebate: Fraction = Fraction(0)
-    hands_per_hour: int = HANDS_PER_HOUR
+    hands_per_hour: float = HANDS_PER_HOUR
 
 
 SESSION_COLUMNS = (
