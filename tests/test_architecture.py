@@ -160,3 +160,69 @@ def test_no_two_modules_of_results_import_each_other() -> None:
     graph = {dotted(path): {t for _, t in imports_of(path)} for path in RESULTS.rglob("*.py")}
     mutual = sorted((a, b) for a, targets in graph.items() for b in targets if a < b and a in graph.get(b, ()))
     assert mutual == []
+
+
+CIRCLES_ALLOWED: dict[frozenset[str], str] = {}
+"""Module circles kept on purpose (the modules -> why); none today."""
+
+
+def runtime_imports_of(path: Path, known: set[str]) -> set[str]:
+    """The modules of the package that ``path`` imports when it runs (inside functions too; not under ``TYPE_CHECKING``).
+
+    ``from baccarat.x import y`` imports the module ``baccarat.x.y`` when there is one, else ``baccarat.x``;
+    ``from baccarat import __version__`` reads the package's version, which imports nothing.
+    """
+    found: set[str] = set()
+    stack: list[ast.AST] = [ast.parse(path.read_text(encoding="utf-8"))]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            stack += node.orelse
+            continue
+        stack += ast.iter_child_nodes(node)
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.split(".")[0] == "baccarat":
+            names = [alias.name for alias in node.names if (node.module, alias.name) != ("baccarat", "__version__")]
+            found |= {f"{node.module}.{name}" if f"{node.module}.{name}" in known else node.module for name in names}
+        elif isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+    return found & known
+
+
+def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """The circles of ``graph`` (module -> the modules it imports): each set of modules that reach one another."""
+    reach = {module: set() for module in graph}
+    for start in graph:
+        todo = list(graph[start])
+        while todo:
+            module = todo.pop()
+            if module not in reach[start]:
+                reach[start].add(module)
+                todo += graph.get(module, ())
+    found = {frozenset(m for m in reach[start] if start in reach[m]) | {start} for start in graph if start in reach[start]}
+    return sorted(found, key=sorted)
+
+
+def test_no_modules_of_the_framework_import_one_another_in_a_circle() -> None:
+    """No two modules import each other, directly or through others, even inside functions (``CIRCLES_ALLOWED`` aside)."""
+    known = {dotted(path) for path in modules()}
+    graph = {dotted(path): runtime_imports_of(path, known) - {dotted(path)} for path in modules()}
+    assert [sorted(circle) for circle in circles(graph) if circle not in CIRCLES_ALLOWED] == []
+
+
+def test_the_circle_check_sees_a_circle_through_an_import_inside_a_function(tmp_path: Path) -> None:
+    """The check itself: a pair importing each other (one of them inside a function) and a circle of three are found;
+    an import under ``TYPE_CHECKING`` is not one."""
+    source = {
+        "a": "from baccarat.b import x\n",
+        "b": "def f():\n    from baccarat.a import y\n",
+        "c": "from baccarat import d\n",
+        "d": "import baccarat.e\n",
+        "e": "def g():\n    from baccarat.c import z\n",
+        "f": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from baccarat.a import y\n",
+    }
+    for name, text in source.items():
+        (tmp_path / f"{name}.py").write_text(text, encoding="utf-8")
+    known = {f"baccarat.{name}" for name in source}
+    graph = {f"baccarat.{name}": runtime_imports_of(tmp_path / f"{name}.py", known) for name in source}
+    assert graph["baccarat.f"] == set()
+    assert circles(graph) == [frozenset({"baccarat.a", "baccarat.b"}), frozenset({"baccarat.c", "baccarat.d", "baccarat.e"})]

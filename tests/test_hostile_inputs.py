@@ -147,6 +147,13 @@ def test_an_empty_option_value_is_an_error(tmp_path: Path, capsys: pytest.Captur
             ["run", "exp.yaml", "--workers", "99999", "--out", "out"],
             "baccarat run: error: argument --workers: expected a whole number of workers, 1 to 1,024, not '99999'",
         ),
+        (["odds", "--decks", "9"], "baccarat odds: error: argument --decks: expected a number of decks from 1 to 8, not '9'"),
+        (["roads", "out", "--shoe", "0"], "baccarat roads: error: argument --shoe: expected a shoe id from 1, not '0'"),
+        (["search", "exp.yaml", "--top", "0"], "baccarat search: error: argument --top: expected a whole number from 1, not '0'"),
+        (
+            ["patterns", "--draws", "9" * 20],
+            f"baccarat patterns: error: argument --draws: expected at most 100,000,000, not '{'9' * 20}'",
+        ),
     ],
 )
 def test_numbers_given_as_options_are_range_checked_before_any_work(

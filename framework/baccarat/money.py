@@ -12,7 +12,7 @@ Three units, each with one job:
   setting in cents;
 - **micro-units** (``int``, a millionth of a currency unit): every net and
   bankroll inside the engines, because a stake in cents times a payout in
-  basis points (:data:`baccarat.table.rules.BASIS_POINTS`) is exactly
+  basis points (:data:`BASIS_POINTS`) is exactly
   micro-units (``stake_cents * multiplier_bp``).
 
 The engines keep integers inside and convert once at the plugin boundary
@@ -63,6 +63,9 @@ CENT_PLACES = 2
 
 MICRO_PLACES = 6
 """Decimal places of a micro-unit."""
+
+BASIS_POINTS = 10_000
+"""Basis points in one: a bet's result per round is in basis points of its stake, so cents times it are micro-units."""
 
 MAX_AMOUNT = 10**9
 """Largest amount of money any setting may hold (bankroll, limits, units, stop rules), in currency units."""

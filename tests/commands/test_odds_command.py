@@ -94,7 +94,6 @@ def test_the_table_is_readable(capsys) -> None:
         (["--remaining", "9=-1"], "holds 0 to 32 cards of a rank"),
         (["--remaining", ","], "expected RANK=COUNT items"),
         (["--decks", "1", "--remaining", "A=0,2=0,3=0,4=0,5=0,6=0,7=0,8=0,9=0,T=0,J=0,Q=1,K=4"], "5 cards left cannot complete a round"),
-        (["--decks", "9"], "--decks must be between 1 and 8"),
         (["--rules", "punto-banco-9"], "did you mean 'punto-banco-8'"),
         (["--rules", "missing.yaml"], "missing.yaml: cannot read rules file"),
     ],

@@ -148,6 +148,70 @@ def test_the_goal_first_the_rebates_and_the_hour_against_a_flat_walk(capsys) -> 
     assert "reaches its goal of +50.00 first in" in s["conclusion"]
 
 
+def test_win_goal_and_stop_loss_are_the_session_rules_run_plays(tmp_path: Path, capsys) -> None:
+    """``--win-goal``/``--stop-loss`` are ``session.win_goal``/``session.stop_loss``, as ``baccarat run`` and ``exact`` take them.
+
+    A session rule ends the betting whatever the strategy, beside the strategy's own
+    stop rules: "martingale small goal" keeps its own goal of 50 under a session goal
+    of 100, so it almost never reaches 100 (it reaches it only from 90 up, by a win of
+    10 or more at once). Plan's figures are ``baccarat exact``'s for the same session,
+    whether the goal comes from the options or from the experiment file.
+    """
+    entries = [
+        {"name": "martingale side=player", "use": "martingale", "params": {"side": "player"}},
+        {"name": "martingale small goal", "use": "martingale", "params": {"side": "player", "stop_win": 50}},
+        {"name": "flat side=player", "use": "flat", "params": {"side": "player"}},
+    ]
+    bare = write(tmp_path, entries)
+    ruled = tmp_path / "ruled.yaml"
+    data = yaml.safe_load(bare.read_text(encoding="utf-8"))
+    data["session"].update({"win_goal": 100, "stop_loss": 300})
+    ruled.write_text(yaml.safe_dump(data), encoding="utf-8")
+    exact = {s["strategy"]: s for s in exact_json(capsys, str(ruled))["strategies"]}
+    goals = ["--win-goal", "100", "--stop-loss", "300"]
+    plans = [
+        plan_json(capsys, "--experiment", str(ruled)),  # the session rules of the file
+        plan_json(capsys, "--experiment", str(bare), *goals),  # the options, over a file without them
+        plan_json(capsys, "--strategy", "martingale side=player", "--strategy", "flat side=player", "--rules", "single-deck", *goals),
+    ]
+    for plan in plans:
+        assert plan["rounds"] == 60 and plan["exact"] is True
+        for s in plan["strategies"]:
+            truth = exact[s["strategy"]]
+            assert (s["win_goal"], s["stop_loss"]) == (100, 300)
+            assert s["p_goal_first"] == truth["p_win_goal"] and s["p_stop_loss"] == truth["p_stop_loss"], s["strategy"]
+            for key in ("risk_of_ruin", "expected_net", "expected_wagered"):
+                assert s[key] == truth[key], (s["strategy"], key)
+    assert exact["martingale small goal"]["p_win_goal"] < 0.01 < 0.5 < exact["martingale side=player"]["p_win_goal"]
+
+
+def test_a_pace_with_decimals_is_the_same_from_the_option_and_the_experiment(tmp_path: Path, capsys) -> None:
+    path = write(tmp_path, [{"name": "flat", "use": "flat"}])
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["session"]["hands_per_hour"] = 72.5
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    from_file = plan_json(capsys, "--experiment", str(path))
+    from_option = plan_json(capsys, "--strategy", "flat", "--rules", "single-deck", "--hands-per-hour", "72.5")
+    for plan in (from_file, from_option):
+        (s,) = plan["strategies"]
+        assert plan["hands_per_hour"] == 72.5 and plan["hours"] == 60 / 72.5
+        assert s["loss_per_hour"] == pytest.approx(s["expected_loss"] * 72.5 / 60, rel=1e-12)
+    assert from_file["strategies"][0]["loss_per_hour"] == from_option["strategies"][0]["loss_per_hour"]
+    overridden = plan_json(capsys, "--experiment", str(path), "--hands-per-hour", "90")
+    assert overridden["hands_per_hour"] == 90
+
+
+@pytest.mark.parametrize("value", ["0", "-72", "nan", "inf", "10001", "fast"])
+def test_a_bad_pace_is_refused_in_the_words_of_the_experiments(capsys, value: str) -> None:
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main(["plan", "--strategy", "flat", "--hands-per-hour", value])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    rule = "more than 0 and at most 10,000, such as 72 or 72.5"  # session.hands_per_hour's (tests/results)
+    assert f"argument --hands-per-hour: expected hands per hour, {rule}, not {value!r}" in err[-1]
+
+
 def test_the_text_says_each_strategys_conclusion_and_which_lasts_longest(capsys) -> None:
     capsys.readouterr()
     assert main(["plan", "--strategy", "martingale", "--strategy", "flat", "--rules", "single-deck", "--hands", "24"]) == 0
@@ -163,6 +227,15 @@ def test_what_the_dynamic_program_cannot_analyse_is_listed_with_the_reason(capsy
     assert [s["strategy"] for s in plan["strategies"]] == ["flat"]
     assert plan["skipped"][0]["strategy"] == "flat side=follow-last"
     assert "no exact form" in plan["skipped"][0]["reason"]
+
+
+def test_a_strategy_without_an_exact_form_is_simulated_within_what_its_bets_allow(capsys) -> None:
+    """The fast tier's run of the simulation: 100 sessions of at most 20 flat bets of 10 can neither be ruined nor wager 200."""
+    (follow,) = plan_json(capsys, "--strategy", "flat side=follow-last", "--hands", "20", "--simulate", "100")["strategies"]
+    assert follow["method"] == "simulation" and follow["simulated_sessions"] == 100
+    assert follow["risk_of_ruin"] == 0 and 0 < follow["expected_wagered"] < 200
+    low, high = follow["ci95"]["risk_of_ruin"]
+    assert low == 0 < high < 0.05  # none ruined in 100: the interval's top is below 3.7% (the rule of three)
 
 
 @pytest.mark.slow
@@ -273,3 +346,41 @@ def test_single_deck_simulation_of_60_rounds_agrees_with_plan_within_4_standard_
             assert abs(simulated - p) <= 4 * error, (name, simulated, p)
         for values, mean in ((net, figures["expected_net"]), (mine["wagered"].cast(float).to_numpy(), figures["expected_wagered"])):
             assert abs(values.mean() - mean) <= 4 * values.std(ddof=1) / math.sqrt(sessions), (name, values.mean(), mean)
+
+
+@pytest.mark.slow
+def test_plans_win_goal_and_stop_loss_agree_with_a_run_of_the_session_rules_within_4_standard_errors(tmp_path: Path, capsys) -> None:
+    """``plan --win-goal 100 --stop-loss 300`` against 4,000 sessions of ``session: {win_goal: 100, stop_loss: 300}`` run."""
+    sessions, rounds = 4000, 60
+    entries = [{"name": "martingale", "use": "martingale"}, {"name": "paroli", "use": "paroli"}, {"name": "flat", "use": "flat"}]
+    planned = plan_json(
+        capsys,
+        *[x for e in entries for x in ("--strategy", e["name"])],
+        "--rules",
+        "single-deck",
+        "--hands",
+        str(rounds),
+        "--win-goal",
+        "100",
+        "--stop-loss",
+        "300",
+    )
+    path = write(tmp_path, entries, rounds=rounds, count=sessions * rounds, seed=20261208)
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["session"] = {"bankroll": 1000, "rounds": rounds, "table_min": 10, "table_max": 1000, "win_goal": 100, "stop_loss": 300}
+    path.write_text(yaml.safe_dump(data), encoding="utf-8")
+    assert main(["run", str(path), "--out", str(tmp_path / "run"), "--quiet", "--workers", "1", "--no-report"]) == 0
+    table = load(tmp_path / "run").sessions
+    for figures in planned["strategies"]:
+        mine = table.filter(table["strategy"] == figures["strategy"])
+        assert mine.height == sessions
+        ended = mine["stopped_by"].to_list()
+        shares = [
+            (ended.count("session.win_goal") / sessions, figures["p_goal_first"]),
+            (ended.count("session.stop_loss") / sessions, figures["p_stop_loss"]),
+            (mine["ruined"].to_numpy().mean(), figures["risk_of_ruin"]),
+        ]
+        for simulated, p in shares:
+            assert abs(simulated - p) <= 4 * math.sqrt(p * (1 - p) / sessions), (figures["strategy"], simulated, p)
+        net = mine["net"].cast(float).to_numpy()
+        assert abs(net.mean() - figures["expected_net"]) <= 4 * net.std(ddof=1) / math.sqrt(sessions), figures["strategy"]

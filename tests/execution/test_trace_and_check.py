@@ -42,7 +42,8 @@ def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_s
     )
     assert out[0].startswith("strategy 'mart', session 2: ") and "shoes 3, 4" in out[0]
     assert out[1].split() == ["ROUND", "SHOE", "HAND", "OUTCOME", "BET", "STAKE", "NET", "BANKROLL", "STATE"]
-    rows = [line.split() for line in out[2:]]
+    rows = [line.split() for line in out[2:-1]]
+    assert out[-1].startswith(("ended by ", "ruined in round ", "not ended by a rule or ruin"))
     assert len(rows) == ledger.height > 100
     stakes = []
     for row, expected in zip(rows, ledger.iter_rows(named=True), strict=True):
@@ -67,6 +68,41 @@ def test_trace_prints_a_session_as_the_run_ledger_has_it_with_the_progressions_s
         assert stake == expected, row
         previous = stake
     assert max(stakes) > 40  # losing runs were traced
+
+
+@pytest.mark.slow
+def test_trace_ends_saying_what_ended_the_session_as_the_sessions_table_does(tmp_path: Path, capsys) -> None:
+    """The last line names ``stopped_by`` of the run's sessions table (a session rule or the strategy's own stop rule)
+    and its round: the round of the last bet for a session rule, checked once a round is settled; the round after it
+    for a stop rule, checked before the bet. Or ruin, or no end before the session's last round."""
+    strategies = [
+        {"name": "mart", "use": "martingale"},
+        {"name": "own goal", "use": "martingale", "params": {"stop_win": 20}},
+        {"name": "flat", "use": "flat"},
+    ]
+    session = {"bankroll": 300, "table_min": 10, "table_max": 200, "rounds": 40, "win_goal": 40, "stop_loss": 100}
+    path = experiment(tmp_path, strategies, session=session, shoes={"source": "seeded", "seed": 5, "count": 6})
+    assert main(["run", str(path), "--out", str(tmp_path / "out"), "--quiet", "--no-report"]) == 0
+    sessions = pl.read_parquet(tmp_path / "out" / "sessions.parquet")
+    ledger = pl.read_parquet(tmp_path / "out" / "ledger.parquet")
+    firsts = sessions.sort("strategy", "session").unique("stopped_by", keep="first", maintain_order=True)  # one of each end
+    assert set(firsts["stopped_by"]) == {"session.win_goal", "session.stop_loss", "stop_win", None}
+    for row in firsts.iter_rows(named=True):
+        capsys.readouterr()
+        assert main(["trace", str(path), "--strategy", row["strategy"], "--session", str(row["session"])]) == 0
+        last = capsys.readouterr().out.splitlines()[-1]
+        mine = ledger.filter((pl.col("strategy") == row["strategy"]) & (pl.col("session") == row["session"]))
+        bet = mine.filter(pl.col("stake") > 0)["round"].max()
+        name = row["stopped_by"]
+        if name is None:
+            assert (
+                not row["ruined"]
+                and last == f"not ended by a rule or ruin: played to its last round 40, bankroll {row['final_bankroll']:.2f}"
+            )
+        elif name.startswith("session."):
+            assert last.startswith(f"ended by {name} after round {bet} was settled, bankroll "), last
+        else:
+            assert last.startswith(f"ended by {name} in round {bet + 1}, before its bet, bankroll "), last
 
 
 def test_trace_refuses_an_unknown_label_or_session_in_one_line(tmp_path: Path, capsys) -> None:

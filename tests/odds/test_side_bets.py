@@ -31,6 +31,7 @@ from baccarat.odds.fast_evs import bet_evs
 from baccarat.odds.settlement import bets_settled, check_bets_offered, settlement_table
 from baccarat.plugin.manager import registry
 from baccarat.shoes.rounds import RoundTable
+from baccarat.table.bet_checks import check_definition
 from baccarat.table.bet_registry import built_in_bets
 from baccarat.table.cards import make_card, parse_card
 from baccarat.table.dealer import play_round
@@ -64,6 +65,12 @@ def test_the_built_in_bets_are_registered_through_the_hook_in_the_documented_ord
     docs = (Path(__file__).parents[2] / "docs" / "side-bets.md").read_text(encoding="utf-8")
     for bet in NEW_BETS:
         assert f"`{bet}`" in docs, f"{bet} has no pay table in docs/side-bets.md"
+
+
+def test_every_built_in_bet_passes_the_check_a_plugins_bet_is_given() -> None:
+    """The registry of the built-in bets alone takes them unchecked (it sits below the rules the check needs)."""
+    for name, entry in built_in_bets().items():
+        assert check_definition(entry.definition) is entry.definition, name
 
 
 def test_pay_tables_read_from_rules_standard_mappings_and_single_payouts() -> None:

@@ -247,17 +247,49 @@ def test_the_lock_made_by_a_command_is_removed_by_it(work: Path) -> None:
     assert not (work / ".out.lock").exists()
 
 
-def test_a_lock_left_by_a_killed_command_is_taken_over_and_names_its_new_holder(work: Path) -> None:
+@pytest.mark.parametrize(
+    "note",
+    [
+        "baccarat run-folder lock of process 4000000\n",  # left by a command killed with kill -9: its flock went with it
+        "4000000\n",  # left by version 0.2 (its process id alone), whose flock went with its command
+    ],
+)
+def test_a_lock_left_by_a_killed_command_is_taken_over_and_names_its_new_holder(work: Path, note: str) -> None:
     """A refused command names the live holder, never the killed one whose file was taken over."""
     from baccarat.execution.folder_lock import NOTE, folder_lock
 
     lock = work / ".out.lock"
-    lock.write_text(NOTE.format(pid=4_000_000))  # left by a command killed with kill -9: its flock went with it
+    lock.write_text(note)
     with folder_lock(work / "out"):
         assert lock.read_text() == NOTE.format(pid=os.getpid())
         refused = cli(work, "run", "exp.yaml", "--out", "out", "--quiet", "--force")
         assert refused.returncode == 1 and f"(process {os.getpid()})" in refused.stderr
     assert not lock.exists()
+
+
+def test_a_run_takes_over_the_lock_file_version_0_2_left_and_removes_it(work: Path) -> None:
+    lock = work / ".out.lock"
+    lock.write_text("4000000\n")
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0
+    assert not lock.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("note", ["4000000", " 4000000\n", "4000000\nmine\n", "12345678901\n"])
+def test_a_file_not_exactly_a_lock_note_is_never_taken_over(work: Path, note: str) -> None:
+    lock = work / ".out.lock"
+    lock.write_text(note)
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0
+    assert lock.read_text() == note
+
+
+@pytest.mark.slow
+def test_a_0_2_lock_file_with_another_link_is_never_taken_over(work: Path) -> None:
+    lock = work / ".out.lock"
+    lock.write_text("4000000\n")
+    os.link(lock, work / "linked")
+    assert main(["run", "exp.yaml", "--out", "out", "--quiet", "--force"]) == 0
+    assert lock.read_text() == "4000000\n" and (work / "linked").read_text() == "4000000\n"
 
 
 # 7: what the data says ------------------------------------------------------------------------------------------

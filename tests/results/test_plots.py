@@ -326,3 +326,24 @@ def test_the_exact_chart_says_which_strategies_share_a_colour_past_20(analysis) 
     assert title["subtitle"] == ["Alike in colour: s0 and s20; s1 and s21"]
     twenty = ruin.filter(pl.col("strategy").is_in(names[:20]))
     assert not plots.exact_chart(twenty, None, exact[:20]).to_dict()["title"].get("subtitle")  # 20 colours: none alike
+
+
+def test_the_search_chart_draws_each_kept_candidate_with_its_fresh_interval_and_the_expectation() -> None:
+    """One point per candidate that has a fresh-shoe edge, from both searches, its bar, and the exact expectation's line."""
+    from baccarat.results.charts.in_out_sample import search_chart
+
+    def row(name: str, edge: float | None, expected: float | None = None) -> dict:
+        low = None if edge is None else edge - 0.01
+        high = None if edge is None else edge + 0.01
+        fresh = {"out_of_sample": edge, "out_of_sample_low": low, "out_of_sample_high": high}
+        return {"strategy": name, "in_sample": 0.02, **fresh, "out_of_sample_expected": expected}
+
+    best = [row("a", -0.011, -0.0106), row("b", -0.02), row("unreplayed", None)]
+    spec = search_chart(best, [row("coin 1", -0.012)], "title").to_dict(validate=True)
+    rows = [r for values in spec["datasets"].values() for r in values]
+    points = {r["strategy"]: r for r in rows if "strategy" in r}
+    assert set(points) == {"a", "b", "coin 1"}
+    assert points["coin 1"]["search"] == "coins (house edge)" and points["a"]["search"] == "candidates"
+    assert (points["b"]["fresh_low"], points["b"]["fresh_high"]) == pytest.approx((-0.03, -0.01))
+    assert [r["y"] for r in rows if set(r) == {"y"}] == [-0.0106]
+    assert spec["title"] == "title"

@@ -65,9 +65,24 @@ def test_a_reloaded_run_gives_the_same_rebates(run) -> None:
     assert again.summary.select(columns).equals(run.summary.select(columns))
 
 
-def test_a_bad_pace_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    (tmp_path / "exp.yaml").write_text("session: {hands_per_hour: 0}\nstrategies:\n  - use: flat\n")
+@pytest.mark.parametrize(
+    ("value", "said"),
+    [("0", "0"), ("-72", "-72"), (".nan", "nan"), (".inf", "inf"), ("10001", "10001"), ("yes", "true"), ("fast", "'fast'")],
+)
+def test_a_bad_pace_is_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str, said: str) -> None:
+    (tmp_path / "exp.yaml").write_text(f"session: {{hands_per_hour: {value}}}\nstrategies:\n  - use: flat\n")
     assert main(["run", str(tmp_path / "exp.yaml"), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert "exp.yaml:1:27: session.hands_per_hour must be at least 1, not 0" in err and err.count("\n") == 1
+    rule = "more than 0 and at most 10,000, such as 72 or 72.5"  # the words of `plan --hands-per-hour` (tests/commands)
+    assert f"exp.yaml:1:27: session.hands_per_hour must be {rule}, not {said}" in err and err.count("\n") == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_a_pace_with_decimals_gives_the_loss_per_hour_at_that_pace(tmp_path: Path) -> None:
+    (tmp_path / "exp.yaml").write_text(EXPERIMENT.replace("hands_per_hour: 60", "hands_per_hour: 72.5"))
+    result = baccarat.run(tmp_path / "exp.yaml", out=tmp_path / "out")
+    for row in result.summary.iter_rows(named=True):
+        mine = result.sessions.filter(pl.col("strategy") == row["strategy"])
+        hands = mine["rounds_dealt"].sum() / mine.height
+        assert row["expected_loss_per_hour"] == pytest.approx(row["expected_loss_per_session"] * 72.5 / hands, rel=1e-12)
+    assert "hands_per_hour: 72.5" in (tmp_path / "out" / "experiment.yaml").read_text(encoding="utf-8")

@@ -27,15 +27,15 @@
 
 from __future__ import annotations
 
+import argparse
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO, TypeVar
 
-if TYPE_CHECKING:
-    import argparse
+Number = TypeVar("Number", int, float)
 
 
 def add_set_option(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +48,23 @@ def add_set_option(parser: argparse.ArgumentParser) -> None:
         dest="overrides",
         help="override a value of the experiment, e.g. --set shoes.count=100 --set strategies.0.params.unit=5 (repeatable)",
     )
+
+
+def number_argument(
+    text: str, read: Callable[[str], Number], fits: Callable[[Number], bool], expected: str, unreadable: str | None = None
+) -> Number:
+    """Return ``text`` read by ``read`` (``int`` or ``float``) when it reads and ``fits``: an option's ``type``.
+
+    Otherwise raise argparse's error ``"{expected}, not '{text}'"`` (``unreadable`` instead of ``expected``, when given,
+    for text that is no number).
+    """
+    try:
+        value = read(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{unreadable or expected}, not {text!r}") from None
+    if not fits(value):
+        raise argparse.ArgumentTypeError(f"{expected}, not {text!r}")
+    return value
 
 
 @contextmanager

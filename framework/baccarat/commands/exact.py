@@ -17,7 +17,7 @@ import argparse
 import json
 from typing import Any
 
-from baccarat.commands import add_set_option, print_json
+from baccarat.commands import add_set_option, number_argument, print_json
 from baccarat.commands.strategies import add_plugins_dir_option
 
 MEMORY_REMEDY = "analyse fewer rounds (--rounds) or strategies, a smaller bankroll or a larger unit, or allow more memory"
@@ -48,23 +48,11 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def _rounds(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number of rounds, 1 or more, not {text!r}")
-    return value
+    return number_argument(text, int, lambda value: value >= 1, "expected a whole number of rounds, 1 or more")
 
 
 def _share(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a risk of ruin between 0 and 1 such as 0.05, not {text!r}")
-    return value
+    return number_argument(text, float, lambda value: 0 < value < 1, "expected a risk of ruin between 0 and 1 such as 0.05")
 
 
 def run(args: argparse.Namespace) -> int:

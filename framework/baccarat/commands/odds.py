@@ -15,6 +15,8 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from baccarat.commands import number_argument
+
 if TYPE_CHECKING:
     from baccarat.table.bet_registry import BetRegistry
 
@@ -55,7 +57,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="rule preset name or rules YAML file (default: punto-banco-8)"
     )
-    parser.add_argument("--decks", type=int, metavar="N", help="decks in the shoe, 1-8 (default: the rules' decks)")
+    parser.add_argument("--decks", type=_decks, metavar="N", help="decks in the shoe, 1-8 (default: the rules' decks)")
     parser.add_argument(
         "--remaining", metavar="RANK=COUNT,...", help="cards left of some ranks, e.g. 'A=20,T=30,K=25'; ranks not named keep the full count"
     )
@@ -86,6 +88,10 @@ def with_rebates(rules: Any, args: argparse.Namespace) -> Any:
 
     given = {name: value for name in ("rolling_rebate", "loss_rebate") if (value := getattr(args, name, None)) is not None}
     return rules_from_mapping(given, base=rules) if given else rules
+
+
+def _decks(text: str) -> int:
+    return number_argument(text, int, lambda value: 1 <= value <= 8, "expected a number of decks from 1 to 8")
 
 
 def parse_remaining(text: str, decks: int) -> list[int]:
@@ -268,8 +274,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     rules = with_rebates(load_rules(args.rules, found.bet_registry), args)
     if args.decks is not None:
-        if not 1 <= args.decks <= 8:
-            raise InputError(f"--decks must be between 1 and 8, not {args.decks}")
         rules = dataclasses.replace(rules, decks=args.decks)
     counts = [4 * rules.decks] * 13 if args.remaining is None else parse_remaining(args.remaining, rules.decks)
     if sum(counts) < 6:

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from baccarat.commands.shoes import _positive, _seed
+from baccarat.commands.shoes import _positive, _samples, _seed
 
 if TYPE_CHECKING:
     from baccarat.table.rules import Rules
@@ -33,7 +33,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--count", type=_positive, default=100, metavar="N", help="seeded shoes to test, without a source (default 100)")
     parser.add_argument("--seed", type=_seed, default=1, metavar="S", help="seed of the seeded shoes, without a source (default 1)")
-    parser.add_argument("--draws", type=_positive, default=None, metavar="M", help="samples of fair shoes to compare with (default 1999)")
+    parser.add_argument("--draws", type=_samples, default=None, metavar="M", help="samples of fair shoes to compare with (default 1999)")
     parser.add_argument("--fair-seed", type=_seed, default=None, metavar="S", help="seed of the pool of fair shoes (default 20261207)")
     parser.add_argument("--chart", metavar="PNG|SVG|JSON", help="also draw each statistic against fair shoes to this file")
     parser.add_argument("--force", action="store_true", help="replace the chart file if it exists")

@@ -18,12 +18,12 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from baccarat.commands import print_json
+from baccarat.commands import number_argument, print_json
 from baccarat.commands.exact import MEMORY_REMEDY as MEMORY_REMEDY
 from baccarat.commands.exact import _rounds, _share
 from baccarat.commands.odds import add_rebate_options, with_rebates
 from baccarat.commands.strategies import add_plugins_dir_option
-from baccarat.table.pace import HANDS_PER_HOUR
+from baccarat.table.pace import HANDS_PER_HOUR, MAX_HANDS_PER_HOUR, PACE_EXAMPLE, PACE_RULE
 
 DEFAULT_HANDS = 60
 """Hands of a session planned from options (about 50 minutes at a full table's pace)."""
@@ -63,17 +63,24 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
         help=f"the target risk of ruin whose bankroll is found, e.g. 0.05 (default: {DEFAULT_RUIN_AT_MOST})",
     )
     parser.add_argument(
-        "--win-goal", metavar="AMOUNT", type=_amount, help="every strategy stops betting once the session has won this much"
+        "--win-goal",
+        metavar="AMOUNT",
+        type=_amount,
+        help="the session's win goal (session.win_goal, as baccarat run plays it): betting stops once the session has won this much",
     )
     parser.add_argument(
-        "--stop-loss", metavar="AMOUNT", type=_amount, help="every strategy stops betting once the session has lost this much"
+        "--stop-loss",
+        metavar="AMOUNT",
+        type=_amount,
+        help="the session's stop-loss (session.stop_loss, as baccarat run plays it): betting stops once the session has lost this much",
     )
     parser.add_argument(
         "--hands-per-hour",
         metavar="N",
         type=_pace,
-        default=HANDS_PER_HOUR,
-        help=f"the table's pace, for the loss per hour (default: {HANDS_PER_HOUR}, a full table; docs/plan.md)",
+        default=None,
+        help=f"the table's pace, for the loss per hour, such as {PACE_EXAMPLE} (default: the experiment's "
+        f"session.hands_per_hour, else {HANDS_PER_HOUR}, a full table; docs/plan.md)",
     )
     parser.add_argument(
         "--simulate",
@@ -98,23 +105,14 @@ def _amount(text: str) -> Decimal:
 
 
 def _sessions(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"expected a number of sessions from 0 to 10000000, such as 10000, not {text!r}")
-    return value
+    return number_argument(
+        text, int, lambda value: 0 <= value <= 10_000_000, "expected a number of sessions from 0 to 10000000, such as 10000"
+    )
 
 
 def _pace(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = 0.0
-    if not 0 < value <= 10_000:
-        raise argparse.ArgumentTypeError(f"expected hands per hour, more than 0 and at most 10000, such as 72, not {text!r}")
-    return value
+    """``--hands-per-hour``: as ``session.hands_per_hour`` takes it (:func:`baccarat.table.pace.checked_pace`), in its words."""
+    return number_argument(text, float, lambda value: 0 < value <= MAX_HANDS_PER_HOUR, f"expected hands per hour, {PACE_RULE}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -152,7 +150,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(
                 f"{args.experiment}: its shoes are recorded, so a session's hands are not known here; give them with --hands N"
             )
-    plan = plan_experiment(experiment, rounds, args.ruin_at_most, args.hands_per_hour, stops)
+    pace = experiment.session.hands_per_hour if args.hands_per_hour is None else args.hands_per_hour
+    plan = plan_experiment(experiment, rounds, args.ruin_at_most, pace, stops)
     sessions = SIMULATED_SESSIONS if args.simulate is None else args.simulate
     if plan.skipped and sessions:
         plan = conclude(simulate_skipped(experiment, plan, stops, sessions))

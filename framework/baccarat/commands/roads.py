@@ -6,11 +6,17 @@ import argparse
 import json
 from pathlib import Path
 
+from baccarat.commands import number_argument
+
+
+def _shoe(text: str) -> int:
+    return number_argument(text, int, lambda value: value >= 1, "expected a shoe id from 1")
+
 
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat roads``."""
     parser.add_argument("source", metavar="FILE|RUN_DIR", help="a recorded shoe file (with --format) or a run folder (rounds.parquet)")
-    parser.add_argument("--shoe", type=int, default=1, metavar="N", help="shoe id to draw (default 1)")
+    parser.add_argument("--shoe", type=_shoe, default=1, metavar="N", help="shoe id to draw (default 1)")
     parser.add_argument("--format", dest="fmt", metavar="FORMAT", help="format of a shoe file: cards, outcomes or rounds")
     parser.add_argument(
         "--rules", default="punto-banco-8", metavar="PRESET|FILE", help="rules a shoe file is checked against (default punto-banco-8)"
@@ -49,8 +55,6 @@ def run(args: argparse.Namespace) -> int:
     from baccarat.results.charts.scoreboard import load_shoe, save_roads
     from baccarat.table.roads import roads
 
-    if args.shoe < 1:
-        raise InputError(f"--shoe must be a shoe id from 1, not {args.shoe}")
     out = Path(args.out) if args.out else Path(f"roads-shoe-{args.shoe}.png")
     if (out.is_file() or out.is_symlink()) and not args.force:  # a ledger or an experiment must not be lost to a typo
         raise InputError("exists already; give another --out, or --force to replace it", path=str(out))

@@ -12,7 +12,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from baccarat.commands import add_set_option, print_json, saying_what_was_written
+from baccarat.commands import add_set_option, number_argument, print_json, saying_what_was_written
 from baccarat.commands.strategies import add_plugins_dir_option
 from baccarat.execution.memorylimit import RUN_REMEDY
 
@@ -62,13 +62,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1 or value > MAX_WORKERS:
-        raise argparse.ArgumentTypeError(f"expected a whole number of workers, 1 to {MAX_WORKERS:,}, not {text!r}")
-    return value
+    return number_argument(text, int, lambda value: 1 <= value <= MAX_WORKERS, f"expected a whole number of workers, 1 to {MAX_WORKERS:,}")
 
 
 MAX_WORKERS = 1024

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from baccarat.commands import add_set_option
-from baccarat.commands.shoes import _positive, _seed
+from baccarat.commands import add_set_option, number_argument
+from baccarat.commands.shoes import _samples, _seed
 from baccarat.commands.strategies import add_plugins_dir_option
 from baccarat.errors import InputError
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 def add_parser(parser: argparse.ArgumentParser) -> None:
     """Declare the arguments of ``baccarat search``."""
     parser.add_argument("experiment", help="experiment file (YAML): its strategies and grids are the candidates; its shoes train them")
-    parser.add_argument("--top", type=_positive, default=10, metavar="K", help="candidates replayed on fresh shoes (default 10)")
+    parser.add_argument("--top", type=_samples, default=10, metavar="K", help="candidates replayed on fresh shoes (default 10)")
     parser.add_argument(
         "--fresh-seed", type=_seed, default=None, metavar="S", help="seed of the fresh shoes (default: the experiment's + 1)"
     )
@@ -166,13 +166,7 @@ def _shoes_in_words(n: int) -> str:
 
 def _fraction(text: str) -> float:
     """A share strictly between 0 and 1, for ``--hold-out``."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"must be a share between 0 and 1, e.g. 0.3, not {text!r}")
-    return value
+    return number_argument(text, float, lambda value: 0 < value < 1, "must be a share between 0 and 1, e.g. 0.3")
 
 
 def _write_chart(path: Path, data: dict) -> None:

@@ -5,34 +5,35 @@ from __future__ import annotations
 import argparse
 import sys
 
+from baccarat.commands import number_argument
+
 FORMAT_NAMES = ("cards", "outcomes", "rounds")
 
 
 def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number from 1, not {text!r}")
     from baccarat.experiment.model import MAX_SHOES
 
-    if value > MAX_SHOES:
-        raise argparse.ArgumentTypeError(f"expected at most {MAX_SHOES:,} shoes, not {text!r}")
-    return value
+    return _whole(text, 1, MAX_SHOES, "expected a whole number from 1", f"expected at most {MAX_SHOES:,} shoes")
+
+
+def _samples(text: str) -> int:
+    """A count of samples or candidates (``patterns --draws``, ``search --top``): a whole number from 1, bounded as shoes are."""
+    from baccarat.experiment.model import MAX_SHOES
+
+    return _whole(text, 1, MAX_SHOES, "expected a whole number from 1", f"expected at most {MAX_SHOES:,}")
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number from 0, not {text!r}")
     from baccarat.experiment.model import MAX_SEED
 
-    if value > MAX_SEED:
-        raise argparse.ArgumentTypeError(f"a seed is at most {MAX_SEED:,}, as in an experiment, not {text!r}")
+    return _whole(text, 0, MAX_SEED, "a seed is a whole number from 0", f"a seed is at most {MAX_SEED:,}, as in an experiment")
+
+
+def _whole(text: str, low: int, high: int, below: str, above: str) -> int:
+    """``text`` as a whole number from ``low`` to ``high``; else argparse's error, ``below`` or ``above`` saying why."""
+    value = number_argument(text, int, lambda value: value >= low, below, unreadable="expected a whole number")
+    if value > high:
+        raise argparse.ArgumentTypeError(f"{above}, not {text!r}")
     return value
 
 

@@ -11,7 +11,7 @@ import json
 import sys
 from typing import Any
 
-from baccarat.commands import print_json
+from baccarat.commands import number_argument, print_json
 
 KIND_ORDER = ("progression", "selector", "stop-rule", "strategy")
 
@@ -47,13 +47,7 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"expected a number of shoes from 1 to 1,000,000, not {text!r}")
-    return value
+    return number_argument(text, int, lambda value: 1 <= value <= 1_000_000, "expected a number of shoes from 1 to 1,000,000")
 
 
 def _params(pairs: list[str]) -> dict[str, Any]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from baccarat.commands import add_set_option
+from baccarat.commands import add_set_option, number_argument
 from baccarat.commands.strategies import add_plugins_dir_option
 
 
@@ -19,17 +19,12 @@ def add_parser(parser: argparse.ArgumentParser) -> None:
 
 
 def _session(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a session number, 1 or more, not {text!r}")
-    return value
+    return number_argument(text, int, lambda value: value >= 1, "expected a session number, 1 or more")
 
 
 def run(args: argparse.Namespace) -> int:
-    """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round."""
+    """Print the session's rounds: outcome, bet, stake, net, bankroll and the strategy's state after each round; then what
+    ended the session (a stop rule or session rule, as ``stopped_by`` names it, or ruin) and in which round."""
     from baccarat.execution.trace import format_trace, trace_session
     from baccarat.experiment import load_experiment
     from baccarat.plugin.manager import registry
@@ -38,5 +33,6 @@ def run(args: argparse.Namespace) -> int:
     for warning in registry(experiment.plugins_dirs).warnings:
         print(f"baccarat: warning: {warning}", file=sys.stderr)
     rounds = trace_session(experiment, args.strategy, args.session)
-    print(format_trace(args.strategy, args.session, rounds, experiment.session.bankroll_cents))
+    session = experiment.session
+    print(format_trace(args.strategy, args.session, rounds, session.bankroll_cents, session.table_min_cents))
     return 0

@@ -31,14 +31,14 @@ import numpy as np
 from baccarat.engine.bet_log import ledger_columns
 from baccarat.engine.sessions import SessionConfig, session_bounds, sessions_of
 from baccarat.errors import StrategyError
-from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT
+from baccarat.money import BASIS_POINTS, MICROS_PER_CENT, MICROS_PER_UNIT
 from baccarat.players.seat import CARDS_PER_ROUND, LARGEST_CENTS, Opening, Step, amount_to_cents
 from baccarat.players.vector_seat import seat_for
 from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.rounds import RoundTable
 from baccarat.streams import strategy_key
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 __all__ = [
     "SESSION_RULES",

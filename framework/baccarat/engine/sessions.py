@@ -46,8 +46,8 @@ class SessionConfig:
     """With ``rounds``: each session starts on a new shoe (else on the round after the last session's end)."""
     win_goal_cents: int | None = None
     stop_loss_cents: int | None = None
-    hands_per_hour: int = HANDS_PER_HOUR
-    """The table's pace, for the summary's loss per hour (no engine reads it)."""
+    hands_per_hour: float = HANDS_PER_HOUR
+    """The table's pace, for the summary's loss per hour (no engine reads it); decimals allowed (72.5)."""
 
     def session_rules(self) -> tuple[int | None, int | None]:
         """Return the win goal and the stop-loss in micro-units (None where not set)."""

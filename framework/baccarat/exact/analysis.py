@@ -54,18 +54,6 @@ from baccarat.shoes.seeded import seeded_table
 from baccarat.streams import strategy_rng
 from baccarat.table.rules import Rules
 
-__all__ = [
-    "ExactLimitError",
-    "analyse_experiment",
-    "analyse_session",
-    "analyse_strategy",
-    "combined_limits",
-    "round_outcomes",
-    "rounds_independent",
-    "session_limits",
-    "session_rounds",
-]
-
 
 def rounds_independent(rules: Rules) -> bool:
     """Tell whether the rounds dealt under ``rules`` are independent (a fresh shoe every round)."""

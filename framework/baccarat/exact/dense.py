@@ -9,7 +9,7 @@ import numpy as np
 from baccarat.exact import bounds
 from baccarat.exact.bounds import TooDense, Unplayable
 from baccarat.exact.dense_step import play_round
-from baccarat.exact.grid import lower_quantiles, merge_values, session_rule_chances
+from baccarat.exact.grid import lower_quantiles, merge_values
 from baccarat.exact.results import QUANTILES, ExactResult
 from baccarat.exact.sparse import SparseSession
 from baccarat.money import MICROS_PER_CENT, MICROS_PER_UNIT, cents_to_decimal
@@ -137,28 +137,8 @@ class DenseSession(SparseSession):
         held = np.concatenate([column, np.zeros(len(stopped) - width)]) + stopped
         all_bank = np.concatenate([ended_bank, initial + (base + np.arange(len(held), dtype=np.int64)) * grid])
         all_prob = np.concatenate([ended_prob, held])
-        expected_final = float((all_prob * all_bank).sum()) / MICROS_PER_UNIT
-        keep = all_prob > 0
-        p_goal, p_loss = session_rule_chances(all_bank, all_prob, initial, minimum, *config.session_rules())
-        return ExactResult(
-            strategy=self.label,
-            rounds=rounds,
-            risk_of_ruin=float(ruin[-1]),
-            p_profit=float(all_prob[all_bank > initial].sum()),
-            expected_net=expected_final - initial / MICROS_PER_UNIT,
-            expected_wagered=wagered,
-            final_bankroll_quantiles={
-                str(q): v for q, v in zip(QUANTILES, lower_quantiles(all_bank[keep], all_prob[keep], QUANTILES), strict=True)
-            },
-            ruin_curve=ruin,
-            states=most,
-            interpolated=interpolated,
-            bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
-            expected_rounds=played,
-            p_win_goal=p_goal,
-            p_stop_loss=p_loss,
-            final_bankrolls=all_bank[keep],
-            final_chances=all_prob[keep],
+        return self._result(
+            rounds, all_bank, all_prob, all_prob > 0, ruin, wagered, most, interpolated, band_rows if bands else None, played
         )
 
     def _plan(self, source: int, initial: int, base: int) -> tuple[int, int, int, list[int]]:

@@ -150,8 +150,31 @@ class SparseSession:
             most = max(most, len(cell))
         bank = np.concatenate([ended_bank, initial + cell * grid])
         prob = np.concatenate([ended_prob, prob])
+        return self._result(rounds, bank, prob, slice(None), ruin, wagered, most, interpolated, band_rows if bands else None, played)
+
+    def _result(
+        self,
+        rounds: int,
+        bank: np.ndarray,
+        prob: np.ndarray,
+        kept: np.ndarray | slice,
+        ruin: np.ndarray,
+        wagered: float,
+        states: int,
+        interpolated: float,
+        band_rows: list[list[float]] | None,
+        played: float,
+    ) -> ExactResult:
+        """The figures of ``rounds`` rounds from every session's final bankroll ``bank`` and its chance ``prob``.
+
+        ``kept`` selects the finals listed and read for the quantiles (the others have no chance); ``band_rows`` are
+        the bands of every round, when kept; the other arguments are carried as they are.
+        """
+        config = self.config
+        initial = config.bankroll_cents * MICROS_PER_CENT
         expected_final = float((prob * bank).sum()) / MICROS_PER_UNIT
-        p_goal, p_loss = session_rule_chances(bank, prob, initial, minimum, *config.session_rules())
+        p_goal, p_loss = session_rule_chances(bank, prob, initial, config.table_min_cents * MICROS_PER_CENT, *config.session_rules())
+        finals, chances = bank[kept], prob[kept]
         return ExactResult(
             strategy=self.label,
             rounds=rounds,
@@ -159,14 +182,14 @@ class SparseSession:
             p_profit=float(prob[bank > initial].sum()),
             expected_net=expected_final - initial / MICROS_PER_UNIT,
             expected_wagered=wagered,
-            final_bankroll_quantiles={str(q): v for q, v in zip(QUANTILES, lower_quantiles(bank, prob, QUANTILES), strict=True)},
+            final_bankroll_quantiles={str(q): v for q, v in zip(QUANTILES, lower_quantiles(finals, chances, QUANTILES), strict=True)},
             ruin_curve=ruin,
-            states=most,
+            states=states,
             interpolated=interpolated,
-            bands=np.asarray(band_rows, dtype=np.float64) if bands else None,
+            bands=None if band_rows is None else np.asarray(band_rows, dtype=np.float64),
             expected_rounds=played,
             p_win_goal=p_goal,
             p_stop_loss=p_loss,
-            final_bankrolls=bank,
-            final_chances=prob,
+            final_bankrolls=finals,
+            final_chances=chances,
         )

@@ -30,6 +30,12 @@ tenth less CPU than 400,000 for the job of tests/benchmarks/bench_floor.py,
 for about 90 MB more memory at the peak; 1,600,000 gain little more.
 """
 
+CHUNKS_IN_FLIGHT_PER_WORKER = 2
+"""Chunks handed out ahead of the next output in order, per worker: enough to keep workers busy, few enough to bound memory.
+
+Here, below the scheduler (:mod:`baccarat.execution.executor`) and its back ends, so that each back end reads it
+without importing the scheduler that picks it."""
+
 
 def resolve_strategies(entries: Sequence[StrategyEntry], plugins_dirs: Sequence[str]) -> tuple[StrategyRun, ...]:
     """Return the strategies resolved against the plugins of this process, once per process for the same strategies.

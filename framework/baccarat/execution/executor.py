@@ -28,9 +28,6 @@ from baccarat.execution.chunk_play import run_chunk
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
 from baccarat.interrupts import check
 
-CHUNKS_IN_FLIGHT_PER_WORKER = 2
-"""Chunks handed out ahead of the next output in order, per worker: enough to keep workers busy, few enough to bound memory."""
-
 
 class Backend(AbstractContextManager["Backend"], Protocol):
     """Where chunks are played. Leaving its block stops whatever still runs (on an error or a stop, at once)."""

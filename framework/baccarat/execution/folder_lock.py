@@ -12,6 +12,9 @@ line naming its process; only the command that created it removes it.
 A file of that name that is not such a lock (a file of the user's) is
 locked as it is, never written to, and never removed; a lock file that a
 killed command left is taken over by the next command, which removes it.
+So is the lock file of version 0.2 (its process id alone on one line,
+:data:`OLD_NOTE`), whose command held its ``flock`` as this one does: once
+no process holds that, no 0.2 command is writing the folder.
 
 Readers. ``load``, ``compare`` and ``report`` read a run folder under
 :func:`reading_lock`, a shared ``flock`` on the run folder itself; a
@@ -45,6 +48,8 @@ NOTE = "baccarat run-folder lock of process {pid}\n"
 """What a lock file made by a command holds: the only content a command takes for its own lock file."""
 
 _NOTE = re.compile(r"baccarat run-folder lock of process ([0-9]{1,10})\n")
+OLD_NOTE = re.compile(r"([0-9]{1,10})\n")
+"""What a lock file made by version 0.2 holds: its process id, then a newline (taken over as a lock file of this version is)."""
 
 
 def lock_path(out: Path) -> Path:
@@ -60,7 +65,7 @@ def _note_of(fd: int) -> str:
 
 
 def _holder(fd: int) -> str:
-    found = _NOTE.fullmatch(_note_of(fd)) or re.fullmatch(r"([0-9]{1,10})\n?", _note_of(fd).strip())
+    found = _NOTE.fullmatch(_note_of(fd)) or OLD_NOTE.fullmatch(_note_of(fd))
     return f"process {found.group(1)}" if found else "another process"
 
 
@@ -191,10 +196,15 @@ def _take(out: Path, shown: str) -> tuple[int, bool] | None:
         if owned:
             os.pwrite(fd, NOTE.format(pid=os.getpid()).encode("ascii"), 0)
             remove_at_hard_stop(path)
-        elif _NOTE.fullmatch(_note_of(fd)) and there.st_nlink == 1 and there.st_uid == os.getuid():
-            owned = True  # a lock file a killed command made (its flock is gone with it): this command removes it
+        elif _is_lock_note(_note_of(fd)) and there.st_nlink == 1 and there.st_uid == os.getuid():
+            owned = True  # a lock file a killed command (or an ended 0.2 one) made, its flock gone: this command removes it
             _rewrite_note(fd)
         return fd, owned
+
+
+def _is_lock_note(note: str) -> bool:
+    """Tell whether ``note`` is exactly what a command's lock file holds: this version's :data:`NOTE` or 0.2's :data:`OLD_NOTE`."""
+    return bool(_NOTE.fullmatch(note) or OLD_NOTE.fullmatch(note))
 
 
 def _rewrite_note(fd: int) -> None:

@@ -2,7 +2,11 @@
 
 The session is played on the reference engine exactly as a run plays it
 (same shoes, same random stream); a thin wrapper notes the strategy's state
-after each round in which it was asked for bets or told their result.
+after each round in which it was asked for bets or told their result. The
+last line says what ended the session's betting, and in which round: a stop
+rule of the strategy or a session rule (``session.win_goal``,
+``session.stop_loss``), named as ``stopped_by`` of a run's sessions table
+names it, ruin, or nothing before the session's last round.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from baccarat.engine.reference import SessionConfig, StrategyRun, run_strategy
+from baccarat.engine.reference import SESSION_RULES, SessionConfig, StrategyRun, end_names, run_strategy
 from baccarat.errors import InputError, did_you_mean
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal, micros_to_decimal
 from baccarat.plugin.strategy import Strategy
@@ -41,6 +45,8 @@ class TracedRound:
     bankroll: int
     """Micro-units."""
     state: str
+    stopped_by: str = ""
+    """What ended the session's betting in this round (``stopped_by`` of the sessions table), else empty."""
 
 
 def describe_state(strategy: Any) -> str:
@@ -84,10 +90,16 @@ def traced(cls: type[Strategy], states: dict[tuple[int, int], str]) -> type[Stra
 
     class Traced(Strategy):
         name = cls.name
+        stop_rules = getattr(cls, "stop_rules", ())  # the engine logs which of them stopped a session, as in a run
 
         def __init__(self, session: Any, **params: Any) -> None:
             self.inner = cls(session, **params)
             states[(session.number, 0)] = describe_state(self.inner)
+
+        @property
+        def stopped_by(self) -> str | None:
+            """The name of the stop rule of the strategy's that stopped its betting, if one did."""
+            return getattr(self.inner, "stopped_by", None)
 
         def bets(self, view: Any) -> Any:
             wanted = self.inner.bets(view)
@@ -229,6 +241,7 @@ def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRo
     settled = settlement_table(table, experiment.rules)
     columns, states = play_traced(runs[label], table, settled, experiment.rules, experiment.session, experiment.seeds[0], session)
     bets = [name[len("stake_") :] for name in columns if name.startswith("stake_")]
+    names = ("", *end_names(traced(runs[label].cls, {})))
     out = []
     for k in range(len(columns["round"])):
         placed = " ".join(bet for bet in bets if columns[f"stake_{bet}"][k]) or "-"
@@ -243,6 +256,7 @@ def trace_session(experiment: Any, label: str, number: int = 1) -> list[TracedRo
                 int(columns["net"][k]),
                 int(columns["bankroll"][k]),
                 states[k],
+                names[int(columns["stopped_by"][k])],
             )
         )
     return out
@@ -254,8 +268,25 @@ def money(micros: int) -> str:
     return f"{value:.2f}" if value == value.quantize(Decimal("0.01")) else f"{value:f}"
 
 
-def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankroll_cents: int) -> str:
-    """Return the traced session as a table, one line per round."""
+def ending(rounds: Sequence[TracedRound], table_min_cents: int) -> str:
+    """Say what ended the session's betting and in which round: a stop rule or session rule by its ``stopped_by`` name,
+    ruin (a bankroll below the table minimum), or nothing before its last round."""
+    for r in rounds:
+        if r.stopped_by in SESSION_RULES:  # the dealer's, once the round is settled
+            return f"ended by {r.stopped_by} after round {r.round} was settled, bankroll {money(r.bankroll)}: no bet after it"
+        if r.stopped_by:  # the strategy's, before its bet
+            return f"ended by {r.stopped_by} in round {r.round}, before its bet, bankroll {money(r.bankroll)}: no bet from it on"
+        if r.bankroll < table_min_cents * MICROS_PER_CENT:
+            return (
+                f"ruined in round {r.round}: bankroll {money(r.bankroll)}, below the table minimum "
+                f"{money(table_min_cents * MICROS_PER_CENT)}: no bet after it"
+            )
+    last = f"round {rounds[-1].round}, bankroll {money(rounds[-1].bankroll)}" if rounds else "no round"
+    return f"not ended by a rule or ruin: played to its last {last}"
+
+
+def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankroll_cents: int, table_min_cents: int = 0) -> str:
+    """Return the traced session as a table, one line per round, then what ended it (:func:`ending`)."""
     shoes = sorted({r.shoe for r in rounds})
     header = (
         f"strategy {label!r}, session {number}: {len(rounds)} rounds from shoe"
@@ -284,4 +315,5 @@ def format_trace(label: str, number: int, rounds: Sequence[TracedRound], bankrol
     for row in rows:
         cells = [cell.rjust(w) if i in right else cell.ljust(w) for i, (cell, w) in enumerate(zip(row[:8], widths, strict=True))]
         lines.append(("  ".join(cells) + "  " + row[8]).rstrip())
+    lines.append(ending(rounds, table_min_cents))
     return "\n".join(lines)

@@ -17,8 +17,7 @@ from __future__ import annotations
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 
 from baccarat.execution.chunk_play import run_chunk
-from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
-from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
+from baccarat.execution.chunks import CHUNKS_IN_FLIGHT_PER_WORKER, Chunk, ChunkOutput, RunPlan
 
 
 def threads_suffice(plan: RunPlan, seeds: tuple[int, ...]) -> bool:

@@ -14,8 +14,7 @@ from typing import Any
 
 from baccarat.errors import RunFailure
 from baccarat.execution.chunk_play import run_chunk
-from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
-from baccarat.execution.executor import CHUNKS_IN_FLIGHT_PER_WORKER
+from baccarat.execution.chunks import CHUNKS_IN_FLIGHT_PER_WORKER, Chunk, ChunkOutput, RunPlan
 
 
 def default_workers() -> int:

@@ -4,9 +4,11 @@ A strategy is given as one string, its registered name then ``key=value``
 parameters (``"paroli wins=2"``, ``"labouchere line=[1,1,2]"``; values read as
 YAML); that string is its label. The bankroll, unit, table limits and rules
 given as options replace the experiment's. A win goal and a stop-loss are the
-registered stop rules named :data:`WIN_GOAL_RULE` and :data:`STOP_LOSS_RULE`
-(the plugin registry's pieces, found by name like an experiment's ``use:``),
-set on every strategy through their parameters.
+session rules ``session.win_goal`` and ``session.stop_loss``, as ``baccarat
+run`` plays them (the dealer ends the session's betting at either, whatever the
+strategy); a strategy's own stop rules named :data:`WIN_GOAL_RULE` and
+:data:`STOP_LOSS_RULE` stay, and give its goal and stop-loss where the session
+has none.
 """
 
 from __future__ import annotations
@@ -25,11 +27,13 @@ from baccarat.files.yamlfile import parse_yaml, read_yaml
 from baccarat.plugin.manager import registry
 
 WIN_GOAL_RULE = "stop_win"
-"""The registered stop rule a win goal is: betting stops once the session has won this much."""
+"""The registered stop rule of a strategy's own win goal: its betting stops once the session has won this much."""
 STOP_LOSS_RULE = "stop_loss"
-"""The registered stop rule a stop-loss is: betting stops once the session has lost this much."""
+"""The registered stop rule of a strategy's own stop-loss: its betting stops once the session has lost this much."""
 MAPPING_SOURCE = "<experiment>"
 """What an experiment given as a mapping is called in its errors (:func:`baccarat.experiment.load_experiment`)."""
+SESSION_OPTIONS = ("bankroll", "table_min", "table_max", "win_goal", "stop_loss")
+"""The options of ``baccarat plan`` that are values of the experiment's ``session:`` section, of the same names."""
 PLAN_SEED = 1
 """The seed of the experiment made from options (the exact analysis deals no shoe; a random side's coin reads it)."""
 
@@ -88,33 +92,45 @@ def planned_experiment(given: PlanInput) -> tuple[Experiment, dict[str, tuple[De
 
     The options given replace the experiment's values; without ``--experiment``
     the experiment is made from the strategies given and the defaults of
-    ``session:`` (docs/experiments.md).
+    ``session:`` (docs/experiments.md). ``--win-goal`` and ``--stop-loss`` are
+    the session's rules (``session.win_goal``, ``session.stop_loss``); a
+    strategy's goal is the session's, else its own stop rule's amount.
     """
 
     found = registry(tuple(given.plugins_dirs))
-    stops: dict[str, Any] = {}
-    if given.win_goal is not None:
-        stops[stop_rule_param(found, WIN_GOAL_RULE, "--win-goal")] = given.win_goal
-    if given.stop_loss is not None:
-        stops[stop_rule_param(found, STOP_LOSS_RULE, "--stop-loss")] = given.stop_loss
     if given.experiment is None:
         try:
-            experiment = load_experiment(_mapping(given, found, stops), plugins_dirs=given.plugins_dirs)
+            experiment = load_experiment(_mapping(given, found), plugins_dirs=given.plugins_dirs)
         except InputError as exc:  # an experiment made from the options: no file, line or column to name
             if exc.path not in (None, MAPPING_SOURCE):
                 raise
             raise InputError(exc.message) from None
     else:
-        experiment = load_experiment(
-            given.experiment, overrides=_overrides(given, stops), plugins_dirs=given.plugins_dirs, shoe_file_needed=False
-        )
+        experiment = load_experiment(given.experiment, overrides=_overrides(given), plugins_dirs=given.plugins_dirs, shoe_file_needed=False)
+    session = experiment.session
     goal_key = _param_of(found, WIN_GOAL_RULE)
     loss_key = _param_of(found, STOP_LOSS_RULE)
     amounts = {
-        entry.name: (_amount(entry.params.get(goal_key)) if goal_key else None, _amount(entry.params.get(loss_key)) if loss_key else None)
+        entry.name: (
+            _either(_cents(session.win_goal_cents), _own(entry, goal_key)),
+            _either(_cents(session.stop_loss_cents), _own(entry, loss_key)),
+        )
         for entry in experiment.strategies
     }
     return experiment, amounts
+
+
+def _cents(cents: int | None) -> Decimal | None:
+    return None if cents is None else Decimal(cents) / 100
+
+
+def _either(first: Decimal | None, second: Decimal | None) -> Decimal | None:
+    return second if first is None else first
+
+
+def _own(entry: Any, key: str | None) -> Decimal | None:
+    """The amount of the strategy's own stop rule ``key`` (None without it)."""
+    return _amount(entry.params.get(key)) if key else None
 
 
 def _param_of(found: Any, rule_name: str) -> str | None:
@@ -132,7 +148,7 @@ def _plain(value: Decimal) -> int | float:
     return int(value) if value == value.to_integral_value() else float(value)
 
 
-def _mapping(given: PlanInput, found: Any, stops: dict[str, Any]) -> dict[str, Any]:
+def _mapping(given: PlanInput, found: Any) -> dict[str, Any]:
     """The experiment of the strategies given as options, each checked by the plugin registry first."""
     if not given.strategies:
         raise InputError(
@@ -140,7 +156,7 @@ def _mapping(given: PlanInput, found: Any, stops: dict[str, Any]) -> dict[str, A
             "or an experiment with --experiment FILE"
         )
     session = dict(DEFAULT_SESSION)
-    for key in ("bankroll", "table_min", "table_max"):
+    for key in SESSION_OPTIONS:
         if getattr(given, key) is not None:
             session[key] = _plain(getattr(given, key))
     strategies, labels = [], set()
@@ -152,7 +168,6 @@ def _mapping(given: PlanInput, found: Any, stops: dict[str, Any]) -> dict[str, A
         labels.add(label)
         if given.unit is not None and "unit" not in params:
             params["unit"] = _plain(given.unit)
-        params.update({key: _plain(value) for key, value in stops.items()})
         try:
             found.configure(name, params)
         except StrategyError as exc:
@@ -170,19 +185,15 @@ def _mapping(given: PlanInput, found: Any, stops: dict[str, Any]) -> dict[str, A
     }
 
 
-def _overrides(given: PlanInput, stops: dict[str, Any]) -> list[str]:
+def _overrides(given: PlanInput) -> list[str]:
     """The ``--set`` overrides that put the options given into the experiment file's values."""
     if given.strategies:
         raise InputError("give the strategies with --strategy or in the experiment of --experiment, not both")
-    overrides = [
-        f"session.{key}={getattr(given, key)}" for key in ("bankroll", "table_min", "table_max") if getattr(given, key) is not None
-    ]
+    overrides = [f"session.{key}={getattr(given, key)}" for key in SESSION_OPTIONS if getattr(given, key) is not None]
     if given.rules is not None:
         overrides.append(f"rules={given.rules}")
     data = read_yaml(Path(given.experiment or "")).data
     items = data.get("strategies") if isinstance(data, dict) else None
-    for k in range(len(items) if isinstance(items, list) else 0):
-        if given.unit is not None:
-            overrides.append(f"strategies.{k}.params.unit={given.unit}")
-        overrides.extend(f"strategies.{k}.params.{key}={value}" for key, value in stops.items())
+    if given.unit is not None:
+        overrides.extend(f"strategies.{k}.params.unit={given.unit}" for k in range(len(items) if isinstance(items, list) else 0))
     return overrides

@@ -40,16 +40,13 @@ from baccarat.experiment.model import (
 )
 from baccarat.experiment.overrides import apply_override
 from baccarat.experiment.strategies import StrategySection
-from baccarat.experiment.values import shown
+from baccarat.experiment.values import number_text, shown
 from baccarat.files.yamlfile import Document, KeyPath, read_yaml
 from baccarat.money import CENTS_PER_UNIT, EXACT
 from baccarat.plugin.manager import plugins_folder, registry
 from baccarat.shoes.recorded import FORMATS, format_has_cards
-from baccarat.table.pace import HANDS_PER_HOUR
+from baccarat.table.pace import HANDS_PER_HOUR, checked_pace
 from baccarat.table.rules import RULE_FIELDS, Rules, preset, preset_names, rules_from_mapping
-
-MAX_HANDS_PER_HOUR = 10_000
-"""The most hands an hour ``session.hands_per_hour`` takes (an electronic table deals a few hundred)."""
 
 
 def load_experiment(
@@ -359,12 +356,15 @@ class Resolver(StrategySection):
             per_session = 1  # not used: the session is rounds long
         win_goal = self.cents(path + ("win_goal",), section["win_goal"], "session.win_goal") if "win_goal" in section else None
         stop_loss = self.cents(path + ("stop_loss",), section["stop_loss"], "session.stop_loss") if "stop_loss" in section else None
-        pace = (
-            self.integer(path + ("hands_per_hour",), section["hands_per_hour"], "session.hands_per_hour", 1, MAX_HANDS_PER_HOUR)
-            if "hands_per_hour" in section
-            else HANDS_PER_HOUR
-        )
+        pace = self.pace(path + ("hands_per_hour",), section["hands_per_hour"]) if "hands_per_hour" in section else HANDS_PER_HOUR
         return SessionConfig(bankroll, table_min, table_max, per_session, rounds, new_shoe, win_goal, stop_loss, pace)
+
+    def pace(self, path: KeyPath, value: Any) -> float:
+        """Return ``session.hands_per_hour``: a number of hands an hour, decimals allowed (:func:`checked_pace`)."""
+        try:
+            return checked_pace(number_text(value))
+        except ValueError as exc:
+            raise self.error(path, f"session.hands_per_hour must be {exc}, not {shown(value)}") from None
 
     def session_length(self, section: dict[str, Any]) -> tuple[int | None, bool]:
         """Return ``session.rounds`` (None when the session is whole shoes) and ``session.new_shoe``."""

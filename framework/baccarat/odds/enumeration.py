@@ -35,12 +35,14 @@ from functools import cache
 import numpy as np
 
 from baccarat.errors import InputError
+from baccarat.money import BASIS_POINTS
 from baccarat.odds.compositions import SUITED, check_counts
-from baccarat.table.bet_registry import BetDefinition, RoundFacts, allowed_facts, multipliers
+from baccarat.table.bet_definition import BetDefinition, RoundFacts, allowed_facts
+from baccarat.table.bet_registry import multipliers
 from baccarat.table.cards import RANKS, SUITS
 from baccarat.table.dealer import banker_draws, player_draws
 from baccarat.table.payouts import bet_multipliers, reads_first_cards
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 CELLS = 400  # player total x banker total x player drew x banker drew
 _DISCARD = CELLS  # bincount slot for terms that end no round
@@ -160,7 +162,7 @@ GRID = tuple(a.ravel() for a in np.meshgrid(np.arange(10), np.arange(10), [False
 
 
 def end_facts() -> dict[str, np.ndarray]:
-    """The facts of each of the 400 ways a round ends (:data:`baccarat.table.bet_registry.FACTS`)."""
+    """The facts of each of the 400 ways a round ends (:data:`baccarat.table.bet_definition.FACTS`)."""
     pt, bt, p3, b3 = GRID
     return {
         "banker_wins": bt > pt,

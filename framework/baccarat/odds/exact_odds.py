@@ -19,11 +19,13 @@ from fractions import Fraction
 
 import numpy as np
 
+from baccarat.money import BASIS_POINTS
 from baccarat.odds.compositions import SUITED, check_counts, falling, rank_counts, shoe_counts, suited_counts
 from baccarat.odds.enumeration import CELLS, GRID, bet_grid, card_facts, card_weights, end_facts, end_weights
-from baccarat.table.bet_registry import RoundFacts, allowed_facts, multipliers
+from baccarat.table.bet_definition import RoundFacts, allowed_facts
+from baccarat.table.bet_registry import multipliers
 from baccarat.table.payouts import PAIR_BETS, bet_definition, pay_table_bp
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 STANDARD_PAIR_PAYS = Fraction(11)
 """Payout used to price pair bets for rules that do not offer them (11:1)."""

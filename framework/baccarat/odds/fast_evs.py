@@ -14,11 +14,12 @@ from functools import lru_cache
 
 import numpy as np
 
+from baccarat.money import BASIS_POINTS
 from baccarat.odds.compositions import check_counts, falling, rank_counts, shoe_counts
 from baccarat.odds.enumeration import CELLS, bet_grid, card_weights, end_weights
 from baccarat.odds.exact_odds import STANDARD_PAIR_PAYS
 from baccarat.table.payouts import PAIR_BETS
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.table.rules import Rules
 
 # --- fast expected values ---------------------------------------------------------------
 

@@ -62,7 +62,7 @@ def bets_settled(rules: Rules, has_cards: bool = True, has_suits: bool = True) -
 
 
 class _TableFacts(Mapping):
-    """The facts of a round table's rounds (:data:`baccarat.table.bet_registry.FACTS`), each computed when first read."""
+    """The facts of a round table's rounds (:data:`baccarat.table.bet_definition.FACTS`), each computed when first read."""
 
     def __init__(self, table: RoundTable) -> None:
         self._table = table

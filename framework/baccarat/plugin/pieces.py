@@ -24,13 +24,10 @@ def _set_params(piece: Any, params: Mapping[str, Any]) -> None:
         setattr(piece, key, value)
 
 
-class Selector:
-    """Chooses the side a composed strategy backs each round (fresh per session).
-
-    Each parameter given becomes an attribute (``self.length``) before ``__init__`` returns.
-    Class attributes: ``name`` (the value of a strategy's ``side`` parameter),
-    ``params`` (its own parameters with defaults), ``description``.
-    """
+class _Piece:
+    """What every piece has: class attributes ``name`` (what a strategy's parameters call it), ``params`` (its own
+    parameters with defaults) and ``description``; made for one session (``self.session``), each parameter given
+    becomes an attribute before ``__init__`` returns."""
 
     name: ClassVar[str] = ""
     params: ClassVar[dict[str, Any]] = {}
@@ -39,6 +36,15 @@ class Selector:
     def __init__(self, session: SessionInfo, **params: Any) -> None:
         self.session = session
         _set_params(self, params)
+
+
+class Selector(_Piece):
+    """Chooses the side a composed strategy backs each round (fresh per session).
+
+    Each parameter given becomes an attribute (``self.length``) before ``__init__`` returns.
+    Class attributes: ``name`` (the value of a strategy's ``side`` parameter),
+    ``params`` (its own parameters with defaults), ``description``.
+    """
 
     @classmethod
     def sides(cls, params: Mapping[str, Any]) -> set[str]:
@@ -74,7 +80,7 @@ def fixed_side_selector(bet: str, label: str) -> type[FixedSideSelector]:
     )
 
 
-class Progression:
+class Progression(_Piece):
     """Sets the stake of a composed strategy (fresh per session).
 
     Each parameter given becomes an attribute (``self.cap`` for ``params = {"cap": 4}``) before ``restart()`` runs.
@@ -86,10 +92,6 @@ class Progression:
     bet's exact net, a ``Decimal`` (a lost bet loses its whole stake, so
     ``-net`` is the amount lost). A push calls neither.
     """
-
-    name: ClassVar[str] = ""
-    params: ClassVar[dict[str, Any]] = {}
-    description: ClassVar[str] = ""
 
     def __init__(self, session: SessionInfo, unit: Decimal, **params: Any) -> None:
         self.session = session
@@ -109,21 +111,13 @@ class Progression:
         """Move on after a loss of ``-net`` (``net`` < 0)."""
 
 
-class StopRule:
+class StopRule(_Piece):
     """Ends a composed strategy's betting for the rest of the session (fresh per session).
 
     Every parameter of a stop rule defaults to ``None``; the rule is active in
     a strategy when at least one of its parameters is given. Each parameter
     given becomes an attribute before ``__init__`` returns.
     """
-
-    name: ClassVar[str] = ""
-    params: ClassVar[dict[str, Any]] = {}
-    description: ClassVar[str] = ""
-
-    def __init__(self, session: SessionInfo, **params: Any) -> None:
-        self.session = session
-        _set_params(self, params)
 
     def stop(self, view: TableView) -> bool:
         """Return True to stop betting from this round on (checked before every round)."""

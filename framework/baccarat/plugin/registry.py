@@ -35,7 +35,8 @@ from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.twins import TWIN_KINDS
 from baccarat.plugin.vector import ChunkFacts, VectorStrategy, is_vector
 from baccarat.plugin.view import SessionInfo
-from baccarat.table.bet_registry import BUILT_IN_ORIGIN, BetRegistry, check_definition
+from baccarat.table.bet_checks import check_definition
+from baccarat.table.bet_registry import BUILT_IN_ORIGIN, BetRegistry
 from baccarat.table.rules import Rules
 
 KINDS: dict[str, tuple[str, type | tuple[type, ...]]] = {
@@ -321,7 +322,7 @@ def collect_bets(pm: pluggy.PluginManager, plugins: list[Plugin], found: Registr
     for impl in sorted(impls, key=lambda impl: impl.plugin_name in by_name):  # the host's built-ins first
         plugin = by_name.get(impl.plugin_name)
         if plugin is None:  # the host's own plugin: the built-in bets, tested with the project
-            impl.function(register=lambda bet: found.bet_registry.add(bet, BUILT_IN_ORIGIN))
+            impl.function(register=lambda bet: found.bet_registry.add(check_definition(bet), BUILT_IN_ORIGIN))
             continue
         batch = _plugin_bets(impl, plugin, found)
         for bet in batch:

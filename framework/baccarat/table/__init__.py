@@ -1,5 +1,7 @@
 """The table: cards, the rules, the dealer's tableau, the bets and what they pay, the scoreboard roads.
 
+- :mod:`~baccarat.table.bet_checks`: a bet's definition checked where it comes in, through the ``register_bets`` hook.
+- :mod:`~baccarat.table.bet_definition`: a bet, defined once: what it reads of a round, what it pays, when it wins.
 - :mod:`~baccarat.table.bet_registry`: the registry of bets: each bet defined once, by the plugin that registers it.
 - :mod:`~baccarat.table.builtin_bets`: the built-in bets: one definition each, registered through the
   `register_bets` hook as any plugin's bets are.
@@ -12,4 +14,4 @@
 - :mod:`~baccarat.table.rules`: the rules of a table as one frozen value, and the named rule presets.
 """
 
-__all__ = ["bet_registry", "builtin_bets", "cards", "dealer", "pace", "payouts", "roads", "rules"]
+__all__ = ["bet_checks", "bet_definition", "bet_registry", "builtin_bets", "cards", "dealer", "pace", "payouts", "roads", "rules"]

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from baccarat.table.bet_registry import BetDefinition, RoundFacts
+from baccarat.table.bet_definition import BetDefinition, RoundFacts
 
 
 def _banker_needs(rules) -> frozenset[str]:

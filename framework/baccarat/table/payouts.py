@@ -22,8 +22,10 @@ from fractions import Fraction
 import numpy as np
 
 from baccarat.errors import RulesError, StrategyError, raised_at
-from baccarat.table.bet_registry import CARD_NEEDS, BetDefinition, RoundFacts, allowed_facts, multipliers
-from baccarat.table.rules import BASIS_POINTS, Rules
+from baccarat.money import BASIS_POINTS
+from baccarat.table.bet_definition import CARD_NEEDS, BetDefinition, RoundFacts, allowed_facts
+from baccarat.table.bet_registry import multipliers
+from baccarat.table.rules import Rules
 
 LOSE = -BASIS_POINTS
 """Multiplier of a lost bet."""
@@ -49,7 +51,7 @@ def bet_definition(rules: Rules, bet: str) -> BetDefinition:
 
 
 def needs(rules: Rules, bet: str) -> frozenset[str]:
-    """Return what settling ``bet`` under ``rules`` reads of a round (keys of :data:`baccarat.table.bet_registry.FACTS`)."""
+    """Return what settling ``bet`` under ``rules`` reads of a round (keys of :data:`baccarat.table.bet_definition.FACTS`)."""
     return bet_definition(rules, bet).needs_under(rules)
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from baccarat.errors import RulesError, did_you_mean
-from baccarat.money import EXACT
+from baccarat.money import BASIS_POINTS, EXACT
 from baccarat.table.bet_registry import BetRegistry, built_in_bets
 
 MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
@@ -28,7 +28,6 @@ MAIN_BETS: tuple[str, ...] = ("banker", "player", "tie")
 REBATE_FIELDS: tuple[str, ...] = ("rolling_rebate", "loss_rebate")
 """The rule fields of what the house gives back (shares of the amount wagered and of a session's net loss), 0 by default."""
 
-BASIS_POINTS = 10_000
 
 STANDARD = "standard"
 """A side bet's value in ``side_bets`` meaning its standard pay table (``docs/side-bets.md``)."""

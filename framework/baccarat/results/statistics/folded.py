@@ -30,10 +30,9 @@ import pyarrow.parquet as pq
 
 from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
-from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS, Pricing
 from baccarat.results.statistics.round_counts import BAND_PERCENTILES, CURVE_POINTS, RoundCounts, curve_rounds
 from baccarat.results.statistics.ruin_threshold import ruin_thresholds
-from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows
+from baccarat.results.statistics.tallies import SESSION_COLUMNS, PairTally, Pricing, SessionTally, pair_rows
 from baccarat.shoes.columnar import decimal_micros, repeated_string
 
 SESSION_FILE_COLUMNS = (
@@ -252,7 +251,7 @@ def session_arrow(label: str, rows: SessionRows, has_expected: bool):  # -> pyar
 def session_frame(labels: Sequence[str], rows: Sequence[Sequence[SessionRows]], has_expected: bool) -> pl.DataFrame:
     """Return the session table from every strategy's rows, chunk by chunk.
 
-    Its columns are :data:`~baccarat.results.statistics.ledger_stats.SESSION_COLUMNS`.
+    Its columns are :data:`~baccarat.results.statistics.tallies.SESSION_COLUMNS`.
     """
     parts = []
     for label, chunks in zip(labels, rows, strict=True):
@@ -363,7 +362,7 @@ class RunStatsCollector:
     ) -> None:
         self.labels = list(labels)
         self.pricing = pricing
-        """The rebates and the table's pace, for the summary (:class:`~baccarat.results.statistics.ledger_stats.Pricing`)."""
+        """The rebates and the table's pace, for the summary (:class:`~baccarat.results.statistics.tallies.Pricing`)."""
         self.fixed = dict(fixed or {})
         """The strategies that back one fixed bet (:data:`baccarat.results.comparisons.verdict.FixedBets`): their rows are exact."""
         self.has_expected = has_expected

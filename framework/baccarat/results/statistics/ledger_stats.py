@@ -19,9 +19,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
 from decimal import Decimal
-from fractions import Fraction
 from statistics import NormalDist
 
 import numpy as np
@@ -29,23 +27,17 @@ import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT as MICROS
 from baccarat.results.ledger import MONEY
-from baccarat.results.statistics.tallies import SessionTally, expected_edge_se, median_of, money_floats, session_values
+from baccarat.results.statistics.replay import session_table_of
+from baccarat.results.statistics.tallies import (
+    SESSION_COLUMNS,
+    Pricing,
+    SessionTally,
+    expected_edge_se,
+    median_of,
+    money_floats,
+    session_values,
+)
 from baccarat.table.pace import HANDS_PER_HOUR
-
-
-@dataclass(frozen=True)
-class Pricing:
-    """What the casino gives back and how fast the table deals: the summary's rebates and loss per hour.
-
-    ``rolling_rebate``: a share of every amount wagered; ``loss_rebate``: a
-    share of what a session lost (its starting ``bankroll_micros`` less its
-    final bankroll, where positive); both exact fractions of the rules.
-    """
-
-    bankroll_micros: int
-    rolling_rebate: Fraction = Fraction(0)
-    loss_rebate: Fraction = Fraction(0)
-    hands_per_hour: int = HANDS_PER_HOUR
 
 
 def rebates_of(tally: SessionTally, pricing: Pricing) -> int:
@@ -101,9 +93,6 @@ def session_table(
     session, :data:`SESSION_COLUMNS`, ``stopped_by`` from ``stops``.
     ``batch_rows`` is ignored.
     """
-    # Imported here: the replay is built on this module (an import at the top would be circular), and goes in 0.4.
-    from baccarat.results.statistics.replay import session_table_of
-
     warnings.warn(
         "baccarat.results.statistics.ledger_stats.session_table is deprecated and goes in baccarat 0.4: "
         "use baccarat.load(RUN_DIR).sessions (or Result.sessions)",
@@ -148,28 +137,6 @@ def wilson_interval(successes: pl.Expr, n: pl.Expr, z: float = Z95) -> tuple[pl.
         pl.when(ok).then(pl.when(k == 0).then(0.0).otherwise(pl.max_horizontal(centre - half, pl.lit(0.0)))),
         pl.when(ok).then(pl.when(k == total).then(1.0).otherwise(pl.min_horizontal(centre + half, pl.lit(1.0)))),
     )
-
-
-SESSION_COLUMNS = (
-    "strategy",
-    "session",
-    "rounds_dealt",
-    "rounds",
-    "wagered",
-    "net",
-    "expected_net",
-    "final_bankroll",
-    "peak",
-    "ruined",
-    "rounds_to_ruin",
-    "max_drawdown",
-    "longest_losing_streak",
-    "max_stake",
-    "capped_bets",
-    "stopped_by",
-    "bankroll_needed",
-)
-"""Columns of :func:`session_table` (and of the session table folded while a run plays), in order."""
 
 
 SUMMARY_COLUMNS = (

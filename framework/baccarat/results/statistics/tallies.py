@@ -26,6 +26,7 @@ import polars as pl
 
 from baccarat.money import MICROS_PER_UNIT
 from baccarat.results.ledger import money_micros
+from baccarat.table.pace import HANDS_PER_HOUR
 
 LIMB_BITS = 16
 """Bits of a limb in :func:`exact_gram`: a product of two limbs and 2**20 of them added stay exact in a float64."""
@@ -270,6 +271,43 @@ def median_of(counts: Counts, floats: np.ndarray | None = None) -> float | None:
     values = counts.values.astype(np.float64) if floats is None else floats
     middle = values[np.searchsorted(np.cumsum(counts.counts), [(n - 1) // 2, n // 2], side="right")]
     return pl.Series(middle if n % 2 == 0 else middle[:1], dtype=pl.Float64).median()
+
+
+@dataclasses.dataclass(frozen=True)
+class Pricing:
+    """What the casino gives back and how fast the table deals: the summary's rebates and loss per hour.
+
+    ``rolling_rebate``: a share of every amount wagered; ``loss_rebate``: a
+    share of what a session lost (its starting ``bankroll_micros`` less its
+    final bankroll, where positive); both exact fractions of the rules.
+    """
+
+    bankroll_micros: int
+    rolling_rebate: Fraction = Fraction(0)
+    loss_rebate: Fraction = Fraction(0)
+    hands_per_hour: float = HANDS_PER_HOUR
+
+
+SESSION_COLUMNS = (
+    "strategy",
+    "session",
+    "rounds_dealt",
+    "rounds",
+    "wagered",
+    "net",
+    "expected_net",
+    "final_bankroll",
+    "peak",
+    "ruined",
+    "rounds_to_ruin",
+    "max_drawdown",
+    "longest_losing_streak",
+    "max_stake",
+    "capped_bets",
+    "stopped_by",
+    "bankroll_needed",
+)
+"""Columns of the session table (folded while a run plays, :mod:`baccarat.results.statistics.folded`), in order."""
 
 
 # Columns of SessionRows.values (baccarat.results.statistics.folded).

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator, Sequence
 import numpy as np
 
 from baccarat.errors import ShoeError
-from baccarat.shoes.recorded.text import split_tokens, strip_comment, token_columns
+from baccarat.shoes.recorded.text import shoe_lines, split_tokens, strip_comment, token_columns
 from baccarat.shoes.recorded.validate import CARD_CODES, Warnings, card_token_error, first_copy_too_many
 from baccarat.table.dealer import Round, play_round
 from baccarat.table.rules import Rules
@@ -53,12 +53,7 @@ def _card_column(text: str, index: int) -> int:
 
 def cards_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules, warnings: Warnings) -> Iterator[tuple[int, list[Round]]]:
     """Yield ``(shoe_id, rounds)`` for every shoe of a ``cards`` file, checking each line as it is read."""
-    shoe_id = 0
-    for line, text in lines:
-        cards = parse_cards_line(text, path, line)
-        if not cards:
-            continue
-        shoe_id += 1
+    for shoe_id, line, text, cards in shoe_lines(lines, parse_cards_line, path):
         too_many = first_copy_too_many(np.asarray(cards, dtype=np.int8), rules, shoe_id)
         if too_many is not None:
             index, message = too_many

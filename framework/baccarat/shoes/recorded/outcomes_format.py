@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 
 from baccarat.errors import ShoeError
-from baccarat.shoes.recorded.text import strip_comment
+from baccarat.shoes.recorded.text import shoe_lines, strip_comment
 from baccarat.shoes.rounds import OUTCOME_CODE
 from baccarat.table.rules import Rules
 
@@ -56,12 +56,7 @@ def _column_of_round(text: str, number: int) -> int:
 def outcomes_shoes(lines: Iterable[tuple[int, str]], path: str, rules: Rules) -> Iterator[tuple[int, list[int]]]:
     """Yield ``(shoe_id, outcome codes)`` for every shoe of an ``outcomes`` file."""
     limit = 13 * rules.decks
-    shoe_id = 0
-    for line, text in lines:
-        codes = parse_outcomes_line(text, path, line)
-        if not codes:
-            continue
-        shoe_id += 1
+    for shoe_id, line, text, codes in shoe_lines(lines, parse_outcomes_line, path):
         if len(codes) > limit:
             decks = "1 deck" if rules.decks == 1 else f"{rules.decks} decks"
             raise ShoeError(

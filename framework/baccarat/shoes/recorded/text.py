@@ -9,11 +9,14 @@ line and column.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 from baccarat.errors import ShoeError
 from baccarat.files.inputfile import MAX_SHOE_FILE_BYTES, open_regular
+
+Item = TypeVar("Item")
 
 MAX_LINE_BYTES = 1 << 20
 """Longest line accepted (1 MiB); an eight-deck shoe on one line takes about 1.5 KiB."""
@@ -96,3 +99,18 @@ def token_columns(text: str) -> Iterator[tuple[str, int]]:
     """Yield ``(token, column)`` for the tokens of ``text`` (columns from 1), as :func:`split_tokens` cuts them."""
     for match in _TOKEN.finditer(text):
         yield match.group(), match.start() + 1
+
+
+def shoe_lines(
+    lines: Iterable[tuple[int, str]], parse: Callable[[str, str, int], list[Item]], path: str
+) -> Iterator[tuple[int, int, str, list[Item]]]:
+    """Yield ``(shoe_id, line, text, parse(text, path, line))`` for each line of a shoe-a-line file that holds a shoe.
+
+    A line ``parse`` finds empty (blank, or a comment alone) holds none; the shoes are numbered from 1 in file order.
+    """
+    shoe_id = 0
+    for line, text in lines:
+        parsed = parse(text, path, line)
+        if parsed:
+            shoe_id += 1
+            yield shoe_id, line, text, parsed
