@@ -46,6 +46,21 @@ def test_a_vectorised_strategy_gives_the_ledger_of_its_per_session_form() -> Non
     assert (per_session["stake_player"] > 0).any() and (per_session["stake_banker"] > 0).any()
 
 
+@pytest.mark.parametrize(
+    "config",
+    [
+        SessionConfig(30_000, 1_000, 50_000, 1, rounds=45),  # sessions of 45 rounds, across shoes
+        SessionConfig(30_000, 1_000, 50_000, 2, win_goal_cents=8_000, stop_loss_cents=12_000),  # the dealer's session rules
+    ],
+    ids=["rounds", "session-rules"],
+)
+def test_the_same_ledger_under_sessions_of_rounds_and_session_rules(config: SessionConfig) -> None:
+    per_session, vectorised = play(FollowMartingale, config=config), play(VecFollowMartingale, config=config)
+    for name in per_session:
+        assert np.array_equal(per_session[name], vectorised[name]), name
+    assert (per_session["stake"] == 0).any()  # some sessions stopped betting (a rule, or ruin) and watched
+
+
 def test_the_seat_is_chosen_by_the_kind_of_strategy() -> None:
     from baccarat.players.seat import Opening
 
