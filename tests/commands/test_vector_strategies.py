@@ -141,6 +141,13 @@ def test_a_bad_return_on_the_sample_shoe_is_refused_where_the_strategy_is_writte
     assert "on a sample shoe tried before the run" in done.stderr
 
 
+def test_a_vectorised_strategy_drawing_from_a_stream_not_its_own_is_refused_in_one_line(tmp_path: Path) -> None:
+    where = folder(tmp_path, "  - {name: global, use: vec-global-coin}\n")
+    done = run(where)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "strategy 'vec-global-coin' played the same sample shoe in two fresh players and bet differently" in done.stderr
+
+
 def test_strategies_lists_it_trace_plays_one_session_of_it_and_exact_says_it_has_no_exact_form(tmp_path: Path) -> None:
     where = folder(tmp_path, PAIRS)
     listed = baccarat(where, "strategies", "--plugins-dir", "plugins", "--json")

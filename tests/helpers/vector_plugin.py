@@ -2,7 +2,7 @@
 
 ``FollowMartingale`` and ``VecFollowMartingale`` are one strategy written per
 session and vectorised; ``VecFlat`` is flat on one side; ``VecCoin`` draws its
-side from the chunk's stream; ``VecFaulty`` returns one bad bet where told.
+side from the chunk's stream, ``VecGlobalCoin`` from numpy's global one; ``VecFaulty`` returns one bad bet where told.
 """
 
 from __future__ import annotations
@@ -88,6 +88,15 @@ class VecCoin(VectorStrategy):
         return self.chunk.rng.integers(0, 2, rounds.n), np.full(rounds.n, 10)
 
 
+class VecGlobalCoin(VectorStrategy):
+    """Banker or Player from numpy's global stream, not the chunk's: not reproducible."""
+
+    name = "vec-global-coin"
+
+    def bets(self, rounds):
+        return np.random.randint(0, 2, rounds.n), np.full(rounds.n, 10)
+
+
 class VecFaulty(VectorStrategy):
     """Flat Banker, with one fault in session ``at``, round 3."""
 
@@ -118,7 +127,7 @@ class VecFaulty(VectorStrategy):
 
 @hookimpl
 def register_strategies(register):
-    for cls in (FollowMartingale, VecFollowMartingale, VecFlat, VecCoin, VecFaulty):
+    for cls in (FollowMartingale, VecFollowMartingale, VecFlat, VecCoin, VecGlobalCoin, VecFaulty):
         register(cls)
 '''
 
