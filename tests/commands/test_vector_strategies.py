@@ -162,5 +162,8 @@ def test_strategies_lists_it_trace_plays_one_session_of_it_and_exact_says_it_has
         traces.append([line.split()[:8] for line in traced.stdout.splitlines()[2:] if line.strip()])
     assert len(traces[0]) > 150 and traces[0] == traces[1]  # the same rounds, bets, stakes, nets and bankrolls
     assert "stake=" in traced.stdout and "last=" in traced.stdout  # the vectorised state, at this session
+    plan = baccarat(where, "plan", "--strategy", "vec-flat", "--plugins-dir", "plugins", "--hands", "50")
+    assert plan.returncode == 0, plan.stderr
+    assert "skipped vec-flat: a vectorised strategy" in plan.stdout and "nor can it be simulated (it takes no stop rule" in plan.stdout
     exact = baccarat(where, "exact", "exp.yaml", "--plugins-dir", "plugins")
     assert "skipped vectorised: a vectorised strategy: its bets are its own code, which has no exact form" in exact.stdout, exact
