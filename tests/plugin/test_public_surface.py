@@ -24,7 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 PLUGIN_NAMES = sorted(
     "BLUE CENT DERIVED_ROADS EXACT FIXED_SIDES MAX_AMOUNT MAX_COUNT OPPOSITE RED BetDefinition Bets ExactProgression "
     "Dealt ExactSelector ExactStopRule FixedSideSelector Predictor Progression Roads RoundFacts Selector SessionInfo StopLimits StopRule "
-    "Strategy TableView bet_evs bet_names bet_odds decimal_to_cents decimal_to_micros did_you_mean ev_exceeds hookimpl "
+    "ChunkFacts Rounds Strategy TableView VectorBets VectorStrategy "
+    "bet_evs bet_names bet_odds decimal_to_cents decimal_to_micros did_you_mean ev_exceeds hookimpl "
     "load_rules outcome_chances parse_card parse_outcomes positive_amount positive_int remove_cards roads round_odds shoe_counts".split()
 )
 

@@ -113,8 +113,12 @@ def listing(plugins_dirs: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
 
 
 def _describe(cls: type) -> str:
+    """A class's one-line description; a vectorised strategy's says so first (it decides for every session of a chunk at once)."""
+    from baccarat.plugin.vector import is_vector
+
     text = getattr(cls, "description", "") or (cls.__doc__ or "").strip()
-    return text.splitlines()[0] if text else ""
+    line = text.splitlines()[0] if text else ""
+    return f"(vectorised) {line}".rstrip() if is_vector(cls) else line
 
 
 def _value(value: Any) -> str:

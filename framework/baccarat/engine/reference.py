@@ -32,7 +32,8 @@ from baccarat.engine.bet_log import ledger_columns
 from baccarat.engine.sessions import SessionConfig, session_bounds, sessions_of
 from baccarat.errors import StrategyError
 from baccarat.money import BASIS_POINTS, MICROS_PER_CENT, MICROS_PER_UNIT
-from baccarat.players.seat import CARDS_PER_ROUND, LARGEST_CENTS, Opening, Seat, Step, amount_to_cents
+from baccarat.players.seat import CARDS_PER_ROUND, LARGEST_CENTS, Opening, Step, amount_to_cents
+from baccarat.players.vector_seat import seat_for
 from baccarat.plugin.compose import stop_rule_names
 from baccarat.plugin.strategy import Strategy
 from baccarat.shoes.rounds import RoundTable
@@ -149,7 +150,7 @@ def run_strategy(
         offered,
         bool(table.has_cards),
     )
-    seat = seats(run, opening) if seats is not None else Seat(run.cls, rules, opening)
+    seat = seats(run, opening) if seats is not None else seat_for(run.cls, rules, opening)
     with seat:
         logs = _deal(run, seat, table, multipliers, config, starts, lengths_sorted, first_row)
     return ledger_columns(table, sessions, offered, initial, *logs)

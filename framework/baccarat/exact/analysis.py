@@ -48,6 +48,7 @@ from baccarat.plugin.compose import Composed
 from baccarat.plugin.exact_forms import ExactProgression, StopLimits
 from baccarat.plugin.manager import registry
 from baccarat.plugin.strategy import Strategy
+from baccarat.plugin.vector import is_vector
 from baccarat.plugin.view import SessionInfo
 from baccarat.shoes.seeded import seeded_table
 from baccarat.streams import strategy_rng
@@ -143,6 +144,11 @@ def analyse_strategy(
     states (default :data:`baccarat.exact.bounds.MAX_STATES`).
     """
     max_states = max_states or bounds.MAX_STATES
+    if is_vector(cls):
+        return Skipped(
+            label,
+            "a vectorised strategy: its bets are its own code, which has no exact form (only a progression on a side can be analysed)",
+        )
     if not (isinstance(cls, type) and issubclass(cls, Composed)):
         return Skipped(
             label, "a free-form strategy: its bets are its own code, which has no exact form (only a progression on a side can be analysed)"

@@ -34,6 +34,7 @@ from baccarat.execution.runner import run_to_folder
 from baccarat.experiment.model import Experiment, StrategyEntry
 from baccarat.odds.rebates import session_rebate
 from baccarat.plugin.manager import registry
+from baccarat.plugin.vector import is_vector
 from baccarat.results.statistics.ledger_stats import bankroll_for_ruin, wilson_of
 
 SIMULATED_SESSIONS = 10_000
@@ -73,6 +74,10 @@ def simulate_skipped(
         entry = by_label.get(skipped.strategy)
         if entry is None or rounds_key is None:
             still.append(skipped)
+            continue
+        if is_vector(found.strategy(entry.use)):  # the stop rule that ends a session at the plan's hands cannot wrap it
+            reason = f"{skipped.reason}; nor can it be simulated (it takes no stop rule to end its sessions at the plan's hands)"
+            still.append(Skipped(skipped.strategy, reason))
             continue
         dealt = sessions * math.ceil(plan.rounds / fewest_rounds(experiment.rules)) * (1 if experiment.rules.reshuffle_every_round else 80)
         if dealt > MOST_ROUNDS:

@@ -23,6 +23,7 @@ from baccarat.engine.reference import SESSION_RULES, SessionConfig, StrategyRun,
 from baccarat.errors import InputError, did_you_mean
 from baccarat.money import MICROS_PER_CENT, cents_to_decimal, micros_to_decimal
 from baccarat.plugin.strategy import Strategy
+from baccarat.plugin.vector import VectorStrategy, is_vector
 from baccarat.shoes.rounds import RoundTable
 from baccarat.table.dealer import OUTCOMES
 from baccarat.table.rules import Rules
@@ -112,6 +113,47 @@ def traced(cls: type[Strategy], states: dict[tuple[int, int], str]) -> type[Stra
     return Traced
 
 
+def traced_vector(cls: type[VectorStrategy], states: dict[tuple[int, int], str]) -> type[VectorStrategy]:
+    """Return a vectorised strategy class that plays ``cls`` and writes its state after each round into ``states``.
+
+    A trace plays one session: the chunk is that session alone, and the state
+    shown is each of the strategy's per-session arrays at that session (its
+    other attributes as they are), once it has given the round's bets: a
+    vectorised strategy learns a round's result when it is next asked.
+    """
+
+    class TracedVector(VectorStrategy):
+        name = cls.name
+
+        def __init__(self, chunk: Any, **params: Any) -> None:
+            self.inner = cls(chunk, **params)
+            self.number, self.size = (int(chunk.sessions[0]) if chunk.size else 0), chunk.size
+            states[(self.number, 0)] = describe_vector_state(self.inner, self.size)
+
+        def bets(self, rounds: Any) -> Any:
+            wanted = self.inner.bets(rounds)
+            states[(self.number, rounds.round)] = describe_vector_state(
+                self.inner, self.inner.chunk.size if hasattr(self.inner, "chunk") else 1
+            )
+            return wanted
+
+    return TracedVector
+
+
+def describe_vector_state(strategy: Any, size: int) -> str:
+    """Return a vectorised strategy's state at the first session: each array of one entry per session, at that session."""
+    values = vars(strategy) if hasattr(strategy, "__dict__") else {}
+    out = []
+    for key, value in values.items():
+        if key == "chunk" or key.startswith("_") or callable(value):
+            continue
+        if isinstance(value, np.ndarray) and value.ndim >= 1 and len(value) == size and size:
+            value = value[0].tolist()
+        text = _shown(value)
+        out.append(f"{key}={text if len(text) <= 40 else text[:37] + '...'}")
+    return " ".join(out)
+
+
 def play_traced(
     run: StrategyRun,
     table: RoundTable,
@@ -123,7 +165,8 @@ def play_traced(
 ) -> tuple[dict[str, np.ndarray], list[str]]:
     """Play one session of ``run`` on the reference engine; return its ledger columns and the state after each round."""
     states: dict[tuple[int, int], str] = {}
-    columns = run_strategy(StrategyRun(run.label, traced(run.cls, states), run.params), table, multipliers, rules, config, seed, [session])
+    wrapped = traced_vector(run.cls, states) if is_vector(run.cls) else traced(run.cls, states)
+    columns = run_strategy(StrategyRun(run.label, wrapped, run.params), table, multipliers, rules, config, seed, [session])
     number, start, stop = session
     after = []
     state = states.get((number, 0), "")

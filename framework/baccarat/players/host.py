@@ -21,7 +21,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from baccarat.players.process import LENGTH, encode_answer, recv_blob, recv_exactly, send_blob
-from baccarat.players.seat import Seat, no_bets
+from baccarat.players.seat import no_bets
+from baccarat.players.vector_seat import seat_for
 from baccarat.plugin.manager import registry
 
 
@@ -116,7 +117,7 @@ def _play(fd: int, plugins: Any, use: str, params: dict[str, Any], rules: Any) -
         except Exception as exc:  # the dealer configured it already: not reached unless the plugin differs here
             connection.send_bytes(encode_answer(no_bets(f"strategy {opening.label!r} could not be made in its player: {exc}")))
             return
-        seat = Seat(cls, rules, opening)
+        seat = seat_for(cls, rules, opening)
         while True:
             step = connection.recv()
             try:

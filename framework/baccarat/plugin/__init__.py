@@ -14,6 +14,8 @@ holds the list). The modules behind them, one job each:
 - ``hookspecs``: the hooks a plugin implements, and ``hookimpl``;
 - ``strategy``: the :class:`Strategy` base class and what ``bets`` returns;
 - ``view``: what a strategy sees, :class:`SessionInfo` and :class:`TableView`;
+- ``vector``: the :class:`VectorStrategy` base class, deciding for every session of a chunk at once with numpy
+  arrays: the chunk's facts (:class:`ChunkFacts`), what it sees each round (:class:`Rounds`), what it returns (:class:`VectorBets`);
 - ``pieces``: the pieces a composed strategy is made of, :class:`Selector`,
   :class:`Progression`, :class:`StopRule`;
 - ``params``: the parameter readers (:func:`positive_amount`, :func:`positive_int`);
@@ -54,6 +56,7 @@ from baccarat.plugin.params import MAX_COUNT, positive_amount, positive_int
 from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, StopRule
 from baccarat.plugin.predictors import Dealt, Predictor
 from baccarat.plugin.strategy import FIXED_SIDES, OPPOSITE, Bets, Strategy
+from baccarat.plugin.vector import ChunkFacts, Rounds, VectorBets, VectorStrategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.table.bet_registry import BetDefinition, RoundFacts, bet_names
 from baccarat.table.cards import parse_card
@@ -72,6 +75,7 @@ __all__ = [
     "RED",
     "BetDefinition",
     "Bets",
+    "ChunkFacts",
     "Dealt",
     "ExactProgression",
     "ExactSelector",
@@ -81,12 +85,15 @@ __all__ = [
     "Progression",
     "Roads",
     "RoundFacts",
+    "Rounds",
     "Selector",
     "SessionInfo",
     "StopLimits",
     "StopRule",
     "Strategy",
     "TableView",
+    "VectorBets",
+    "VectorStrategy",
     "bet_evs",
     "bet_names",
     "bet_odds",

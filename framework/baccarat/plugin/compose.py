@@ -48,6 +48,7 @@ from baccarat.plugin.legacy import progression_maker
 from baccarat.plugin.params import positive_amount
 from baccarat.plugin.pieces import FixedSideSelector, Progression, Selector, StopRule
 from baccarat.plugin.strategy import Bets, Strategy
+from baccarat.plugin.vector import VectorStrategy
 from baccarat.plugin.view import SessionInfo, TableView
 from baccarat.table.rules import Rules
 
@@ -211,7 +212,7 @@ def declares_sides(cls: type[Strategy]) -> bool:
     """
     while issubclass(cls, StopRuled):
         cls = cls.inner
-    return getattr(cls.sides, "__func__", None) is not Strategy.sides.__func__
+    return getattr(cls.sides, "__func__", None) not in (Strategy.sides.__func__, VectorStrategy.sides.__func__)
 
 
 def fixed_bet(cls: type[Strategy], params: Mapping[str, Any]) -> str | None:

@@ -33,18 +33,21 @@ from baccarat.plugin.pieces import Progression, Selector, StopRule, fixed_side_s
 from baccarat.plugin.predictors import Predictor
 from baccarat.plugin.strategy import Strategy
 from baccarat.plugin.twins import TWIN_KINDS
+from baccarat.plugin.vector import ChunkFacts, VectorStrategy, is_vector
 from baccarat.plugin.view import SessionInfo
 from baccarat.table.bet_checks import check_definition
 from baccarat.table.bet_registry import BUILT_IN_ORIGIN, BetRegistry
 from baccarat.table.rules import Rules
 
-KINDS: dict[str, tuple[str, type]] = {
-    "strategy": ("register_strategies", Strategy),
+KINDS: dict[str, tuple[str, type | tuple[type, ...]]] = {
+    "strategy": ("register_strategies", (Strategy, VectorStrategy)),
     "progression": ("register_progressions", Progression),
     "selector": ("register_selectors", Selector),
     "stop-rule": ("register_stop_rules", StopRule),
 }
-"""Kind of registered class -> (hook that registers it, base class it must subclass)."""
+"""Kind of registered class -> (hook that registers it, base class it must subclass, or the base classes it may).
+
+A strategy is per session (:class:`Strategy`) or vectorised (:class:`VectorStrategy`): both are used by name alike."""
 
 TWIN_HOOK = "register_twins"
 """The hook that registers compiled twins of registered pieces (called lazily, see :meth:`Registry.twins`)."""
@@ -172,6 +175,8 @@ class Registry:
         """
         if name in self.entries["progression"]:
             return compose(self.entries["progression"][name].cls, tuple(self.selectors.values()), self.stop_rules)
+        if name in self.entries["strategy"] and is_vector(self.entries["strategy"][name].cls):
+            return self.entries["strategy"][name].cls  # made once per chunk: the per-session stop rules cannot wrap it
         if name in self.entries["strategy"]:
             return with_stop_rules(self.entries["strategy"][name].cls, self.stop_rules)
         known = did_you_mean(str(name), self.usable())
@@ -217,7 +222,11 @@ class Registry:
         cls, full = self.configure(name, params)
         if check:
             try:
-                cls(session or default_session(), **full)
+                if is_vector(cls):  # made once per chunk: a chunk of the one session
+                    facts = session or default_session()
+                    cls(default_chunk(facts), **full)
+                else:
+                    cls(session or default_session(), **full)
             except StrategyError:
                 raise
             except Exception as exc:
@@ -249,6 +258,15 @@ def default_session(
         cents_to_decimal(table_max_cents),
         np.random.default_rng(0),
     )
+
+
+def default_chunk(session: SessionInfo) -> ChunkFacts:
+    """Return the facts of a chunk of the one session ``session``, to check a vectorised strategy's parameters with."""
+    sessions = np.asarray([session.number], dtype=np.int64)
+    sessions.flags.writeable = False
+    offered = tuple(session.rules.bets)
+    rng = np.random.default_rng(0)
+    return ChunkFacts(sessions, session.rules, session.bankroll, session.table_min, session.table_max, offered, True, rng)
 
 
 @contextlib.contextmanager
@@ -343,7 +361,7 @@ def collect_pieces(pm: pluggy.PluginManager, plugins: list[Plugin], found: Regis
             plugin = by_name[impl.plugin_name]
             batch: list[type] = []
 
-            def register(cls: Any, kind: str = kind, base: type = base, batch: list[type] = batch) -> None:
+            def register(cls: Any, kind: str = kind, base: type | tuple[type, ...] = base, batch: list[type] = batch) -> None:
                 batch.append(_checked(cls, kind, base))
 
             if not called(impl, register, plugin, hook_name, found):
@@ -419,9 +437,10 @@ def collect_piece_companions(
     return companions
 
 
-def _checked(cls: Any, kind: str, base: type) -> type:
+def _checked(cls: Any, kind: str, base: type | tuple[type, ...]) -> type:
     if not isinstance(cls, type) or not issubclass(cls, base):
-        raise TypeError(f"register() takes a subclass of {base.__module__}.{base.__qualname__} here, not {cls!r}")
+        named = " or ".join(f"{b.__module__}.{b.__qualname__}" for b in (base if isinstance(base, tuple) else (base,)))
+        raise TypeError(f"register() takes a subclass of {named} here, not {cls!r}")
     if not isinstance(cls.name, str) or not cls.name:
         raise TypeError(f"{cls.__qualname__} has no name")
     if not isinstance(cls.params, dict):
