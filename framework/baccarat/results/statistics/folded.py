@@ -33,6 +33,7 @@ from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.ledger_stats import SESSION_COLUMNS, Pricing
 from baccarat.results.statistics.round_counts import BAND_PERCENTILES, CURVE_POINTS, RoundCounts, curve_rounds
 from baccarat.results.statistics.ruin_threshold import ruin_thresholds
+from baccarat.results.statistics.saved_counts import ROUND_COUNTS_FILE, read_round_counts, write_round_counts
 from baccarat.results.statistics.tallies import PairTally, SessionTally, pair_rows
 from baccarat.shoes.columnar import decimal_micros, repeated_string
 
@@ -371,6 +372,7 @@ class RunStatsCollector:
         """Whether the bankroll columns are counted, for the bands and sample paths of the charts."""
         self.session_spool = SessionSpool(folder)
         self.sessions_path = None if folder is None else folder / sessions_file
+        self.counts_path = None if folder is None else folder / ROUND_COUNTS_FILE
         self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
         self.round_counts = [RoundCounts() for _ in self.labels]
         """Each strategy's bankroll after each round, counted exactly (with ``bankrolls``)."""
@@ -389,18 +391,33 @@ class RunStatsCollector:
         self.sample_bankrolls: list[dict[int, np.ndarray]] = [{} for _ in self.labels]
         """Each strategy's bankroll column, round by round, of its ``samples`` smallest sessions (with ``bankrolls``)."""
 
-    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
-        """Take one chunk's rows and bankroll columns, strategy by strategy."""
-        for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
+    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray] | None) -> None:
+        """Take one chunk's rows and bankroll columns, strategy by strategy (None: the bankrolls are counted already,
+        :meth:`take_counts`)."""
+        for k, rows in enumerate(sessions):
             self.session_spool.append(k, rows)
             self.stop_names[k] = rows.stop_names
-            if self.bankrolls:
+            if self.bankrolls and bankrolls is not None:
+                bankroll = bankrolls[k]
                 self.round_counts[k].add(bankroll, rows.values[:, 0])
                 self._keep_samples(k, rows, bankroll)
         self.waiting.append(tuple(sessions))
         self.waiting_rows += sum(len(rows.session) for rows in sessions)
         if self.waiting_rows >= TALLY_ROWS:
             self._tally_waiting()
+
+    def take_counts(self, path: Path) -> None:
+        """Take the run's per-round counts and sample paths from its saved ``round_counts.parquet`` (``path``), as the
+        run's collector wrote them (:meth:`write_counts`): the sessions are then added without their bankrolls."""
+        self.round_counts, self.sample_bankrolls = read_round_counts(path, self.labels)
+
+    def write_counts(self) -> Path | None:
+        """Write the per-round counts and sample paths as the folder's ``round_counts.parquet``; return its path (None
+        without a folder or without bankrolls)."""
+        if self.counts_path is None or not self.bankrolls:
+            return None
+        write_round_counts(self.counts_path, self.labels, self.round_counts, self.sample_bankrolls)
+        return self.counts_path
 
     def _keep_samples(self, k: int, rows: SessionRows, bankroll: np.ndarray) -> None:
         """Keep strategy ``k``'s bankroll columns of the chunk's sessions that are among its ``samples`` smallest so far."""
