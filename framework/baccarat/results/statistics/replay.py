@@ -245,11 +245,12 @@ def replay_saved(
     the ledger's ``session`` and ``bankroll`` columns are read, for the
     bands and the sample paths. A ledger whose sessions are not those of the
     session table is refused (:class:`~baccarat.errors.InputError`). With ``counts`` (the run's
-    ``round_counts.parquet``), the bands and sample paths are read from it and the ledger is not read at all.
+    ``round_counts.parquet``), the bands and sample paths are read from it, the ledger is not read at all, and
+    the collector's session table is ``sessions`` copied.
     """
     saved = saved_sessions(sessions, collector.labels)
     if counts is not None and collector.bankrolls:
-        collector.take_counts(counts)
+        collector.take_saved(sessions, counts)
         return add_saved(saved, collector)
     for chunk in parts:
         read = bankroll_parts(chunk)
