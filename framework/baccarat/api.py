@@ -24,6 +24,7 @@ from baccarat.results.collected import replayed
 from baccarat.results.ledger import READ_ERRORS, read_error_reason
 from baccarat.results.report.analysis import Analysis, analyse, write_results
 from baccarat.results.report.html import render_html
+from baccarat.results.statistics.saved_counts import ROUND_COUNTS_FILE
 
 if TYPE_CHECKING:
     import altair as alt
@@ -71,10 +72,15 @@ class Result:
 
     def session_file(self) -> Path | None:
         """The run folder's ``sessions.parquet`` when it is the file the run wrote (by its manifest), else None."""
-        from baccarat.execution.manifest import unchanged
         from baccarat.results.report.analysis import SESSIONS_FILE
 
-        path = None if self.out_dir is None else self.out_dir / SESSIONS_FILE
+        return self.saved_file(SESSIONS_FILE)
+
+    def saved_file(self, name: str) -> Path | None:
+        """The run folder's file ``name`` when it is the file the run (or its last report) wrote, by its manifest, else None."""
+        from baccarat.execution.manifest import unchanged
+
+        path = None if self.out_dir is None else self.out_dir / name
         self._check_same_run()
         return path if path is not None and path.is_file() and unchanged(path) else None
 
@@ -141,6 +147,7 @@ class Result:
         facts = run_facts(self.experiment)
         labels = [entry.name for entry in self.experiment.strategies]
         saved = self.session_file() if isinstance(ledger, Path) else None  # the run's own session rows, replayed as they are
+        counts = self.saved_file(ROUND_COUNTS_FILE) if saved is not None else None  # and its bands' counts: no bankroll read
         return replayed(
             ledger,
             labels,
@@ -152,6 +159,7 @@ class Result:
             folder,
             sessions=saved,
             pricing=pricing_of(self.experiment),
+            counts=counts,
         )
 
     def fixed_bets(self) -> dict[str, str | None]:
@@ -235,7 +243,9 @@ class Result:
 
         out = self._file("report.html").parent
         formats = tuple(self.experiment.chart_formats if formats is None else formats)
-        rebuilt = {SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE} | {f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in formats}
+        rebuilt = {SESSIONS_FILE, ROUND_COUNTS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE} | {
+            f"{kind}.{fmt}" for kind in CHART_KINDS for fmt in formats
+        }
         with folder_lock(out):  # no other command writes the folder meanwhile
             self._check_same_run()
             manifest = read_manifest(out / MANIFEST_FILE) or {}

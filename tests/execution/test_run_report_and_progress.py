@@ -33,7 +33,8 @@ def test_no_report_writes_the_same_tables_and_neither_plots_nor_html(workdir: Pa
     assert main(["run", "small.yaml", "--out", "full", "--quiet"]) == 0
     assert main(["run", "small.yaml", "--out", "lean", "--quiet", "--no-report"]) == 0
     assert sorted(p.name for p in (workdir / "lean").iterdir()) == TABLES  # no spool of bankrolls left either
-    assert sorted(p.name for p in (workdir / "full").iterdir()) == sorted([*TABLES, "report.html"])
+    # The report's run also keeps each round's bankroll counts, which a later report reads for the bands.
+    assert sorted(p.name for p in (workdir / "full").iterdir()) == sorted([*TABLES, "report.html", "round_counts.parquet"])
     for name in ("summary.csv", "comparison.csv", "sessions.parquet"):
         assert (workdir / "lean" / name).read_bytes() == (workdir / "full" / name).read_bytes()
 

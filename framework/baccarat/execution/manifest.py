@@ -191,8 +191,9 @@ def record_files(
 def result_files() -> frozenset[str]:
     """Return the names of the results files, the ones ``baccarat report`` rebuilds: their role, not the manifest, says so."""
     from baccarat.results.report.analysis import CHART_FILES, COMPARISON_FILE, REPORT_FILE, SESSIONS_FILE, SUMMARY_FILE
+    from baccarat.results.statistics.saved_counts import ROUND_COUNTS_FILE
 
-    return frozenset({SESSIONS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *CHART_FILES})
+    return frozenset({SESSIONS_FILE, ROUND_COUNTS_FILE, SUMMARY_FILE, COMPARISON_FILE, REPORT_FILE, *CHART_FILES})
 
 
 def listed_files(folder: Path, manifest: Mapping[str, Any]) -> dict[str, dict[str, Any]]:

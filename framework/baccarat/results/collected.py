@@ -43,12 +43,14 @@ def results_of(collector: RunStatsCollector, initial_bankroll: Decimal) -> dict[
     and the sample paths.
 
     The session table is a scan of the ``sessions.parquet`` just written in the collector's folder
-    (``sessions_written``), or a frame when the collector has no folder.
+    (``sessions_written``), or a frame when the collector has no folder; with a folder and the bankrolls, the
+    per-round counts and sample paths are written there too (``round_counts.parquet``).
     """
     sessions = collector.write_sessions()
     found = {"sessions": sessions, "sessions_written": isinstance(sessions, pl.LazyFrame), **statistics_of(collector)}
     if not collector.bankrolls:
         return found
+    collector.write_counts()  # beside sessions.parquet: a saved run's bands are read from it, not counted again
     return {**found, "bands": collector.bands(initial_bankroll), "paths": collector.sample_paths(initial_bankroll)}
 
 
@@ -64,6 +66,7 @@ def replayed(
     bankrolls: bool = True,
     sessions: Path | None = None,
     pricing: Pricing | None = None,
+    counts: Path | None = None,
 ) -> dict[str, Any]:
     """Return :func:`results_of` a collector that ``ledger`` (the strategies ``labels``) was replayed through.
 
@@ -73,7 +76,9 @@ def replayed(
     hold it). With ``folder``, the session table is written there as
     ``sessions.parquet``; without, it is held as a frame and nothing is written.
     ``sessions``, the run's own ``sessions.parquet`` (checked against its
-    manifest by the caller), is replayed as it is, beside the ledger's bankrolls.
+    manifest by the caller), is replayed as it is, beside the ledger's bankrolls; with it, ``counts`` (the
+    run's own ``round_counts.parquet``, checked the same way) gives the bands and sample paths, and no bankroll
+    of the ledger is read.
     """
     scan = pl.scan_parquet(ledger) if isinstance(ledger, Path) else ledger.lazy()
     has_expected = "expected_net" in scan.collect_schema().names()
@@ -83,7 +88,7 @@ def replayed(
     initial_micros = int(Decimal(str(initial_bankroll)) * MICROS_PER_UNIT)
     table_min_cents = int(Decimal(str(table_min)) * MICROS_PER_UNIT) // MICROS_PER_CENT
     try:
-        replay(ledger, collector, initial_micros, table_min_cents, stops, sessions=sessions)
+        replay(ledger, collector, initial_micros, table_min_cents, stops, sessions=sessions, counts=counts)
     except BaseException:
         collector.session_spool.remove()
         raise

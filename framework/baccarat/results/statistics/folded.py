@@ -18,6 +18,7 @@ figure to independent references computed from the ledger
 from __future__ import annotations
 
 import dataclasses
+import shutil
 from collections.abc import Iterator, Mapping, Sequence
 from decimal import Decimal
 from pathlib import Path
@@ -32,6 +33,7 @@ from baccarat.compiling import compiled
 from baccarat.money import MICROS_PER_CENT
 from baccarat.results.statistics.round_counts import BAND_PERCENTILES, CURVE_POINTS, RoundCounts, curve_rounds
 from baccarat.results.statistics.ruin_threshold import ruin_thresholds
+from baccarat.results.statistics.saved_counts import ROUND_COUNTS_FILE, read_round_counts, write_round_counts
 from baccarat.results.statistics.tallies import SESSION_COLUMNS, PairTally, Pricing, SessionTally, pair_rows
 from baccarat.shoes.columnar import decimal_micros, repeated_string
 
@@ -370,6 +372,9 @@ class RunStatsCollector:
         """Whether the bankroll columns are counted, for the bands and sample paths of the charts."""
         self.session_spool = SessionSpool(folder)
         self.sessions_path = None if folder is None else folder / sessions_file
+        self.counts_path = None if folder is None else folder / ROUND_COUNTS_FILE
+        self.saved_files: tuple[Path, Path] | None = None
+        """A saved run's ``sessions.parquet`` and ``round_counts.parquet``, when taken as they are (:meth:`take_saved`)."""
         self.stop_names: list[tuple[str, ...]] = [() for _ in self.labels]
         self.round_counts = [RoundCounts() for _ in self.labels]
         """Each strategy's bankroll after each round, counted exactly (with ``bankrolls``)."""
@@ -388,18 +393,39 @@ class RunStatsCollector:
         self.sample_bankrolls: list[dict[int, np.ndarray]] = [{} for _ in self.labels]
         """Each strategy's bankroll column, round by round, of its ``samples`` smallest sessions (with ``bankrolls``)."""
 
-    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray]) -> None:
-        """Take one chunk's rows and bankroll columns, strategy by strategy."""
-        for k, (rows, bankroll) in enumerate(zip(sessions, bankrolls, strict=True)):
-            self.session_spool.append(k, rows)
+    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray] | None) -> None:
+        """Take one chunk's rows and bankroll columns, strategy by strategy (None: the bankrolls are counted already,
+        :meth:`take_saved`)."""
+        for k, rows in enumerate(sessions):
+            if self.saved_files is None:
+                self.session_spool.append(k, rows)
             self.stop_names[k] = rows.stop_names
-            if self.bankrolls:
+            if self.bankrolls and bankrolls is not None:
+                bankroll = bankrolls[k]
                 self.round_counts[k].add(bankroll, rows.values[:, 0])
                 self._keep_samples(k, rows, bankroll)
         self.waiting.append(tuple(sessions))
         self.waiting_rows += sum(len(rows.session) for rows in sessions)
         if self.waiting_rows >= TALLY_ROWS:
             self._tally_waiting()
+
+    def take_saved(self, sessions: Path, counts: Path) -> None:
+        """Take a saved run's own files, as its collector wrote them: its session rows are those of ``sessions`` (its
+        ``sessions.parquet``: copied, not spooled and written again) and its per-round counts and sample paths those of
+        ``counts`` (its ``round_counts.parquet``): the sessions are then added without their bankrolls."""
+        self.round_counts, self.sample_bankrolls = read_round_counts(counts, self.labels)
+        self.saved_files = (sessions, counts)
+
+    def write_counts(self) -> Path | None:
+        """Write the per-round counts and sample paths as the folder's ``round_counts.parquet``; return its path (None
+        without a folder or without bankrolls)."""
+        if self.counts_path is None or not self.bankrolls:
+            return None
+        if self.saved_files is not None:
+            shutil.copyfile(self.saved_files[1], self.counts_path)
+            return self.counts_path
+        write_round_counts(self.counts_path, self.labels, self.round_counts, self.sample_bankrolls)
+        return self.counts_path
 
     def _keep_samples(self, k: int, rows: SessionRows, bankroll: np.ndarray) -> None:
         """Keep strategy ``k``'s bankroll columns of the chunk's sessions that are among its ``samples`` smallest so far."""
@@ -511,8 +537,14 @@ class RunStatsCollector:
 
         The file holds the columns of ``SESSION_FILE_COLUMNS``; the scan gives
         those of :data:`SESSION_COLUMNS`, the session table. Without a folder,
-        the session table is returned as a frame and nothing is written.
+        the session table is returned as a frame and nothing is written. Rows taken from a saved run's file
+        (:meth:`take_saved`) are that file, copied.
         """
+        if self.saved_files is not None:
+            if self.sessions_path is None:
+                return pl.read_parquet(self.saved_files[0]).select(SESSION_COLUMNS)
+            shutil.copyfile(self.saved_files[0], self.sessions_path)
+            return pl.scan_parquet(self.sessions_path).select(SESSION_COLUMNS)
         if self.sessions_path is None:
             held = [list(self.session_spool.read(k, self.stop_names[k])) for k in range(len(self.labels))]
             self.session_spool.remove()

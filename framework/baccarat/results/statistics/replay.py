@@ -35,6 +35,9 @@ BATCH_ROWS = 2_000_000
 STOPPED = 11
 """The column of ``stopped_by`` among :class:`~baccarat.results.statistics.folded.SessionRows`' values."""
 
+BATCH_SESSIONS = 1 << 16
+"""Session numbers whose saved rows (of every strategy) are added to a collector at once."""
+
 READ = ("strategy", "session", "round", "stake", "net", "bankroll", "capped")
 """The ledger columns the fold reads (and ``expected_net`` when the ledger has it)."""
 
@@ -215,15 +218,40 @@ def bankroll_parts(parts: Sequence[Path]) -> dict[str, tuple[np.ndarray, np.ndar
     return found
 
 
-def replay_saved(parts: Sequence[Sequence[Path]], sessions: Path, collector: RunStatsCollector) -> RunStatsCollector:
+def add_saved(saved: Mapping[str, SessionRows], collector: RunStatsCollector, batch_sessions: int = BATCH_SESSIONS) -> RunStatsCollector:
+    """Add a run's saved session rows (sorted by session, by label) to ``collector`` without their bankrolls, a range of
+    session numbers at a time (a session and the baseline's same session in the same batch, for the pairs)."""
+    found = [saved[label].session for label in collector.labels]
+    numbers = np.concatenate(found)
+    if not len(numbers):
+        collector.add([saved[label] for label in collector.labels], None)
+        return collector
+    lo, hi = int(numbers.min()), int(numbers.max())
+    for first in range(lo, hi + 1, batch_sessions):
+        rows = []
+        for label, session in zip(collector.labels, found, strict=True):
+            start, stop = np.searchsorted(session, [first, first + batch_sessions])
+            rows.append(saved[label].select(slice(int(start), int(stop))))
+        collector.add(rows, None)
+    return collector
+
+
+def replay_saved(
+    parts: Sequence[Sequence[Path]], sessions: Path, collector: RunStatsCollector, counts: Path | None = None
+) -> RunStatsCollector:
     """Add a run's saved session rows (its ``sessions.parquet``) and its ledger's bankrolls, chunk by chunk, to ``collector``.
 
     The session rows are the very rows the run's collector was given; only
     the ledger's ``session`` and ``bankroll`` columns are read, for the
     bands and the sample paths. A ledger whose sessions are not those of the
-    session table is refused (:class:`~baccarat.errors.InputError`).
+    session table is refused (:class:`~baccarat.errors.InputError`). With ``counts`` (the run's
+    ``round_counts.parquet``), the bands and sample paths are read from it, the ledger is not read at all, and
+    the collector's session table is ``sessions`` copied.
     """
     saved = saved_sessions(sessions, collector.labels)
+    if counts is not None and collector.bankrolls:
+        collector.take_saved(sessions, counts)
+        return add_saved(saved, collector)
     for chunk in parts:
         read = bankroll_parts(chunk)
         rows, bankrolls = [], []
@@ -253,13 +281,14 @@ def replay(
     stops: pl.DataFrame | None = None,
     batch_rows: int = BATCH_ROWS,
     sessions: Path | None = None,
+    counts: Path | None = None,
 ) -> RunStatsCollector:
     """Add every session of ``ledger`` to ``collector`` (strategies by its labels); return it.
 
     With ``sessions`` (the run's own ``sessions.parquet``, as its manifest
     records it) and a run's ``ledger.parquet/`` folder, the saved session
     rows are replayed as they are and only the ledger's bankrolls are read
-    (:func:`replay_saved`).
+    (:func:`replay_saved`), or none with ``counts``, its saved per-round counts.
 
     A run's ``ledger.parquet/`` folder (a :class:`~pathlib.Path`) is read a
     chunk at a time, each part straight into integer columns; any other
@@ -270,7 +299,7 @@ def replay(
     """
     parts = chunk_parts(ledger) if isinstance(ledger, Path) else None
     if parts is not None and sessions is not None:
-        return replay_saved(parts, sessions, collector)
+        return replay_saved(parts, sessions, collector, counts)
     stopped = stop_codes(stops, collector.labels)
     if parts is not None:
         pieces: Iterator[dict[str, dict[str, np.ndarray]]] = (chunk_pieces(chunk) for chunk in parts)

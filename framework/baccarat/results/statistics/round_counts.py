@@ -102,6 +102,19 @@ class KeyedCounts:
         self._pending: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
         self._waiting = 0
 
+    @classmethod
+    def of(cls, keys: np.ndarray, values: np.ndarray, counts: np.ndarray) -> KeyedCounts:
+        """Return the counts of these triples: taken as they are when sorted by key then value, each pair once (as
+        :meth:`merge` leaves them), else merged."""
+        keyed = cls()
+        step, rise = np.diff(keys), np.diff(values)
+        if ((step > 0) | ((step == 0) & (rise > 0))).all():
+            keyed._keys, keyed._values, keyed._counts = keys, values, counts
+        else:
+            keyed.add(keys, values, counts)
+            keyed.merge()
+        return keyed
+
     def add(self, keys: np.ndarray, values: np.ndarray, counts: np.ndarray) -> None:
         """Count ``counts[i]`` times the value ``values[i]`` under ``keys[i]``."""
         self._pending.append((keys, values, counts))
