@@ -25,7 +25,6 @@ def test_under_a_limit_the_allocators_reserve_less_and_a_users_value_is_kept(mon
     monkeypatch.setenv("MALLOC_ARENA_MAX", "4")  # the user's
     monkeypatch.setattr(memorylimit, "address_space_limit", lambda: 4 << 30)
     memorylimit.fit_address_space_limit()
-
     assert [os.environ[name] for name in SETTINGS] == ["system", "4", "1"]
 
 
@@ -34,7 +33,6 @@ def test_without_a_limit_nothing_is_set(monkeypatch: pytest.MonkeyPatch) -> None
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setattr(memorylimit, "address_space_limit", lambda: None)
     memorylimit.fit_address_space_limit()
-
     assert not any(name in os.environ for name in SETTINGS)
 
 
