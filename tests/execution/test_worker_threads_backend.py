@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers.one_bet_plugin import PLUGIN
 
 from baccarat.execution import worker_threads
 from baccarat.execution.chunks import Chunk
@@ -15,22 +16,6 @@ from baccarat.execution.executor import in_order
 from baccarat.execution.runner import prepare
 from baccarat.execution.worker_threads import WorkerThreads, threads_suffice
 from baccarat.experiment import load_experiment
-
-PLUGIN = """
-from baccarat.plugin import Strategy, hookimpl
-
-
-class Mine(Strategy):
-    name = "mine"
-
-    def bets(self, view):
-        return {"banker": 10}
-
-
-@hookimpl
-def register_strategies(register):
-    register(Mine)
-"""
 
 EXPERIMENT = {
     "name": "threads",
