@@ -34,7 +34,7 @@ def test_an_error_keeps_its_status_and_its_one_line() -> None:
     done = console("odds", "--decks", "0")
     assert done.returncode == 2
     lines = done.stderr.splitlines()
-    assert len(lines) == 2 and lines[0].startswith("baccarat: error: ") and lines[1] == "exit handler ran"
+    assert len(lines) == 2 and lines[0].startswith("baccarat odds: error: argument --decks: ") and lines[1] == "exit handler ran"
 
 
 def test_python_dash_m_ends_with_the_command_status() -> None:
