@@ -134,6 +134,9 @@ def test_a_run_of_many_strategies_in_groups_writes_what_one_chunk_of_all_writes(
         assert_frame_equal(pl.read_parquet(tmp_path / "grouped" / name), pl.read_parquet(tmp_path / "whole" / name))
     for name in ("summary.csv", "comparison.csv"):
         assert (tmp_path / "grouped" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    in_memory = run_experiment(exp)  # in groups too, gathered in memory
+    assert_frame_equal(in_memory.ledger, pl.read_parquet(tmp_path / "whole" / "ledger.parquet"))
+    assert_frame_equal(in_memory.rounds, pl.read_parquet(tmp_path / "whole" / "rounds.parquet"))
     # Each strategy's ledger parts: one per set of sessions, named by its position and theirs, in row order.
     names = sorted(path.name for path in (tmp_path / "grouped" / "ledger.parquet").iterdir())
     chunks = len({c.index for c in prepare(exp).chunks})
