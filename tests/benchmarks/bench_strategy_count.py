@@ -7,7 +7,7 @@ One experiment (tests/benchmarks/job.yaml's rules, seed and sessions: one
 run`` with the default workers and the report, with 4, 16 and 64 built-in
 compiled strategies: flat, Martingale, Paroli and d'Alembert on Banker,
 Player, follow-last and chop, with units of 10 to 40 (each count holds the
-four progressions in equal numbers). Every count plays the same
+progressions and the sides in equal numbers). Every count plays the same
 strategy-rounds: ``--shoes`` shoes for the largest count, proportionally
 more for the smaller ones (``--same-shoes``: ``--shoes`` for every count),
 so that start-up weighs the same in each.
@@ -45,14 +45,19 @@ UNITS = (10, 20, 30, 40)
 
 
 def strategies(count: int) -> list[dict[str, object]]:
-    """``count`` strategies (a multiple of 4, at most 64): the four progressions on each (side, unit) in turn."""
-    variants = [(side, unit) for unit in UNITS for side in SIDES]
-    if count % len(PROGRESSIONS) or count > len(PROGRESSIONS) * len(variants):
+    """``count`` strategies (a multiple of 4, at most 64), every four of them each progression once and each side once.
+
+    The k-th plays progression ``k % 4`` on side ``(k + k // 4) % 4`` with
+    unit ``UNITS[k // 16]``: 4 strategies are one of each progression and of
+    each side, 16 every (progression, side) once, 64 those with four units,
+    so that every count holds the same mix (the sides cost the reference's
+    spot checks differently).
+    """
+    if count % 4 or not 0 < count <= 64:
         sys.exit(f"--counts: {count} is not a multiple of 4 up to 64")
     chosen = []
     for k in range(count):
-        side, unit = variants[k // len(PROGRESSIONS)]
-        use = PROGRESSIONS[k % len(PROGRESSIONS)]
+        use, side, unit = PROGRESSIONS[k % 4], SIDES[(k + k // 4) % 4], UNITS[k // 16]
         chosen.append({"name": f"{use} {side} {unit}", "use": use, "params": {"side": side, "unit": unit}})
     return chosen
 
