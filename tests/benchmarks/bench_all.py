@@ -16,7 +16,8 @@ that ``--workers 1``, ``--workers 2`` and, when Ray is installed,
 10-shoe run against the bare imports, the first run after clearing the
 kernel cache against a warm run, the quickstart's first run after
 installing against a warm one, the report), ``bench_report.py`` (the report of 100,000 sessions)
-and ``bench_floor.py`` (the CPU of the job against the floor, when ``../shared/benchmarks/floor/`` is there). Echoes every script's output,
+and ``bench_floor.py`` (the CPU of the job against the floor, when ``../shared/benchmarks/floor/`` is there) and
+``bench_strategy_count.py`` (the CPU per strategy-round with 4, 16 and 64 strategies, against the floor). Echoes every script's output,
 then prints the figures as a Markdown table (the README's).
 """
 
@@ -120,6 +121,7 @@ def main() -> None:
     startup = script_output("bench_startup.py")
     report = script_output("bench_report.py")
     floor = script_output("bench_floor.py", "--shoes", str(args.shoes)) if FLOOR.is_file() else ""
+    counts = script_output("bench_strategy_count.py") if FLOOR.is_file() else ""
     print("$ baccarat run job.yaml on 20,000 shoes with each executor", flush=True)
     with_ray = ray_installed() and not args.skip_ray
     executors = executor_runs(20_000, with_ray)
@@ -229,6 +231,15 @@ def main() -> None:
             f"| the job's CPU ({args.shoes:,} shoes, user + sys of the process tree) | {job_cpu:.1f} s | the floor "
             f"(`../shared/benchmarks/floor/floor.py`, the same files) {floor_cpu:.1f} s: **{job_cpu / floor_cpu:.2f}x** "
             f"(target at most 1.3x, aim 1.1x) |"
+        )
+    if counts:
+        per_count = re.findall(r"^\s*(\d+) strategies: CPU ([\d.]+) us \(([\d.]+)x the floor's\)", counts, re.M)
+        rise = number(r"^cost per strategy-round, \d+ strategies against \d+: CPU ([\d.]+)x", counts)
+        figures = ", ".join(f"{n}: {float(us):.2f} us ({float(ratio):.2f}x)" for n, us, ratio in per_count)
+        print(
+            f"| the CPU per strategy-round by the number of strategies (`bench_strategy_count.py`, built-in compiled "
+            f"strategies, the same strategy-rounds) | {figures} | the floor's in the same script (the ratios); flat: "
+            f"64 against 4 **{rise:.2f}x** |"
         )
     for shoes, seconds in drawn:
         print(f"| the charts and report.html of a {shoes}-shoe run | {float(seconds):.2f} s | at most 0.5 s |")

@@ -33,8 +33,13 @@ HERE = Path(__file__).resolve().parent
 FLOOR = HERE.parents[2] / "shared" / "benchmarks" / "floor" / "floor.py"
 
 
-def tree_cpu(command: list[str], environment: dict[str, str] | None = None) -> tuple[float, float]:
-    """Run ``command``; return the CPU seconds (user + sys) of its process tree and its wall seconds."""
+def tree_usage(command: list[str], environment: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """Run ``command``; return the CPU seconds (user + sys) of its process tree, its wall seconds and its peak memory.
+
+    The peak is the largest resident set (MB) of any process of the tree,
+    as ``/usr/bin/time -v`` prints it (with worker threads, the run is one
+    process).
+    """
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=environment)
     _, status, usage = os.wait4(process.pid, 0)  # the usage of the process and of the children it waited for
@@ -43,7 +48,13 @@ def tree_cpu(command: list[str], environment: dict[str, str] | None = None) -> t
     process.returncode = os.waitstatus_to_exitcode(status)
     if process.returncode:
         sys.exit(f"{' '.join(command)} failed (exit status {process.returncode}):\n{error}")
-    return usage.ru_utime + usage.ru_stime, wall
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024
+
+
+def tree_cpu(command: list[str], environment: dict[str, str] | None = None) -> tuple[float, float]:
+    """Run ``command``; return the CPU seconds (user + sys) of its process tree and its wall seconds."""
+    seconds, wall, _ = tree_usage(command, environment)
+    return seconds, wall
 
 
 def job_command(shoes: int, out: Path) -> list[str]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.util
 import subprocess
 import sys
@@ -75,6 +76,71 @@ def test_chunks_hold_whole_sessions_and_every_shoe_once(small_chunks: None) -> N
     assert all((c.first_shoe - 1) % 3 == 0 for c in chunks)  # a chunk starts a session
     sessions = [s for c in chunks for s in range(c.first_session, c.first_session + c.sessions)]
     assert sessions == list(range(1, 14))
+
+
+MANY = [
+    {"name": f"{use} {side}", "use": use, "params": {"side": side, "unit": 10}}
+    for use in ("flat", "martingale", "paroli")
+    for side in ("banker", "player", "follow-last")
+]
+"""Nine strategies: more than a chunk plays."""
+
+
+def test_even_parts_cover_every_item_once_in_as_few_parts_of_sizes_within_one() -> None:
+    for total in range(0, 60):
+        for most in range(1, 12):
+            parts = chunking.even_parts(total, most)
+            assert [k for first, stop in parts for k in range(first, stop)] == list(range(total))
+            sizes = [stop - first for first, stop in parts]
+            assert len(parts) == -(-total // most) and all(0 < size <= most for size in sizes)
+            assert not sizes or max(sizes) - min(sizes) <= 1
+
+
+def test_chunks_of_many_strategies_play_each_sessions_in_groups_of_them(small_chunks: None) -> None:
+    exp = experiment(strategies=MANY)
+    chunks = prepare(exp).chunks
+    groups = chunking.strategy_groups(len(MANY))
+    assert groups == [(0, 3), (3, 6), (6, 9)]  # 9 strategies, at most 4 a chunk: three groups of three
+    # Every (session, strategy) once; the groups of the same sessions follow each other and share their index.
+    played = [(s, k) for c in chunks for s in range(c.first_session, c.first_session + c.sessions) for k in range(*c.strategies)]
+    assert sorted(played) == [(s, k) for s in range(1, 14) for k in range(9)] and len(played) == len(set(played))
+    assert [c.strategies for c in chunks] == groups * (len(chunks) // 3)
+    assert [c.index for c in chunks] == [k // 3 for k in range(len(chunks))]
+    # A chunk holds as many sessions as the ledger rows of a chunk hold of three strategies (not of nine).
+    session_rows = 3 * chunking.rounds_per_shoe_estimate(exp.rules)  # a session's rounds: three shoes
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 8_000)
+        three = chunking.sessions_per_chunk(exp.rules, exp.session, 9)
+        assert three == chunking.sessions_per_chunk(exp.rules, exp.session, 3) == int(8_000 // (3 * session_rows)) > 3
+        patch.setattr(chunking, "STRATEGIES_PER_CHUNK", 9)
+        assert chunking.sessions_per_chunk(exp.rules, exp.session, 9) == int(8_000 // (9 * session_rows)) < three
+    assert prepare(experiment()).chunks == [dataclasses.replace(c, strategies=(0, 2)) for c in prepare(experiment()).chunks]
+    assert chunking.strategy_groups(5) == [(0, 3), (3, 5)] and chunking.strategy_groups(64)[-1] == (60, 64)
+
+
+@pytest.mark.slow
+def test_a_run_of_many_strategies_in_groups_writes_what_one_chunk_of_all_writes(small_chunks: None, tmp_path: Path) -> None:
+    exp = experiment(strategies=MANY)
+    grouped = run_to_folder(exp, tmp_path / "grouped", workers=2)
+    assert len({c.index for c in prepare(exp).chunks}) > 3
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 10**9)
+        patch.setattr(chunking, "STRATEGIES_PER_CHUNK", 100)
+        assert len(prepare(exp).chunks) == 1
+        whole = run_to_folder(exp, tmp_path / "whole", workers=1)
+    assert grouped.counts == whole.counts
+    assert grouped.counts.shoes == 37 and grouped.counts.sessions == 13 and grouped.counts.ledger_rows == 9 * grouped.counts.rounds
+    for name in ("rounds.parquet", "ledger.parquet", "sessions.parquet"):
+        assert_frame_equal(pl.read_parquet(tmp_path / "grouped" / name), pl.read_parquet(tmp_path / "whole" / name))
+    for name in ("summary.csv", "comparison.csv"):
+        assert (tmp_path / "grouped" / name).read_bytes() == (tmp_path / "whole" / name).read_bytes()
+    in_memory = run_experiment(exp)  # in groups too, gathered in memory
+    assert_frame_equal(in_memory.ledger, pl.read_parquet(tmp_path / "whole" / "ledger.parquet"))
+    assert_frame_equal(in_memory.rounds, pl.read_parquet(tmp_path / "whole" / "rounds.parquet"))
+    # Each strategy's ledger parts: one per set of sessions, named by its position and theirs, in row order.
+    names = sorted(path.name for path in (tmp_path / "grouped" / "ledger.parquet").iterdir())
+    chunks = len({c.index for c in prepare(exp).chunks})
+    assert names == [f"{k:05d}-{c:07d}.parquet" for k in range(9) for c in range(chunks)]
 
 
 @pytest.mark.slow

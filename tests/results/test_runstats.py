@@ -57,11 +57,13 @@ def assert_same_analysis(gathered, reference: ledger_reference.ReferenceAnalysis
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize(("workers", "per_chunk", "baseline"), [(1, 4, None), (2, 4, None), (1, 3, "random flat"), (2, 3, "pairs")])
 def test_statistics_gathered_while_playing_equal_the_ledger_definition(
-    tmp_path: Path, workers: int, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, workers: int, per_chunk: int, baseline: str | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(chunking, "LEDGER_ROWS_PER_CHUNK", 2_000)  # several chunks
+    # 3: the four strategies play each chunk's sessions in two chunks of two, the baseline in the second.
+    monkeypatch.setattr(chunking, "STRATEGIES_PER_CHUNK", per_chunk)
     if workers == 1:  # bands a few rounds at a time, the session spool read a few sessions at a time
         monkeypatch.setattr(ledger_reference, "BAND_CELLS", 100)
         monkeypatch.setattr(runstats, "READ_SESSIONS", 37)
@@ -71,11 +73,13 @@ def test_statistics_gathered_while_playing_equal_the_ledger_definition(
         monkeypatch.setattr(runstats, "CURVE_POINTS", 7)
         monkeypatch.setattr(ledger_reference, "CURVE_POINTS", 7)
     exp = experiment()
-    result = run_to_folder(exp, tmp_path / "run", workers=workers)
+    result = run_to_folder(exp, tmp_path / "run", workers=workers, baseline=baseline)
+    assert {chunk.strategies for chunk in prepare(exp).chunks} == ({(0, 4)} if per_chunk == 4 else {(0, 2), (2, 4)})
     reference = ledger_reference.reference_analysis(
         pl.scan_parquet(tmp_path / "run" / "ledger.parquet"),
         run_facts(exp).bankroll,
         run_facts(exp).table_min,
+        baseline=baseline,
         stops=reference_engine_stops(exp, monkeypatch),
         fixed=run_facts(exp).fixed_bets,
     )

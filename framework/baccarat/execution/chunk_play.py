@@ -146,7 +146,12 @@ def deal(plan: RunPlan, chunk: Chunk) -> RoundTable:
 
 
 def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
-    """Deal (or take) the chunk's rounds, play every strategy on them, and encode rounds and ledger as Parquet parts."""
+    """Deal (or take) the chunk's rounds, play the chunk's strategies on them, and encode rounds and ledger as Parquet parts.
+
+    The rounds are encoded by the chunk of the first group of strategies only
+    (:meth:`~baccarat.execution.chunks.Chunk.plays_first`); the shoes and
+    sessions are counted by the last group's.
+    """
     import pyarrow as pa
 
     from baccarat.odds.settlement import settlement_table
@@ -154,7 +159,9 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     from baccarat.shoes.columnar import encode_parquet
 
     with LOADING:
-        runs = plan.runs()  # first: loads the plugins, whose bets settlement needs
+        every = plan.runs()  # first: loads the plugins, whose bets settlement needs
+    first, stop = chunk.strategies if chunk.strategies is not None else (0, len(every))
+    runs = every[first:stop]
     table = chunk.table if chunk.table is not None else deal(plan, chunk)
     sessions = sessions_of(table, plan.config, chunk.first_session, chunk.row_offset, chunk.sessions if chunk.table is None else None)
     if plan.config.rounds is not None:  # only the sessions' rounds are played and written
@@ -168,7 +175,7 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     bankrolls = []
     shared: dict[str, Any] = {}
     engines: dict[str, str] = {}
-    written = {entry.name: entry.where for entry in plan.strategies}
+    written = {entry.name: entry.where for entry in plan.strategies[first:stop]}
     for run in runs:
         try:
             columns = play_strategy(
@@ -204,25 +211,34 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
 
         framework = [run for run in runs if not plays_in_player(run.cls)]  # a plugin's twin never plays here
         warnings = tuple(twin_warnings(framework, plan.rules, plan.config, chunk.seed, tuple(multipliers)))
+    last = stop == len(every)  # the last group counts the shoes and sessions
+    return ChunkOutput(
+        chunk.index,
+        chunk.shoes - (1 if chunk.row_offset else 0) if last else 0,  # a first shoe begun by the chunk before is counted there
+        chunk.sessions if last else 0,
+        len(table),
+        len(table) * len(runs),
+        _rounds_part(plan, chunk, table, pa) if chunk.plays_first() else None,
+        tuple(ledgers),
+        tuple(folded),
+        tuple(bankrolls),
+        warnings,
+        tuple(engines.items()),
+        first,
+    )
+
+
+def _rounds_part(plan: RunPlan, chunk: Chunk, table: RoundTable, pa: Any) -> bytes:
+    """The chunk's rounds encoded as a Parquet part."""
+    from baccarat.shoes.columnar import encode_parquet
+
     if chunk.shoe_offset:
         table = dataclasses.replace(table, shoe=table.shoe + chunk.shoe_offset)
     rounds = _with_seed(table.to_arrow(plan.compiled), plan, chunk, pa)
     # Columns that never hold a null in a run are written as required: the same values, encoded faster. Which
     # they are depends on the run only (every chunk of a run has cards or none), so every part has one schema.
     rounds_required = _ROUNDS_ALWAYS + (_ROUNDS_WITH_CARDS if table.has_cards else ())
-    return ChunkOutput(
-        chunk.index,
-        chunk.shoes - (1 if chunk.row_offset else 0),  # a first shoe begun by the chunk before is counted there
-        chunk.sessions,
-        len(table),
-        len(table) * len(plan.strategies),
-        encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required),
-        tuple(ledgers),
-        tuple(folded),
-        tuple(bankrolls),
-        warnings,
-        tuple(engines.items()),
-    )
+    return encode_parquet([rounds], statistics=("shoe",), plain=("shoe", "hand"), required=rounds_required)
 
 
 _PLAIN_LEDGER = ("session", "shoe", "hand", "round", "capped", "seed")

@@ -2,7 +2,10 @@
 
 The cut depends on the experiment only (never on the number of workers): a
 chunk holds about :data:`LEDGER_ROWS_PER_CHUNK` ledger rows of consecutive
-sessions of one seed, seeded shoes to deal or rows of recorded shoes.
+sessions of one seed, seeded shoes to deal or rows of recorded shoes, played
+by at most :data:`STRATEGIES_PER_CHUNK` of the strategies: a run of more
+strategies plays the same sessions in several chunks, one after the other,
+each for a group of them (:func:`strategy_groups`).
 """
 
 from __future__ import annotations
@@ -35,6 +38,20 @@ CHUNKS_IN_FLIGHT_PER_WORKER = 2
 
 Here, below the scheduler (:mod:`baccarat.execution.executor`) and its back ends, so that each back end reads it
 without importing the scheduler that picks it."""
+
+STRATEGIES_PER_CHUNK = 4
+"""The most strategies a chunk plays; a run of more plays each set of sessions in several chunks, a group of them in each.
+
+A chunk's costs of its own are mostly paid once per strategy (its
+compiled call, the spot check of its twin on the reference, its ledger's
+Parquet part and file): were a chunk's rows shared by all 64 strategies
+of a run, its sessions would be 156 one-shoe sessions, and those costs
+would weigh 16 times what they weigh with 4. In groups, every strategy
+plays chunks of the sessions 4 strategies' rows make (about 2,500 one-shoe
+sessions: tests/benchmarks/bench_strategy_count.py), and no chunk holds
+more rows than :data:`LEDGER_ROWS_PER_CHUNK`; the rounds are dealt again
+for each group (a few percent of a chunk) and written once.
+"""
 
 
 def resolve_strategies(entries: Sequence[StrategyEntry], plugins_dirs: Sequence[str]) -> tuple[StrategyRun, ...]:
@@ -117,6 +134,7 @@ class Chunk:
     """Consecutive whole sessions of one seed: seeded shoes to deal, or rows of recorded shoes."""
 
     index: int
+    """The number of the chunk's sessions in the run: the chunks that play them for other strategies share it."""
     seed: int
     first_session: int
     sessions: int
@@ -128,18 +146,31 @@ class Chunk:
     """Added to shoe ids and session numbers in the output (runs of several seeds continue the numbering)."""
     row_offset: int = 0
     """Sessions of ``session.rounds`` rounds: the round of the first shoe (from 0) where the first session starts."""
+    strategies: tuple[int, int] | None = None
+    """The positions (first, stop) of the strategies the chunk plays (:func:`strategy_groups`); None: every strategy."""
+
+    def plays_first(self) -> bool:
+        """Tell whether the chunk plays the first group of its sessions' strategies (it writes their rounds)."""
+        return self.strategies is None or self.strategies[0] == 0
 
 
 @dataclasses.dataclass(frozen=True)
 class ChunkOutput:
-    """A played chunk: its rounds, and each strategy's ledger, as Parquet parts; and their sizes."""
+    """A played chunk: its rounds, and each of its strategies' ledger, as Parquet parts; and their sizes.
+
+    Of the chunks that play the same sessions for groups of strategies, the
+    first gives the rounds' part, the last the shoes and sessions (so that a
+    run's progress counts the shoes whose every strategy has played).
+    """
 
     index: int
     shoes: int
     sessions: int
     rounds: int
+    """The rounds the chunk played (the rows of each ledger part), given by every chunk of the same sessions."""
     ledger_rows: int
-    rounds_part: bytes
+    rounds_part: bytes | None
+    """None: another chunk of the same sessions (the first group's) gives the rounds."""
     ledger_parts: tuple[bytes, ...]
     session_rows: tuple[Any, ...] = ()
     """Each strategy's :class:`baccarat.results.statistics.folded.SessionRows` (when the plan gathers statistics)."""
@@ -149,6 +180,9 @@ class ChunkOutput:
     """Strategies whose compiled twin failed its parity check and played the reference (the first chunk says so)."""
     engines: tuple[tuple[str, str], ...] = ()
     """Which engine played each strategy of the chunk, and why: ``(label, engine)`` (:func:`chunk_play.engine_played`)."""
+    first_strategy: int = 0
+    """The position of the chunk's first strategy among the run's: its parts, rows and columns are those of the
+    strategies from there on."""
 
 
 def rounds_per_shoe_estimate(rules: Rules) -> float:
@@ -158,11 +192,51 @@ def rounds_per_shoe_estimate(rules: Rules) -> float:
     return max(1.0, (52 * rules.decks - rules.cut_card - 6) / 4.94)
 
 
+def even_parts(total: int, most: int) -> list[tuple[int, int]]:
+    """Cut ``total`` items into as few parts of at most ``most`` as can be, of sizes that differ by one at most.
+
+    Returns each part's (first, stop) positions, in order (none for no item):
+    the last part is no smaller than the others, so no chunk of a few
+    sessions pays a chunk's costs for them alone.
+    """
+    count = math.ceil(total / max(most, 1))
+    if not count:
+        return []
+    size, extra = divmod(total, count)
+    parts, first = [], 0
+    for k in range(count):
+        stop = first + size + (1 if k < extra else 0)
+        parts.append((first, stop))
+        first = stop
+    return parts
+
+
+def strategy_groups(strategies: int) -> list[tuple[int, int]]:
+    """Return the groups of strategies the chunks of one set of sessions play: (first, stop) positions, in order.
+
+    As few groups as :data:`STRATEGIES_PER_CHUNK` allows, of sizes that differ
+    by one at most (5 strategies: 3 and 2).
+    """
+    return even_parts(strategies, STRATEGIES_PER_CHUNK) or [(0, strategies)]
+
+
+def group_size(strategies: int) -> int:
+    """Return the most strategies one chunk plays (the largest of :func:`strategy_groups`)."""
+    return max(stop - first for first, stop in strategy_groups(strategies))
+
+
 def sessions_per_chunk(rules: Rules, config: SessionConfig, strategies: int) -> int:
     """Return how many sessions of seeded shoes make a chunk (from the experiment only)."""
     rounds = rounds_per_shoe_estimate(rules) * config.shoes_per_session if config.rounds is None else config.rounds
-    rows_per_session = rounds * max(strategies, 1)
+    rows_per_session = rounds * max(group_size(strategies), 1)
     return max(1, int(LEDGER_ROWS_PER_CHUNK // rows_per_session))
+
+
+def grouped(chunks: list[Chunk], strategies: int) -> list[Chunk]:
+    """Return ``chunks`` (each for every strategy) as chunks of each group of strategies: the groups of one set of
+    sessions follow each other, and share its index."""
+    groups = strategy_groups(strategies)
+    return [dataclasses.replace(chunk, strategies=group) for chunk in chunks for group in groups]
 
 
 def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk]:
@@ -174,8 +248,8 @@ def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
     step = sessions_per_chunk(plan.rules, plan.config, len(plan.strategies))
     chunks: list[Chunk] = []
     for k, seed in enumerate(seeds):
-        for first_session in range(1, sessions_total + 1, step):
-            sessions = min(step, sessions_total - first_session + 1)
+        for start, stop in even_parts(sessions_total, step):
+            first_session, sessions = start + 1, stop - start
             first_shoe = (first_session - 1) * per_session + 1
             shoes = min(sessions * per_session, count - first_shoe + 1)
             chunks.append(
@@ -183,7 +257,7 @@ def seeded_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
                     len(chunks), seed, first_session, sessions, first_shoe, shoes, shoe_offset=k * count, session_offset=k * sessions_total
                 )
             )
-    return chunks
+    return grouped(chunks, len(plan.strategies))
 
 
 LENGTHS_BLOCK = 20_000
@@ -221,8 +295,8 @@ def _round_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
         lengths = seeded_shoe_lengths(plan, seed, count)
         windows = round_windows(lengths, config.rounds, config.new_shoe)
         edges = np.concatenate([[0], np.cumsum(lengths)])
-        for first in range(0, len(windows), step):
-            last = min(first + step, len(windows)) - 1
+        for first, end in even_parts(len(windows), step):
+            last = end - 1
             start, stop = int(windows[first, 0]), int(windows[last, 1])
             first_shoe = int(np.searchsorted(edges, start, side="right")) - 1
             last_shoe = int(np.searchsorted(edges, stop, side="left")) - 1
@@ -242,7 +316,7 @@ def _round_chunks(plan: RunPlan, seeds: Sequence[int], count: int) -> list[Chunk
         sessions_before += len(windows)
         if not len(windows):
             raise no_whole_session(config.rounds, f"{count:,} seeded shoes of seed {seed}", int(lengths.sum()))
-    return chunks
+    return grouped(chunks, len(plan.strategies))
 
 
 def no_whole_session(rounds: int, shoes: str, held: int, more: str = "deal more shoes (shoes.count)") -> InputError:
@@ -263,7 +337,7 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
         if not bounds:
             raise no_whole_session(plan.config.rounds, "recorded shoes", len(table), "replay more shoes")
         table, bounds = played_rows(table, bounds)
-    rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(len(plan.strategies), 1))
+    rows_per_chunk = max(1, LEDGER_ROWS_PER_CHUNK // max(group_size(len(plan.strategies)), 1))
     groups: list[list[tuple[int, int, int]]] = [[]]
     for bound in bounds:
         if groups[-1] and bound[2] - groups[-1][0][1] > rows_per_chunk:
@@ -290,4 +364,4 @@ def table_chunks(plan: RunPlan, seeds: Sequence[int], table: RoundTable) -> list
                     session_offset=k * len(bounds),
                 )
             )
-    return chunks
+    return grouped(chunks, len(plan.strategies))

@@ -21,10 +21,10 @@ class RunCounts:
     ledger_rows: int = 0
 
     def add(self, output: ChunkOutput) -> None:
-        """Count one chunk's output."""
+        """Count one chunk's output (the rounds of sessions played in several chunks once: where they are written)."""
         self.shoes += output.shoes
         self.sessions += output.sessions
-        self.rounds += output.rounds
+        self.rounds += output.rounds if output.rounds_part is not None else 0
         self.ledger_rows += output.ledger_rows
 
 
@@ -84,11 +84,12 @@ def write_parts(output: ChunkOutput, folder: Path, record: PartsRecord | None = 
 
     With ``record``, each part is described for the manifest as it is written.
     """
-    path = folder / ROUNDS_DATASET / part_name(output.index)
-    path.write_bytes(output.rounds_part)
-    if record is not None:
-        record.add(path, output.rounds_part, output.rounds)
-    for k, part in enumerate(output.ledger_parts):
+    if output.rounds_part is not None:
+        path = folder / ROUNDS_DATASET / part_name(output.index)
+        path.write_bytes(output.rounds_part)
+        if record is not None:
+            record.add(path, output.rounds_part, output.rounds)
+    for k, part in enumerate(output.ledger_parts, start=output.first_strategy):
         path = folder / LEDGER_DATASET / part_name(output.index, k)
         path.write_bytes(part)
         if record is not None:
@@ -104,9 +105,10 @@ def collect_outputs(outputs: Iterable[ChunkOutput], progress: Callable[[int], No
     rounds: list[pl.DataFrame] = []
     ledgers: list[list[pl.DataFrame]] = []
     for output in outputs:
-        rounds.append(pl.read_parquet(io.BytesIO(output.rounds_part)))
-        for k, part in enumerate(output.ledger_parts):
-            if k == len(ledgers):
+        if output.rounds_part is not None:
+            rounds.append(pl.read_parquet(io.BytesIO(output.rounds_part)))
+        for k, part in enumerate(output.ledger_parts, start=output.first_strategy):
+            while k >= len(ledgers):
                 ledgers.append([])
             ledgers[k].append(pl.read_parquet(io.BytesIO(part)))
         if progress is not None:

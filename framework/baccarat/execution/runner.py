@@ -148,7 +148,7 @@ class PreparedRun:
     @property
     def shoes(self) -> int:
         """Shoes dealt in all (every seed)."""
-        return sum(chunk.shoes for chunk in self.chunks)
+        return sum(chunk.shoes for chunk in self.chunks if chunk.plays_first())
 
 
 def prepare(experiment: Experiment) -> PreparedRun:
@@ -215,7 +215,7 @@ def run_experiment(
 
     def gathering(outputs: Any) -> Any:
         for output in outputs:
-            for k, rows in enumerate(output.session_rows):
+            for k, rows in enumerate(output.session_rows, start=output.first_strategy):
                 gathered[k].append(rows)
             warnings.extend(output.warnings)
             for label, engine in output.engines:
@@ -379,7 +379,7 @@ class RunWriter:
         write_parts(output, self._open(), self.parts)
         self.counts.add(output)
         if self.statistics is not None:
-            self.statistics.add(output.session_rows, output.bankrolls)
+            self.statistics.add(output.session_rows, output.bankrolls, output.first_strategy)
         self.warnings.extend(output.warnings)
         for label, engine in output.engines:
             played = self.engines.setdefault(label, [])

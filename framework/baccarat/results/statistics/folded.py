@@ -389,23 +389,40 @@ class RunStatsCollector:
         """The ``samples`` smallest session numbers (the sample paths of the plots)."""
         self.waiting: list[tuple[SessionRows, ...]] = []
         """Chunks' rows not yet added to the tallies (fewer than :data:`TALLY_ROWS` rows in all)."""
+        self.arriving: list[SessionRows | None] = [None for _ in self.labels]
+        """The rows of the sessions being added, of the strategies added so far (a chunk may hold some strategies only)."""
         self.waiting_rows = 0
         self.sample_bankrolls: list[dict[int, np.ndarray]] = [{} for _ in self.labels]
         """Each strategy's bankroll column, round by round, of its ``samples`` smallest sessions (with ``bankrolls``)."""
 
-    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray] | None) -> None:
-        """Take one chunk's rows and bankroll columns, strategy by strategy (None: the bankrolls are counted already,
-        :meth:`take_saved`)."""
-        for k, rows in enumerate(sessions):
+    def add(self, sessions: Sequence[SessionRows], bankrolls: Sequence[np.ndarray] | None, first: int = 0) -> None:
+        """Take one chunk's rows and bankroll columns, strategy by strategy, of the strategies from the ``first``-th on
+        (bankrolls None: the bankrolls are counted already, :meth:`take_saved`).
+
+        A chunk may hold some of the strategies only: the chunks of the same
+        sessions come one after the other, and their rows go to the tallies
+        once every strategy's have come (each is paired with the baseline's).
+        """
+        if first + len(sessions) > len(self.labels):
+            raise ValueError(f"rows of strategies {first} to {first + len(sessions) - 1}, of {len(self.labels)} strategies")
+        for j, rows in enumerate(sessions):
+            k = first + j
+            if self.arriving[k] is not None:
+                raise ValueError(f"the rows of strategy {self.labels[k]!r} came twice for the same sessions")
+            self.arriving[k] = rows
             if self.saved_files is None:
                 self.session_spool.append(k, rows)
             self.stop_names[k] = rows.stop_names
             if self.bankrolls and bankrolls is not None:
-                bankroll = bankrolls[k]
+                bankroll = bankrolls[j]
                 self.round_counts[k].add(bankroll, rows.values[:, 0])
                 self._keep_samples(k, rows, bankroll)
-        self.waiting.append(tuple(sessions))
-        self.waiting_rows += sum(len(rows.session) for rows in sessions)
+        if any(rows is None for rows in self.arriving):
+            return
+        arrived = tuple(rows for rows in self.arriving if rows is not None)
+        self.arriving = [None for _ in self.labels]
+        self.waiting.append(arrived)
+        self.waiting_rows += sum(len(rows.session) for rows in arrived)
         if self.waiting_rows >= TALLY_ROWS:
             self._tally_waiting()
 
