@@ -207,6 +207,8 @@ class PlayerSeat:
         self.connection, self.pid = host.player(use, params)
         self.pidfd = _pidfd(self.pid)
         self.killed = False
+        self.deadline: float | None = None
+        """When the answer to the step sent last is due (None: no limit)."""
         self.connection.send(opening)
 
     def __enter__(self) -> PlayerSeat:
@@ -237,26 +239,43 @@ class PlayerSeat:
 
     def step(self, step: Step) -> Answer:
         """Send the step; return the player's answer, waiting at check points (a stop, or no answer within the limit, kills the player)."""
+        self.send(step)
+        return self.answer()
+
+    def send(self, step: Step) -> None:
+        """Send the step, for :meth:`answer` to read the player's answer (the dealer sends every seat its step, then reads the answers)."""
+        self.deadline = None if self.limit is None else time.monotonic() + self.limit
         try:
             self.connection.send(step)
-            deadline = None if self.limit is None else time.monotonic() + self.limit
+        except (EOFError, OSError):
+            raise self._ended() from None
+        except BaseException:
+            self._kill()
+            raise
+
+    def answer(self) -> Answer:
+        """The player's answer to the step sent last, waiting at check points (a stop, or no answer within the limit, kills the player)."""
+        try:
             while not self.connection.poll(interrupts.WAKE_SECONDS):
                 interrupts.check()
-                if deadline is not None and time.monotonic() > deadline:
+                if self.deadline is not None and time.monotonic() > self.deadline:
                     raise StrategyError(
                         f"strategy {self.label!r} did not answer within {self.limit:g} s and its player was stopped (its code "
                         f"may loop for ever, or be stuck in C code; {ANSWER_SECONDS_ENV} sets the limit)"
                     )
             data = self.connection.recv_bytes()
         except (EOFError, OSError):
-            raise StrategyError(
-                f"strategy {self.label!r} ended its player process while it played (its code called os._exit, crashed "
-                "the interpreter or was killed); the run was abandoned and nothing was written"
-            ) from None
+            raise self._ended() from None
         except BaseException:
             self._kill()
             raise
         return decode_answer(data, self.label)
+
+    def _ended(self) -> StrategyError:
+        return StrategyError(
+            f"strategy {self.label!r} ended its player process while it played (its code called os._exit, crashed "
+            "the interpreter or was killed); the run was abandoned and nothing was written"
+        )
 
 
 def _pidfd(pid: int) -> int | None:
