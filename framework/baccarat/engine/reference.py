@@ -155,10 +155,11 @@ def run_strategies(
     """Play several strategies over every session of ``table`` together, round by round; return each one's ledger.
 
     Each strategy is dealt as :func:`run_strategy` deals it (the same steps,
-    the same ledger), but the dealer sends the step of a round to every
-    strategy's seat before it reads any answer: seats in player processes
-    then play their strategies at once, on as many cores as there are, while
-    the dealer cuts and settles the answers as they come. Each strategy's
+    the same ledger), but the dealer sends each strategy's seat its next
+    step as soon as it has settled its answer, then reads the next
+    strategy's: seats in player processes then play their strategies at
+    once, on as many cores as there are, while the dealer cuts and settles
+    the answers as they come. Each strategy's
     result is a function making its ledger columns (made when asked for, one
     strategy at a time), or the :class:`StrategyError` that ended its play.
     As when the strategies play one after another, a strategy that fails
@@ -192,26 +193,29 @@ def run_strategies(
             )
             seat = held.enter_context(seats(run, opening) if seats is not None else Seat(run.cls, rules, opening))
             playing[i] = (seat, _dealing(run, table, multipliers, config, starts, lengths_sorted, first_row))
-        steps = {i: next(dealing) for i, (_, dealing) in playing.items()}
 
         def failed(i: int, exc: StrategyError) -> None:  # strategy i and those after it play no more
             for k in [k for k in playing if k >= i]:
                 del playing[k]
                 results[k] = exc
 
-        while playing:
-            for i in list(playing):
+        steps: dict[int, Step] = {}
+        for i in list(playing):
+            if i in playing:
+                seat, dealing = playing[i]
+                steps[i] = next(dealing)
                 try:
-                    _send(playing[i][0], steps[i])
+                    _send(seat, steps[i])
                 except StrategyError as exc:
                     failed(i, exc)
-                    break
+        while playing:
             for i in list(playing):
                 if i not in playing:  # a strategy before it failed
                     continue
                 seat, dealing = playing[i]
                 try:
                     steps[i] = dealing.send(_answer(seat, steps[i]))
+                    _send(seat, steps[i])  # its next step at once: its player plays it while the others' answers are read
                 except StopIteration as done:
                     del playing[i]
                     results[i] = functools.partial(ledger_columns, table, sessions, offered, initial, *done.value)
