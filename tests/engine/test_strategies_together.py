@@ -15,18 +15,18 @@ from baccarat.shoes.seeded import seeded_table
 from baccarat.table.rules import preset
 
 
-class Doubling(Strategy):
-    name = "doubling"
+class Proportional(Strategy):
+    """A share of the bankroll on the last side decided, doubled after a loss: reads the bankroll and settles."""
 
-    def __init__(self, session, **params):
-        super().__init__(session)
-        self.stake = 10
+    name = "proportional"
+    lost = False
 
     def bets(self, view):
-        return {"banker" if view.last_decided is None else view.last_decided: self.stake}
+        stake = min(max(10, int(view.bankroll) // 1000 * 10), 400) * (2 if self.lost else 1)
+        return {"banker" if view.last_decided is None else view.last_decided: stake}
 
     def settle(self, view, nets):
-        self.stake = 10 if sum(nets.values()) > 0 or self.stake >= 640 else self.stake * 2
+        self.lost = sum(nets.values()) < 0
 
 
 def failing_at(round_: int) -> type[Strategy]:
@@ -50,7 +50,7 @@ def dealt():
 
 def test_strategies_dealt_together_give_each_one_its_ledger_alone(dealt) -> None:
     rules, table, multipliers, config, sessions = dealt
-    runs = [StrategyRun("doubling", Doubling, {}), StrategyRun("flat", failing_at(10_000), {})]
+    runs = [StrategyRun("proportional", Proportional, {}), StrategyRun("flat", failing_at(10_000), {})]
     together = run_strategies(runs, table, multipliers, rules, config, 7, sessions)
     for run, played in zip(runs, together, strict=True):
         alone = run_strategy(run, table, multipliers, rules, config, 7, sessions)
@@ -63,7 +63,7 @@ def test_strategies_dealt_together_give_each_one_its_ledger_alone(dealt) -> None
 
 def test_a_failing_strategy_ends_those_after_it_and_the_first_error_in_order_is_its_own(dealt) -> None:
     rules, table, multipliers, config, sessions = dealt
-    runs = [StrategyRun("fine", Doubling, {}), StrategyRun("late", failing_at(40), {}), StrategyRun("early", failing_at(3), {})]
+    runs = [StrategyRun("fine", Proportional, {}), StrategyRun("late", failing_at(40), {}), StrategyRun("early", failing_at(3), {})]
     fine, late, early = run_strategies(runs, table, multipliers, rules, config, 7, sessions)
     assert fine()["stake"].any()
     assert isinstance(late, StrategyError) and "'late'" in late.message and "round 40" in late.message
