@@ -21,8 +21,10 @@ bankroll (counted as capped), and settled exactly, here.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Generator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -46,6 +48,7 @@ __all__ = [
     "StrategyRun",
     "amount_to_cents",
     "end_names",
+    "run_strategies",
     "run_strategy",
     "session_bounds",
     "session_money_limit",
@@ -130,6 +133,40 @@ def run_strategy(
     plugin's strategy (:mod:`baccarat.players.process`); by default a seat
     in this process (the framework's own strategies, and tests).
     """
+    played = run_strategies((run,), table, multipliers, rules, config, seed, sessions, seats)[0]
+    if isinstance(played, StrategyError):
+        raise played
+    return played()
+
+
+Played = Callable[[], dict[str, np.ndarray]] | StrategyError
+"""A strategy played by :func:`run_strategies`: what makes its ledger columns, or the error that ended its play."""
+
+
+def run_strategies(
+    runs: Sequence[StrategyRun],
+    table: RoundTable,
+    multipliers: Mapping[str, np.ndarray],
+    rules: Rules,
+    config: SessionConfig,
+    seed: int,
+    sessions: Sequence[tuple[int, int, int]] | None = None,
+    seats: SeatMaker | None = None,
+) -> list[Played]:
+    """Play several strategies over every session of ``table`` together, round by round; return each one's ledger.
+
+    Each strategy is dealt as :func:`run_strategy` deals it (the same steps,
+    the same ledger), but the dealer sends each strategy's seat its next
+    step as soon as it has settled its answer, then reads the next
+    strategy's: seats in player processes then play their strategies at
+    once, on as many cores as there are, while the dealer cuts and settles
+    the answers as they come. Each strategy's
+    result is a function making its ledger columns (made when asked for, one
+    strategy at a time), or the :class:`StrategyError` that ended its play.
+    As when the strategies play one after another, a strategy that fails
+    ends the play of those after it (their results are that error too): the
+    first error in the order of ``runs`` is the one a caller raises.
+    """
     if sessions is None:
         sessions = sessions_of(table, config)
     offered = tuple(multipliers)
@@ -139,34 +176,79 @@ def run_strategy(
     starts, lengths_sorted = bounds[order, 1], lengths[order]
     first_row = (np.cumsum(lengths) - lengths)[order]  # each session's first ledger row
     initial = config.bankroll_cents * MICROS_PER_CENT
-    opening = Opening(
-        run.label,
-        dict(run.params),
-        tuple(bounds[order, 0].tolist()),
-        strategy_key(seed, run.label),
-        config.bankroll_cents,
-        config.table_min_cents,
-        config.table_max_cents,
-        offered,
-        bool(table.has_cards),
-    )
-    seat = seats(run, opening) if seats is not None else seat_for(run.cls, rules, opening)
-    with seat:
-        logs = _deal(run, seat, table, multipliers, config, starts, lengths_sorted, first_row)
-    return ledger_columns(table, sessions, offered, initial, *logs)
+    numbers = tuple(bounds[order, 0].tolist())
+    results: list[Played | None] = [None] * len(runs)
+    with contextlib.ExitStack() as held:
+        playing: dict[int, tuple[Any, Any]] = {}
+        for i, run in enumerate(runs):
+            opening = Opening(
+                run.label,
+                dict(run.params),
+                numbers,
+                strategy_key(seed, run.label),
+                config.bankroll_cents,
+                config.table_min_cents,
+                config.table_max_cents,
+                offered,
+                bool(table.has_cards),
+            )
+            seat = held.enter_context(seats(run, opening) if seats is not None else seat_for(run.cls, rules, opening))
+            playing[i] = (seat, _dealing(run, table, multipliers, config, starts, lengths_sorted, first_row))
+
+        def failed(i: int, exc: StrategyError) -> None:  # strategy i and those after it play no more
+            for k in [k for k in playing if k >= i]:
+                del playing[k]
+                results[k] = exc
+
+        steps: dict[int, Step] = {}
+        for i in list(playing):
+            if i in playing:
+                seat, dealing = playing[i]
+                steps[i] = next(dealing)
+                try:
+                    _send(seat, steps[i])
+                except StrategyError as exc:
+                    failed(i, exc)
+        while playing:
+            for i in list(playing):
+                if i not in playing:  # a strategy before it failed
+                    continue
+                seat, dealing = playing[i]
+                try:
+                    steps[i] = dealing.send(_answer(seat, steps[i]))
+                    _send(seat, steps[i])  # its next step at once: its player plays it while the others' answers are read
+                except StopIteration as done:
+                    del playing[i]
+                    results[i] = functools.partial(ledger_columns, table, sessions, offered, initial, *done.value)
+                except StrategyError as exc:
+                    failed(i, exc)
+    return [played for played in results if played is not None]
 
 
-def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the definition the compiled path is held to
+def _send(seat: Any, step: Step) -> None:
+    """Hand ``step`` to a seat that plays elsewhere (a seat in this process plays it when its answer is read)."""
+    send = getattr(seat, "send", None)
+    if send is not None:
+        send(step)
+
+
+def _answer(seat: Any, step: Step) -> Any:
+    """The seat's answer to ``step`` (sent by :func:`_send`)."""
+    answer = getattr(seat, "answer", None)
+    return answer() if answer is not None else seat.step(step)
+
+
+def _dealing(  # noqa: C901 - the dealer's round loop, one readable piece: the definition the compiled path is held to
     run: StrategyRun,
-    seat: Any,
     table: RoundTable,
     multipliers: Mapping[str, np.ndarray],
     config: SessionConfig,
     starts: np.ndarray,
     lengths: np.ndarray,
     first_row: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The lock-step of :func:`run_strategy`: return the logs of the bets placed, capped, stopped and priced."""
+) -> Generator[Step, Any, tuple[np.ndarray, np.ndarray, np.ndarray, list[Any]]]:
+    """The lock-step of :func:`run_strategy`: yield each step, be sent the seat's answer; return the logs of the bets placed, capped,
+    stopped and priced."""
     offered = tuple(multipliers)
     pays = np.stack([np.asarray(multipliers[bet], dtype=np.int64) for bet in offered]) if offered else np.zeros((0, len(table)), np.int64)
     table_min, table_max = config.table_min_cents, config.table_max_cents
@@ -198,7 +280,7 @@ def _deal(  # noqa: C901 - the dealer's round loop, one readable piece: the defi
             )
         else:
             step = Step(*shown, empty_i, np.zeros(0, bool), empty_i, empty_i, np.zeros(0, bool))
-        answer = seat.step(step)
+        answer = yield step
         if answer.error:
             error = StrategyError(answer.error)
             error.detail, error.at_start = answer.detail, answer.at_start

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from baccarat.compiling import DISABLE_ENV, compiled_path_disabled
-from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, end_names
+from baccarat.engine.reference import SeatMaker, SessionConfig, StrategyRun, end_names, run_strategies
 from baccarat.engine.sessions import played_rows, sessions_of
 from baccarat.errors import StrategyError
 from baccarat.execution.chunks import Chunk, ChunkOutput, RunPlan
@@ -176,11 +176,23 @@ def run_chunk(plan: RunPlan, chunk: Chunk) -> ChunkOutput:
     shared: dict[str, Any] = {}
     engines: dict[str, str] = {}
     written = {entry.name: entry.where for entry in plan.strategies[first:stop]}
-    for run in runs:
+    in_players = [k for k, run in enumerate(runs) if plays_in_player(run.cls)]
+    played_together = run_strategies(
+        [runs[k] for k in in_players], table, multipliers, plan.rules, plan.config, chunk.seed, sessions, seats
+    )
+    together = dict(zip(in_players, played_together, strict=True))
+    for k, run in enumerate(runs):
         try:
-            columns = play_strategy(
-                run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
-            )
+            if k in together:  # played in players, all at once: its ledger columns made now
+                played = together.pop(k)
+                if isinstance(played, StrategyError):
+                    raise played
+                columns = played()
+                engines[run.label] = engine_played(True, plan.compiled, False)
+            else:
+                columns = play_strategy(
+                    run, table, multipliers, plan.rules, plan.config, chunk.seed, sessions, shared, plan.compiled, seats, engines
+                )
         except StrategyError as exc:
             raise placed(exc, written.get(run.label)) from None
         if plan.backed is not None:

@@ -20,7 +20,7 @@ import sys
 from multiprocessing.connection import Connection
 from typing import Any
 
-from baccarat.players.process import LENGTH, encode_answer, recv_blob, recv_exactly, send_blob
+from baccarat.players.process import LENGTH, decode_step, encode_answer, recv_blob, recv_exactly, send_blob
 from baccarat.players.seat import no_bets
 from baccarat.players.vector_seat import seat_for
 from baccarat.plugin.manager import registry
@@ -118,13 +118,17 @@ def _play(fd: int, plugins: Any, use: str, params: dict[str, Any], rules: Any) -
             connection.send_bytes(encode_answer(no_bets(f"strategy {opening.label!r} could not be made in its player: {exc}")))
             return
         seat = seat_for(cls, rules, opening)
+        opened = False
         while True:
-            step = connection.recv()
+            step = decode_step(connection.recv_bytes())
             try:
                 answer = seat.step(step)
             except Exception as exc:  # the seat's own failure: said, never a traceback the dealer would have to read
                 answer = no_bets(f"strategy {opening.label!r}: its player failed: {type(exc).__name__}: {exc}")
             connection.send_bytes(encode_answer(answer))
+            if not opened:  # the sessions' strategies and views, made at the first step, live as long as the player:
+                gc.freeze()  # the collector no longer walks them each time it runs
+                opened = True
     except (EOFError, OSError):  # the dealer is done with this player
         return
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from baccarat import interrupts
 from baccarat.errors import InputError, StrategyError
-from baccarat.players.seat import Answer, Opening, Step
+from baccarat.players.seat import CARDS_PER_ROUND, Answer, Opening, Step
 
 HASH_SEED = "0"
 """PYTHONHASHSEED of the host (and so of every player): the order of a set of strings is the same in every run."""
@@ -102,41 +102,117 @@ def recv_exactly(sock: socket.socket, size: int) -> bytes:
     return b"".join(parts)
 
 
+# Arrays in plain numbers ------------------------------------------------------------------------------------
+_TYPES = (np.dtype("<i1"), np.dtype("<i2"), np.dtype("<i4"), np.dtype("<i8"), np.dtype("?"), np.dtype("<f8"))
+"""The types an array is sent in, by code: integers in the narrowest that holds them, flags, floating point."""
+
+_INTEGERS = tuple((code, int(np.iinfo(dtype).min), int(np.iinfo(dtype).max)) for code, dtype in enumerate(_TYPES[:4]))
+
+
+def _packed(array: np.ndarray) -> tuple[int, bytes]:
+    """The code of the type ``array`` is sent in (integers: the narrowest that holds every value) and its bytes."""
+    if array.dtype.kind == "b":
+        return 4, np.ascontiguousarray(array).tobytes()
+    if array.dtype.kind == "f":
+        return 5, np.ascontiguousarray(array, dtype="<f8").tobytes()
+    low, high = (int(array.min()), int(array.max())) if array.size else (0, 0)
+    code = next(code for code, least, most in _INTEGERS if least <= low and high <= most)
+    return code, np.ascontiguousarray(array, dtype=_TYPES[code]).tobytes()
+
+
+def _unpacked(code: int, data: bytes | bytearray, shape: tuple[int, ...], at: int, dtype: Any) -> tuple[np.ndarray, int]:
+    """The array of ``shape`` sent by :func:`_packed` with ``code``, read at ``at`` as ``dtype``; and where the next one starts."""
+    if not 0 <= code < len(_TYPES) or min(shape) < 0:
+        raise ValueError("no such array")
+    sent = _TYPES[code]
+    count = math.prod(shape)
+    if at + count * sent.itemsize > len(data):
+        raise ValueError("the array is cut short")
+    return np.frombuffer(data, sent, count, at).reshape(shape).astype(dtype), at + count * sent.itemsize
+
+
 # The answer in plain numbers -------------------------------------------------------------------------------
-_HEAD = struct.Struct("<5q")
+_HEAD = struct.Struct("<5q3b")
 
 
 def encode_answer(answer: Answer) -> bytes:
-    """The bytes of ``answer``: four counts, the start flag, the bets, the expected values, the stops, the error and its detail (UTF-8)."""
-    bets = np.ascontiguousarray(answer.bets, dtype="<i8")
-    evs = np.ascontiguousarray(answer.evs, dtype="<f8")
-    stops = np.ascontiguousarray(answer.stops, dtype="<i8")
+    """The bytes of ``answer``: four counts, the start flag, the types of the arrays, the bets, the expected values, the stops,
+    the error and its detail (UTF-8)."""
+    (bets_code, bets), (evs_code, evs), (stops_code, stops) = (_packed(a) for a in (answer.bets, answer.evs, answer.stops))
     error, detail = answer.error.encode("utf-8", "replace"), answer.detail.encode("utf-8", "replace")
-    head = _HEAD.pack(len(bets), len(stops), len(error), len(detail), int(answer.at_start))
-    return b"".join((head, bets.tobytes(), evs.tobytes(), stops.tobytes(), error, detail))
+    nbets, nstops = len(answer.bets), len(answer.stops)
+    head = _HEAD.pack(nbets, nstops, len(error), len(detail), int(answer.at_start), bets_code, evs_code, stops_code)
+    return b"".join((head, bets, evs, stops, error, detail))
 
 
 def decode_answer(data: bytes, label: str) -> Answer:
     """Read the bytes of :func:`encode_answer`; refuse anything else, naming the strategy whose player sent it."""
     try:
-        nbets, nstops, nerror, ndetail, at_start = _HEAD.unpack_from(data)
-        sizes = (nbets * 32, nbets * 8, nstops * 16, nerror, ndetail)
-        if min(sizes) < 0 or _HEAD.size + sum(sizes) != len(data):
+        nbets, nstops, nerror, ndetail, at_start, bets_code, evs_code, stops_code = _HEAD.unpack_from(data)
+        if evs_code != 5 or min(nerror, ndetail) < 0:
             raise ValueError
-        at = _HEAD.size
-        bets = np.frombuffer(data, "<i8", nbets * 4, at).reshape(nbets, 4)
-        at += sizes[0]
-        evs = np.frombuffer(data, "<f8", nbets, at)
-        at += sizes[1]
-        stops = np.frombuffer(data, "<i8", nstops * 2, at).reshape(nstops, 2)
-        at += sizes[2]
+        bets, at = _unpacked(bets_code, data, (nbets, 4), _HEAD.size, np.int64)
+        evs, at = _unpacked(evs_code, data, (nbets,), at, np.float64)
+        stops, at = _unpacked(stops_code, data, (nstops, 2), at, np.int64)
+        if at + nerror + ndetail != len(data) or bets_code > 3 or stops_code > 3:
+            raise ValueError
         error = data[at : at + nerror].decode("utf-8", "replace")
         detail = data[at + nerror :].decode("utf-8", "replace")
     except (ValueError, struct.error):
         raise StrategyError(
             f"strategy {label!r}: its player sent what is no answer to the round it was dealt; nothing is written"
         ) from None
-    return Answer(bets.astype(np.int64), evs.astype(np.float64), stops.astype(np.int64), error, detail, at_start == 1)
+    return Answer(bets, evs, stops, error, detail, at_start == 1)
+
+
+# The step in plain numbers ---------------------------------------------------------------------------------
+_STEP_FIELDS = (
+    ("outcome", np.int8),
+    ("cards", np.int8),
+    ("bankroll", np.int64),
+    ("nets", np.int64),
+    ("hand", np.int64),
+    ("new_shoe", np.bool_),
+    ("shoe", np.int64),
+    ("turned", np.int64),
+    ("may_bet", np.bool_),
+)
+"""The arrays of a :class:`Step` in the order they are sent, with the type the player reads each in (the type the dealer makes it in)."""
+
+_STEP_HEAD = struct.Struct(f"<4q{len(_STEP_FIELDS)}b")
+
+
+def encode_step(step: Step) -> bytes:
+    """The bytes of ``step``: four counts (sessions that played, sessions to play, bets settled, cards or none), the types of its
+    arrays, then its arrays (integers in the narrowest type that holds them).
+
+    The dealer sends one to every strategy's player every round: a few plain copies cost a fraction of a pickle, and a
+    step this small is sent at once, while the player still plays the round before.
+    """
+    codes, parts = [], []
+    for name, _ in _STEP_FIELDS:
+        array = getattr(step, name)
+        code, part = _packed(array) if array is not None else (0, b"")
+        codes.append(code)
+        parts.append(part)
+    head = _STEP_HEAD.pack(len(step.outcome), len(step.hand), len(step.nets), step.cards is not None, *codes)
+    return b"".join((head, *parts))
+
+
+def decode_step(data: bytes) -> Step:
+    """Read the bytes of :func:`encode_step` (sent by the dealer) into a :class:`Step` of arrays of its own."""
+    played, playing, settled, has_cards, *codes = _STEP_HEAD.unpack_from(data)
+    shapes = {"outcome": (played,), "cards": (played, CARDS_PER_ROUND), "bankroll": (played,), "nets": (settled, 3)}
+    at = _STEP_HEAD.size
+    arrays: dict[str, np.ndarray | None] = {}
+    for (name, dtype), code in zip(_STEP_FIELDS, codes, strict=True):
+        if name == "cards" and not has_cards:
+            arrays[name] = None
+            continue
+        arrays[name], at = _unpacked(code, data, shapes.get(name, (playing,)), at, dtype)
+    if at != len(data):
+        raise ValueError("the dealer's step is not what it should be")
+    return Step(**arrays)  # type: ignore[arg-type]
 
 
 # The dealer's side -------------------------------------------------------------------------------------------
@@ -207,6 +283,8 @@ class PlayerSeat:
         self.connection, self.pid = host.player(use, params)
         self.pidfd = _pidfd(self.pid)
         self.killed = False
+        self.deadline: float | None = None
+        """When the answer to the step sent last is due (None: no limit)."""
         self.connection.send(opening)
 
     def __enter__(self) -> PlayerSeat:
@@ -237,26 +315,43 @@ class PlayerSeat:
 
     def step(self, step: Step) -> Answer:
         """Send the step; return the player's answer, waiting at check points (a stop, or no answer within the limit, kills the player)."""
+        self.send(step)
+        return self.answer()
+
+    def send(self, step: Step) -> None:
+        """Send the step, for :meth:`answer` to read the player's answer (the dealer sends every seat its step, then reads the answers)."""
+        self.deadline = None if self.limit is None else time.monotonic() + self.limit
         try:
-            self.connection.send(step)
-            deadline = None if self.limit is None else time.monotonic() + self.limit
+            self.connection.send_bytes(encode_step(step))
+        except (EOFError, OSError):
+            raise self._ended() from None
+        except BaseException:
+            self._kill()
+            raise
+
+    def answer(self) -> Answer:
+        """The player's answer to the step sent last, waiting at check points (a stop, or no answer within the limit, kills the player)."""
+        try:
             while not self.connection.poll(interrupts.WAKE_SECONDS):
                 interrupts.check()
-                if deadline is not None and time.monotonic() > deadline:
+                if self.deadline is not None and time.monotonic() > self.deadline:
                     raise StrategyError(
                         f"strategy {self.label!r} did not answer within {self.limit:g} s and its player was stopped (its code "
                         f"may loop for ever, or be stuck in C code; {ANSWER_SECONDS_ENV} sets the limit)"
                     )
             data = self.connection.recv_bytes()
         except (EOFError, OSError):
-            raise StrategyError(
-                f"strategy {self.label!r} ended its player process while it played (its code called os._exit, crashed "
-                "the interpreter or was killed); the run was abandoned and nothing was written"
-            ) from None
+            raise self._ended() from None
         except BaseException:
             self._kill()
             raise
         return decode_answer(data, self.label)
+
+    def _ended(self) -> StrategyError:
+        return StrategyError(
+            f"strategy {self.label!r} ended its player process while it played (its code called os._exit, crashed "
+            "the interpreter or was killed); the run was abandoned and nothing was written"
+        )
 
 
 def _pidfd(pid: int) -> int | None:
