@@ -19,7 +19,7 @@ from baccarat.execution.runner import strategy_runs
 from baccarat.experiment import load_experiment
 from baccarat.odds.settlement import settlement_table
 from baccarat.players.host import _play, unseeded_streams_apart
-from baccarat.players.process import decode_answer
+from baccarat.players.process import decode_answer, encode_step
 from baccarat.players.seat import Opening, Step
 from baccarat.plugin.manager import registry
 from baccarat.shoes.compiled_deal import seeded_table_compiled
@@ -53,7 +53,8 @@ class ThreadSeat:
         assert not self.thread.is_alive()
 
     def step(self, step: Step) -> Any:
-        self.connection.send(step)
+        self.connection.send_bytes(encode_step(step))  # as the dealer sends it (players.process.PlayerSeat.send)
+        assert self.connection.poll(60), "the player loop gave no answer"  # a failure, never a hung test
         return decode_answer(self.connection.recv_bytes(), self.label)
 
 
