@@ -13,24 +13,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.one_bet_plugin import PLUGIN
 
 pytestmark = pytest.mark.slow  # runs of the real command, in processes of their own
 
-PLUGIN = """
-from baccarat.plugin import Strategy, hookimpl
-
-
-class Mine(Strategy):
-    name = "mine"
-
-    def bets(self, view):
-        return {"banker": 10}
-
-
-@hookimpl
-def register_strategies(register):
-    register(Mine)
-"""
 
 EXPERIMENT = """name: engines
 shoes: {seed: 5, count: 300}

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from helpers.datasets import dataset_bytes
+from helpers.one_bet_plugin import PLUGIN
 
 from baccarat.execution import chunk_play
 from baccarat.execution import chunks as chunking
@@ -28,22 +29,6 @@ EXPERIMENT = {
         {"name": "paroli follow-last", "use": "paroli", "params": {"side": "follow-last", "unit": 10}},
     ],
 }
-
-PLUGIN = """
-from baccarat.plugin import Strategy, hookimpl
-
-
-class Mine(Strategy):
-    name = "mine"
-
-    def bets(self, view):
-        return {"banker": 10}
-
-
-@hookimpl
-def register_strategies(register):
-    register(Mine)
-"""
 
 
 @pytest.fixture
